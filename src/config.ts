@@ -1,0 +1,164 @@
+/**
+ * The service's configuration, read once from the environment (decisions.md D1).
+ * loadConfig is pure: it reads only the object it is given and throws a ConfigError that names the
+ * offending variable, so a bad deployment stops at start-up instead of misbehaving later.
+ */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type DatabaseTarget =
+  | { kind: 'pglite-dir'; dataDir: string }
+  | { kind: 'pglite-memory' }
+  | { kind: 'postgres'; url: string };
+
+export type AuthMode = 'embedded' | 'external';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type SubscriptionTier = 'starter' | 'professional' | 'enterprise';
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  database: DatabaseTarget;
+  dataDir: string;
+  redisUrl: string | null;
+  rateLimit: { perMinute: number; perHour: number };
+  auth: {
+    mode: AuthMode;
+    issuer: string;
+    audience: string;
+    jwksUrl: string | null;
+    jwtSecret: string | null;
+    /** null: generated at first start and kept in the database. */
+    anonKey: string | null;
+    serviceRoleKey: string | null;
+  };
+  bootstrapSuperAdmin: { email: string; password: string } | null;
+  logLevel: LogLevel;
+  /** Monthly price per subscription tier, in cents (D9.1). */
+  tierPricesCents: Record<SubscriptionTier, number>;
+  version: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function text(env: Env, name: string): string | null {
+  const value = env[name];
+  if (value === undefined) return null;
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function url(env: Env, name: string, protocols: readonly string[]): string | null {
+  const raw = text(env, name);
+  if (raw === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function database(env: Env, dataDir: string): DatabaseTarget {
+  const raw = text(env, 'DATABASE_URL');
+  if (raw === null) return { kind: 'pglite-dir', dataDir };
+  if (raw === 'memory://') return { kind: 'pglite-memory' };
+  const checked = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  return { kind: 'postgres', url: checked as string };
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${values.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+export function loadConfig(env: Env, version = '0.0.0'): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = text(env, 'HOST') ?? '127.0.0.1';
+  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${host}:${port}`;
+  const dataDir = text(env, 'DATA_DIR') ?? './data';
+  const mode = oneOf<AuthMode>(env, 'AUTH_MODE', ['embedded', 'external'], 'embedded');
+  const jwksUrl = url(env, 'AUTH_JWKS_URL', ['http:', 'https:']);
+  const jwtSecret = text(env, 'AUTH_JWT_SECRET');
+  if (jwtSecret !== null && jwtSecret.length < 32) {
+    throw new ConfigError('AUTH_JWT_SECRET', 'must be at least 32 characters');
+  }
+  if (mode === 'external' && jwksUrl === null && jwtSecret === null) {
+    throw new ConfigError('AUTH_MODE', 'external needs AUTH_JWKS_URL or AUTH_JWT_SECRET');
+  }
+  for (const name of ['AUTH_ANON_KEY', 'AUTH_SERVICE_ROLE_KEY']) {
+    const key = text(env, name);
+    if (key !== null && key.length < 20) throw new ConfigError(name, 'must be at least 20 characters');
+  }
+  const email = text(env, 'BOOTSTRAP_SUPER_ADMIN_EMAIL');
+  const password = text(env, 'BOOTSTRAP_SUPER_ADMIN_PASSWORD');
+  if ((email === null) !== (password === null)) {
+    throw new ConfigError(
+      email === null ? 'BOOTSTRAP_SUPER_ADMIN_EMAIL' : 'BOOTSTRAP_SUPER_ADMIN_PASSWORD',
+      'must be set together with its pair',
+    );
+  }
+  if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+    throw new ConfigError('BOOTSTRAP_SUPER_ADMIN_EMAIL', 'must be an e-mail address');
+  }
+  if (password !== null && password.length < 8) {
+    throw new ConfigError('BOOTSTRAP_SUPER_ADMIN_PASSWORD', 'must be at least 8 characters');
+  }
+
+  return {
+    port,
+    host,
+    publicUrl,
+    database: database(env, dataDir),
+    dataDir,
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    rateLimit: {
+      perMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000),
+      perHour: integer(env, 'RATE_LIMIT_PER_HOUR', 1000, 1, 100_000_000),
+    },
+    auth: {
+      mode,
+      issuer: url(env, 'AUTH_ISSUER', ['http:', 'https:']) ?? `${publicUrl}/auth/v1`,
+      audience: text(env, 'AUTH_AUDIENCE') ?? 'authenticated',
+      jwksUrl,
+      jwtSecret,
+      anonKey: text(env, 'AUTH_ANON_KEY'),
+      serviceRoleKey: text(env, 'AUTH_SERVICE_ROLE_KEY'),
+    },
+    bootstrapSuperAdmin: email !== null && password !== null ? { email, password } : null,
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    tierPricesCents: {
+      starter: integer(env, 'PRICE_STARTER_CENTS', 0, 0, 100_000_000),
+      professional: integer(env, 'PRICE_PROFESSIONAL_CENTS', 49_900, 0, 100_000_000),
+      enterprise: integer(env, 'PRICE_ENTERPRISE_CENTS', 249_900, 0, 100_000_000),
+    },
+    version,
+  };
+}

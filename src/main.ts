@@ -1,0 +1,52 @@
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { prepareRuntime } from './platform/runtime.js';
+import { packageVersion } from './version.js';
+
+/** loadConfig → open and migrate the database → buildApp → listen; graceful shutdown on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env, packageVersion());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const log = pino({ level: config.logLevel });
+  // Generated secrets are shown once, on the console, not in the JSON log stream.
+  const announce = (message: string) => process.stdout.write(`\n*** ${message}\n\n`);
+  const runtime = await prepareRuntime(config, log, announce);
+  const app = await buildApp(runtime);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    try {
+      await app.close();
+      await runtime.monitor.close();
+      await runtime.rateLimitStore.close();
+      await runtime.database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,20 @@
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './platform/db/engine.js';
+import { migrateToLatest } from './platform/db/migrator.js';
+
+/** `npm run migrate`: applies pending migrations and exits (the service also migrates at start-up). */
+async function migrate(): Promise<void> {
+  const config = loadConfig(process.env);
+  const database = await openDatabase(config.database);
+  try {
+    const { applied } = await migrateToLatest(database);
+    process.stdout.write(applied.length === 0 ? 'Nothing to apply: the database is up to date.\n' : `Applied: ${applied.join(', ')}\n`);
+  } finally {
+    await database.close();
+  }
+}
+
+migrate().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : `Migration failed: ${String(error)}`}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,57 @@
+/** Typed audit events (interface.md 2.9, decisions.md D10.3). */
+export type AuditAction = 'create' | 'update' | 'delete' | 'approve' | 'cancel' | 'login' | 'logout' | 'access_denied';
+
+/**
+ * The contract's entity types, plus the platform's own: `enterprise` and `system_alert` (platform trail)
+ * and `risk_scenario` (the catalogue), which the interface's list does not name.
+ */
+export type AuditEntityType =
+  | 'bra'
+  | 'bra_rating'
+  | 'control'
+  | 'mitigation_action'
+  | 'legal_entity'
+  | 'user'
+  | 'risk_appetite'
+  | 'risk_scenario'
+  | 'enterprise'
+  | 'system_alert';
+
+export interface AuditActor {
+  userId: string | null;
+  email: string | null;
+  fullName: string | null;
+}
+
+export interface AuditEvent {
+  /** null: the platform trail (super admins' changes, accounts without an enterprise). */
+  enterpriseId: string | null;
+  actor: AuditActor;
+  action: AuditAction;
+  entityType: AuditEntityType | null;
+  entityId: string | null;
+  details: Record<string, unknown>;
+  status?: 'success' | 'failed';
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** The actor and origin of a caller, in the shape audit events take. */
+export function auditFrom(caller: {
+  userId: string;
+  email: string;
+  fullName: string;
+  ip: string;
+  userAgent: string | null;
+}): Pick<AuditEvent, 'actor' | 'ip' | 'userAgent'> {
+  return {
+    actor: { userId: caller.userId, email: caller.email, fullName: caller.fullName },
+    ip: caller.ip,
+    userAgent: caller.userAgent,
+  };
+}
+
+/** Where a caller's changes are recorded: super admins' go to the platform trail (D10.3). */
+export function trailOf(caller: { role: string; enterpriseId: string | null }): string | null {
+  return caller.role === 'super_admin' ? null : caller.enterpriseId;
+}

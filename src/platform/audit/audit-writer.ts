@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { DB } from '../db/schema.js';
+import type { AuditEvent } from './audit-events.js';
+import { GENESIS_HASH, entryHash, type ChainedContent } from './hash-chain.js';
+
+const PLATFORM_CHAIN = 'platform';
+
+/**
+ * The one audit writer. It only takes a transaction, so an entry commits with its change or not at all.
+ * Each enterprise's entries (and the platform's) form a hash chain; the chain's head row is locked by
+ * the UPDATE below until commit, so concurrent writers append strictly one after another.
+ */
+export async function writeAudit(trx: Transaction<DB>, event: AuditEvent): Promise<string> {
+  const chainKey = event.enterpriseId ?? PLATFORM_CHAIN;
+  await trx
+    .insertInto('audit_chain_heads')
+    .values({ chain_key: chainKey, last_seq: 0, last_hash: GENESIS_HASH })
+    .onConflict((oc) => oc.column('chain_key').doNothing())
+    .execute();
+  // RETURNING shows the new sequence number and the hash as yet unchanged: the predecessor's.
+  const head = await trx
+    .updateTable('audit_chain_heads')
+    .set((eb) => ({ last_seq: eb('last_seq', '+', 1) }))
+    .where('chain_key', '=', chainKey)
+    .returning(['last_seq', 'last_hash'])
+    .executeTakeFirstOrThrow();
+
+  const content: ChainedContent = {
+    id: randomUUID(),
+    enterprise_id: event.enterpriseId,
+    chain_seq: Number(head.last_seq),
+    user_id: event.actor.userId,
+    user_email: event.actor.email,
+    user_name: event.actor.fullName,
+    action_type: event.action,
+    entity_type: event.entityType,
+    entity_id: event.entityId,
+    action_details: event.details,
+    ip_address: event.ip,
+    user_agent: event.userAgent,
+    status: event.status ?? 'success',
+    created_at: new Date().toISOString(),
+  };
+  const hash = entryHash(head.last_hash, content);
+  await trx
+    .insertInto('audit_log')
+    .values({
+      ...content,
+      status: content.status as 'success' | 'failed',
+      action_details: JSON.stringify(content.action_details),
+      prev_hash: head.last_hash,
+      hash,
+    })
+    .execute();
+  await trx.updateTable('audit_chain_heads').set({ last_hash: hash }).where('chain_key', '=', chainKey).execute();
+  return content.id;
+}

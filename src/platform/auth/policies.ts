@@ -1,0 +1,93 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { AppError, forbidden, notFound } from '../http/errors.js';
+import type { Caller, Principal, Role } from './principal.js';
+
+/**
+ * Who may do what (decisions.md D5), as named functions. Services call them; the error handler turns
+ * their FORBIDDEN into a 403 and an `access_denied` audit entry.
+ */
+
+export function requireRole(principal: Principal, roles: readonly Role[], what = 'this action'): void {
+  if (!roles.includes(principal.role)) throw forbidden(`Your role may not perform ${what}`);
+}
+
+/** Enterprise data outside /admin and /me: super admins administer the platform, not risk data. */
+export function requireMember(principal: Principal): asserts principal is Principal & { enterpriseId: string } {
+  if (principal.enterpriseId === null) throw forbidden('Super admins have no access to enterprise risk data');
+}
+
+/**
+ * The enterprise an /admin/enterprises/{id}/... call may act on: any for a super admin, its own for a
+ * client admin (another enterprise answers 404, never 403: D2.2), none for other roles.
+ */
+export function requireEnterpriseAdmin(principal: Principal, enterpriseId: string): void {
+  if (principal.role === 'super_admin') return;
+  if (principal.enterpriseId !== enterpriseId) throw notFound('Enterprise');
+  if (principal.role !== 'admin') throw forbidden('Only administrators manage enterprise users');
+}
+
+export function requireSuperAdmin(principal: Principal): void {
+  if (principal.role !== 'super_admin') throw forbidden('Only super admins may do this');
+}
+
+/** Admin and super admin see everything of an enterprise; assessors and reviewers their assignments. */
+export function seesWholeEnterprise(principal: Principal): boolean {
+  return principal.role === 'admin' || principal.role === 'super_admin';
+}
+
+/**
+ * D5 "assigned": an entity role for the legal entity with a null business unit, or for exactly the
+ * resource's business unit.
+ */
+export function isAssigned(principal: Principal, legalEntityId: string, businessUnitId: string | null): boolean {
+  if (seesWholeEnterprise(principal)) return true;
+  return principal.entityAssignments.some(
+    (a) =>
+      a.legal_entity_id === legalEntityId &&
+      (a.business_unit_id === null || (businessUnitId !== null && a.business_unit_id === businessUnitId)),
+  );
+}
+
+export function requireAssigned(principal: Principal, legalEntityId: string, businessUnitId: string | null): void {
+  if (!isAssigned(principal, legalEntityId, businessUnitId)) {
+    throw forbidden('You are not assigned to this legal entity or business unit');
+  }
+}
+
+/** A legal entity is visible when any assignment names it (whole entity or one of its units). */
+export function seesLegalEntity(principal: Principal, legalEntityId: string): boolean {
+  return seesWholeEnterprise(principal) || principal.entityAssignments.some((a) => a.legal_entity_id === legalEntityId);
+}
+
+/**
+ * The same rule as a SQL predicate over a row's legal entity and business unit columns, so that list
+ * pages and counts only ever contain what the caller may see. Admins get `true`.
+ */
+export function assignedScope<DB, TB extends keyof DB>(
+  principal: Principal,
+  legalEntityColumn: string,
+  businessUnitColumn: string | null,
+): (eb: ExpressionBuilder<DB, TB>) => Expression<SqlBool> {
+  return (eb) => {
+    if (seesWholeEnterprise(principal)) return sql<SqlBool>`true`;
+    if (principal.entityAssignments.length === 0) return sql<SqlBool>`false`;
+    const entity = sql.ref(legalEntityColumn);
+    const unit = businessUnitColumn === null ? null : sql.ref(businessUnitColumn);
+    const clauses = principal.entityAssignments.map((a) =>
+      a.business_unit_id === null || unit === null
+        ? a.business_unit_id === null
+          ? sql<SqlBool>`${entity} = ${a.legal_entity_id}`
+          : sql<SqlBool>`false`
+        : sql<SqlBool>`(${entity} = ${a.legal_entity_id} and ${unit} = ${a.business_unit_id})`,
+    );
+    void eb;
+    return sql<SqlBool>`(${sql.join(clauses, sql` or `)})`;
+  };
+}
+
+/** For the rare rule that is neither role nor scope. */
+export function deny(why: string): never {
+  throw new AppError('FORBIDDEN', why);
+}
+
+export type { Caller };

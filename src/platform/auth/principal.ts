@@ -1,0 +1,50 @@
+import type { FastifyRequest } from 'fastify';
+import type { MemberRole } from '../db/tables/users.js';
+import { AppError } from '../http/errors.js';
+
+export type Role = 'super_admin' | MemberRole;
+
+export interface EntityAssignment {
+  legal_entity_id: string;
+  business_unit_id: string | null;
+}
+
+/**
+ * Who is calling, resolved once per request from our own records (never from token claims beyond `sub`)
+ * and handed to domain code explicitly.
+ */
+export interface Principal {
+  userId: string;
+  email: string;
+  fullName: string;
+  role: Role;
+  /** null for a super admin, who belongs to no enterprise. */
+  enterpriseId: string | null;
+  sessionId: string | null;
+  entityAssignments: EntityAssignment[];
+}
+
+/** Where the request came from, for audit entries and per-address counters. */
+export interface RequestOrigin {
+  ip: string;
+  userAgent: string | null;
+}
+
+export interface Caller extends Principal, RequestOrigin {}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export function originOf(request: FastifyRequest): RequestOrigin {
+  const agent = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null };
+}
+
+/** The authenticated caller of a route behind the authentication hook. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (request.principal === null) throw new AppError('UNAUTHORIZED', 'Authentication required');
+  return { ...request.principal, ...originOf(request) };
+}

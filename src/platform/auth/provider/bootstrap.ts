@@ -1,0 +1,38 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { hashPassword } from './passwords.js';
+
+/**
+ * D1: at start-up, when no active super admin exists and both variables are set, create one. An active
+ * user with that e-mail is promoted rather than duplicated. Returns whether anything was created.
+ */
+export async function ensureBootstrapSuperAdmin(
+  db: Kysely<DB>,
+  credentials: { email: string; password: string },
+): Promise<boolean> {
+  const existing = await db
+    .selectFrom('users')
+    .select('id')
+    .where('is_super_admin', '=', true)
+    .where('active', '=', true)
+    .executeTakeFirst();
+  if (existing !== undefined) return false;
+  const passwordHash = await hashPassword(credentials.password);
+  const inserted = await db
+    .insertInto('users')
+    .values({
+      email: credentials.email.toLowerCase(),
+      full_name: 'Platform Administrator',
+      password_hash: passwordHash,
+      is_super_admin: true,
+    })
+    .onConflict((oc) =>
+      oc
+        .expression(sql`lower(email)`)
+        .where('active', '=', true)
+        .doUpdateSet({ is_super_admin: true, password_hash: passwordHash, updated_at: new Date() }),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}

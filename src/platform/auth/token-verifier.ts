@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
+import type { Config } from '../../config.js';
+import type { AuthSecrets } from './secrets.js';
+
+export const CLOCK_TOLERANCE_SECONDS = 30;
+const CACHE_LIMIT = 10_000;
+
+export interface VerifiedClaims {
+  sub: string;
+  email: string | null;
+  sessionId: string | null;
+  exp: number;
+}
+
+export type TokenVerifier = (token: string) => Promise<VerifiedClaims>;
+
+export class InvalidTokenError extends Error {}
+
+type KeySource = { algorithms: string[]; key: JWTVerifyGetKey | Uint8Array };
+
+/** The keys and algorithms accepted, pinned by configuration (D4.1): anything else is refused. */
+function keySource(config: Config, secrets: AuthSecrets | null): KeySource {
+  if (config.auth.mode === 'embedded') {
+    if (secrets === null) throw new Error('embedded auth needs its secrets');
+    return { algorithms: ['ES256'], key: createLocalJWKSet({ keys: [secrets.signingKey.publicJwk] }) };
+  }
+  if (config.auth.jwksUrl !== null) {
+    // jose caches the remote set and refetches on an unknown kid (at most every 30 s).
+    return {
+      algorithms: ['ES256', 'RS256'],
+      key: createRemoteJWKSet(new URL(config.auth.jwksUrl), { cacheMaxAge: 10 * 60_000, cooldownDuration: 30_000 }),
+    };
+  }
+  return { algorithms: ['HS256'], key: new TextEncoder().encode(config.auth.jwtSecret ?? '') };
+}
+
+/**
+ * Verifies signature, iss, aud and exp. An ES256 verify costs about 0.15 ms of the only thread, so
+ * verified tokens are cached (bounded, keyed by the token's SHA-256) until they expire. Revocation is
+ * not the verifier's business: the principal resolver checks the session on every request.
+ */
+export function createTokenVerifier(config: Config, secrets: AuthSecrets | null): TokenVerifier {
+  const { algorithms, key } = keySource(config, secrets);
+  const cache = new Map<string, VerifiedClaims>();
+
+  return async (token) => {
+    const cacheKey = createHash('sha256').update(token).digest('base64url');
+    const cached = cache.get(cacheKey);
+    const nowSeconds = Date.now() / 1000;
+    if (cached !== undefined) {
+      if (cached.exp + CLOCK_TOLERANCE_SECONDS > nowSeconds) return cached;
+      cache.delete(cacheKey);
+    }
+    let payload: JWTPayload;
+    try {
+      const verifyOptions = {
+        algorithms,
+        issuer: config.auth.issuer,
+        audience: config.auth.audience,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        requiredClaims: ['sub', 'exp'],
+      };
+      payload =
+        key instanceof Uint8Array
+          ? (await jwtVerify(token, key, verifyOptions)).payload
+          : (await jwtVerify(token, key, verifyOptions)).payload;
+    } catch (error) {
+      throw new InvalidTokenError(error instanceof Error ? error.message : 'invalid token');
+    }
+    const claims: VerifiedClaims = {
+      sub: payload.sub as string,
+      email: typeof payload['email'] === 'string' ? payload['email'] : null,
+      sessionId: typeof payload['session_id'] === 'string' ? payload['session_id'] : null,
+      exp: payload.exp as number,
+    };
+    if (cache.size >= CACHE_LIMIT) {
+      // Map keeps insertion order: drop the oldest entry.
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
+    }
+    cache.set(cacheKey, claims);
+    return claims;
+  };
+}

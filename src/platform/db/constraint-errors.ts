@@ -1,0 +1,64 @@
+import { AppError } from '../http/errors.js';
+
+/**
+ * Maps database constraint violations to the contract's errors, by constraint name, in one place.
+ * Services may still check first to give a friendlier message; this is the wall behind them that also
+ * settles races between concurrent requests.
+ */
+const UNIQUE_MESSAGES: Record<string, string> = {
+  enterprises_name_key: 'An enterprise with this name already exists',
+  users_active_email_key: 'An active user with this e-mail already exists',
+  enterprise_members_enterprise_user_key: 'This user is already a member of the enterprise',
+  enterprise_members_active_user_key: 'This user already belongs to an enterprise',
+  legal_entities_name_key: 'A legal entity with this name already exists',
+  business_units_name_key: 'A business unit with this name already exists in the legal entity',
+  entity_roles_assignment_key: 'This entity role is already assigned',
+  risk_scenarios_name_key: 'A risk scenario with this name already exists',
+  bras_name_key: 'A BRA with this name already exists',
+  risk_appetites_scope_key: 'A risk appetite already exists for this scope',
+};
+
+const REFERENCE_FIELDS: Record<string, string> = {
+  entity_roles_legal_entity_fkey: 'legal_entity_id',
+  entity_roles_business_unit_fkey: 'business_unit_id',
+  business_units_legal_entity_fkey: 'legal_entity_id',
+  risk_appetites_legal_entity_fkey: 'legal_entity_id',
+  risk_appetites_business_unit_fkey: 'business_unit_id',
+  bras_legal_entity_fkey: 'legal_entity_id',
+  bras_business_unit_fkey: 'business_unit_id',
+};
+
+interface PgError {
+  code?: string;
+  constraint?: string;
+}
+
+export function mapConstraintError(error: unknown): AppError | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { code, constraint } = error as PgError;
+  if (code === '23505') {
+    return new AppError('CONFLICT', UNIQUE_MESSAGES[constraint ?? ''] ?? 'The resource already exists');
+  }
+  if (code === '23503') {
+    const field = REFERENCE_FIELDS[constraint ?? ''];
+    if (field !== undefined) {
+      return new AppError('INVALID_REFERENCE', `${field} does not refer to an existing record here`, { field });
+    }
+  }
+  return null;
+}
+
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
+
+/** True for errors that mean the database cannot be reached (D2.2: 503), as opposed to a bad query. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: string; message?: string };
+  if (code !== undefined && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  const text = message ?? '';
+  return (
+    /PGlite is closed|database is closed|Connection terminated|timeout exceeded when trying to connect|driver has already been destroyed/i.test(
+      text,
+    ) || (error instanceof AggregateError && error.errors.some(isDatabaseUnavailable))
+  );
+}

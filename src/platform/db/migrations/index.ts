@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The migrations, listed explicitly and in order (bundle-safe: nothing scans a folder at run time).
+ * Each is a plain SQL file beside this index; forward-only, timestamp-prefixed.
+ */
+const MIGRATION_FILES = ['20261123080000_platform.sql', '20261123080100_governance_and_bras.sql'] as const;
+
+export interface SqlMigration {
+  name: string;
+  script: string;
+}
+
+export function loadMigrations(): SqlMigration[] {
+  return MIGRATION_FILES.map((file) => ({
+    name: file.replace(/\.sql$/, ''),
+    script: readFileSync(new URL(`./${file}`, import.meta.url), 'utf8'),
+  }));
+}

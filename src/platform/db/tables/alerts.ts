@@ -1,0 +1,29 @@
+import type { Generated } from 'kysely';
+import type { CreatedAt, UpdatedAt } from './enterprises.js';
+
+export type AlertType = 'enterprise_health' | 'authentication' | 'performance' | 'database' | 'system';
+export type AlertSeverity = 'info' | 'warning' | 'error' | 'critical';
+export type AlertStatus = 'open' | 'acknowledged' | 'resolved';
+
+export interface SystemAlertsTable {
+  id: Generated<string>;
+  type: AlertType;
+  severity: AlertSeverity;
+  title: string;
+  message: string;
+  enterprise_id: string | null;
+  cause: string;
+  status: Generated<AlertStatus>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  acknowledged_at: Date | null;
+  acknowledged_by: string | null;
+  notes: string | null;
+  resolved_at: Date | null;
+  resolved_by: string | null;
+  resolution: string | null;
+}
+
+export interface AlertsTables {
+  system_alerts: SystemAlertsTable;
+}

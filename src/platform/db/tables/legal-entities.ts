@@ -1,0 +1,34 @@
+import type { Generated } from 'kysely';
+import type { CreatedAt, UpdatedAt } from './enterprises.js';
+
+export interface LegalEntitiesTable {
+  id: Generated<string>;
+  enterprise_id: string;
+  name: string;
+  description: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface BusinessUnitsTable {
+  id: Generated<string>;
+  enterprise_id: string;
+  legal_entity_id: string;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface RiskScenariosTable {
+  id: Generated<string>;
+  enterprise_id: string;
+  name: string;
+  category: string;
+  description: string | null;
+  created_at: CreatedAt;
+}
+
+export interface LegalEntitiesTables {
+  legal_entities: LegalEntitiesTable;
+  business_units: BusinessUnitsTable;
+  risk_scenarios: RiskScenariosTable;
+}

@@ -1,0 +1,124 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable, mapConstraintError } from '../db/constraint-errors.js';
+import { AppError, type FieldError } from './errors.js';
+
+export interface ErrorObserver {
+  /** A 500: reported so that a `system` alert is raised. */
+  unexpectedError(error: unknown, request: FastifyRequest): void;
+  /** A database failure; `unreachable` when it answered 503. */
+  databaseError(error: unknown, unreachable: boolean): void;
+  /** A 403 to an authenticated caller: recorded as an `access_denied` audit entry before answering. */
+  forbidden(request: FastifyRequest, error: AppError): Promise<void>;
+}
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function fieldName(issue: AjvIssue): string {
+  const path = issue.instancePath
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+    .join('')
+    .replace(/^\./, '');
+  const leaf =
+    issue.keyword === 'required'
+      ? String(issue.params['missingProperty'])
+      : issue.keyword === 'additionalProperties'
+        ? String(issue.params['additionalProperty'])
+        : '';
+  return [path, leaf].filter((part) => part !== '').join('.') || '(body)';
+}
+
+function fieldMessage(issue: AjvIssue): string {
+  if (issue.keyword === 'additionalProperties') return 'is not allowed';
+  if (issue.keyword === 'required') return 'is required';
+  if (issue.keyword === 'minLength' && issue.params['limit'] === 1) return 'must not be empty';
+  return issue.message ?? 'is invalid';
+}
+
+/** Ajv reports one issue per branch of a union; keep one line per field. */
+function fieldErrors(issues: AjvIssue[]): FieldError[] {
+  const seen = new Map<string, FieldError>();
+  for (const issue of issues) {
+    if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf') continue;
+    const field = fieldName(issue);
+    if (!seen.has(field)) seen.set(field, { field, message: fieldMessage(issue) });
+  }
+  return [...seen.values()];
+}
+
+/** Translates whatever was thrown into the contract's error (D2.2). */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const constraint = mapConstraintError(error);
+  if (constraint !== null) return constraint;
+  if (isDatabaseUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable');
+  const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+  if (fastifyError.validation !== undefined) {
+    const issues = fastifyError.validation;
+    if (fastifyError.validationContext !== 'body') {
+      return new AppError('BAD_REQUEST', `Invalid ${fastifyError.validationContext ?? 'request'} parameter`, {
+        fields: fieldErrors(issues),
+      });
+    }
+    if (issues.some((issue) => issue.instancePath === '' && issue.keyword === 'type')) {
+      return new AppError('BAD_REQUEST', 'Body must be a JSON object');
+    }
+    return new AppError('VALIDATION_ERROR', 'Request body failed validation', { fields: fieldErrors(issues) });
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Bodies must be sent with Content-Type: application/json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'Body exceeds the 1 MiB limit');
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Body exceeds the 1 MiB limit');
+    if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
+    return new AppError('BAD_REQUEST', 'Malformed request');
+  }
+  return new AppError('INTERNAL_ERROR', 'An unexpected error occurred');
+}
+
+export function sendError(reply: FastifyReply, appError: AppError): FastifyReply {
+  const body: Record<string, unknown> = {
+    error: appError.message,
+    code: appError.code,
+    request_id: reply.request.id,
+    ...appError.extra,
+  };
+  if (appError.details !== undefined) body['details'] = appError.details;
+  return reply.status(appError.status).type('application/json; charset=utf-8').send(body);
+}
+
+export function registerErrorHandler(app: FastifyInstance, observer: ErrorObserver): void {
+  app.setErrorHandler(async (error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.code === 'FORBIDDEN' && request.principal !== null) {
+      try {
+        await observer.forbidden(request, appError);
+      } catch (auditError) {
+        request.log.error({ err: auditError }, 'could not record access_denied');
+      }
+    }
+    if (appError.status >= 500) {
+      // The log keeps the cause for operators; the body never does.
+      request.log.error({ err: error, operation: request.routeOptions.config?.operation }, appError.message);
+      if (appError.code === 'SERVICE_UNAVAILABLE') observer.databaseError(error, true);
+      else {
+        if ((error as { code?: string }).code?.match(/^[0-9A-Z]{5}$/)) observer.databaseError(error, false);
+        observer.unexpectedError(error, request);
+      }
+    }
+    return sendError(reply, appError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new AppError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`)),
+  );
+}

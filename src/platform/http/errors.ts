@@ -1,0 +1,51 @@
+/**
+ * The one error model (decisions.md D2.2): a code decides the status, the handler renders the body.
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  INVALID_REFERENCE: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  INVALID_STATE: 409,
+  RATINGS_INCOMPLETE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  VALIDATION_ERROR: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    /** Extra top-level body members (429 carries `retry_after`). */
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+export const forbidden = (why = 'You do not have permission to perform this action') => new AppError('FORBIDDEN', why);
+export const conflict = (why: string) => new AppError('CONFLICT', why);
+export const invalidState = (why: string) => new AppError('INVALID_STATE', why);
+export const invalidReference = (field: string, why: string) =>
+  new AppError('INVALID_REFERENCE', why, { field });
+export const validationError = (fields: FieldError[]) =>
+  new AppError('VALIDATION_ERROR', 'Request body failed validation', { fields });

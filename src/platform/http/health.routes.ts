@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Database } from '../db/engine.js';
+
+const HealthOk = Type.Object({
+  status: Type.Literal('ok'),
+  version: Type.String(),
+  database: Type.Literal('ok'),
+});
+const HealthDown = Type.Object({
+  status: Type.Literal('unavailable'),
+  database: Type.Literal('unreachable'),
+});
+
+/** D9.6: no token, not rate-limited; 503 when the database does not answer within two seconds. */
+export function registerHealthRoute(app: FastifyInstance, database: Database, version: string): void {
+  app.get(
+    '/health',
+    {
+      schema: {
+        summary: 'Service and database health',
+        operationId: 'platform.health',
+        tags: ['platform'],
+        security: [],
+        response: { 200: HealthOk, 503: HealthDown },
+      },
+      config: { operation: 'platform.health', public: true, rateLimited: false },
+    },
+    async (_request, reply) => {
+      try {
+        await withTimeout(database.ping(), 2_000);
+        return { status: 'ok' as const, version, database: 'ok' as const };
+      } catch {
+        return reply.status(503).send({ status: 'unavailable' as const, database: 'unreachable' as const });
+      }
+    },
+  );
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

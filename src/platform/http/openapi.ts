@@ -1,0 +1,35 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+
+/**
+ * The OpenAPI 3.1 document is generated from the route schemas: a route added anywhere appears here
+ * with its request, response and error schemas. Registered before any route so that it sees them all.
+ */
+export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Business Risk Assessment and Control Assurance API',
+        version: config.version,
+        description:
+          'Multi-tenant API for Business Risk Assessments, control assurance, mitigation actions, governance and audit. ' +
+          'Authenticate with a bearer access token from the identity provider (the embedded one is under /auth/v1).',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json['$id'] ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  app.get(
+    '/api/v1/openapi.json',
+    { schema: { hide: true }, config: { operation: 'platform.openapi', public: true } },
+    async () => app.swagger(),
+  );
+}

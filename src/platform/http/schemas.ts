@@ -1,0 +1,81 @@
+import { Type, type TSchema } from 'typebox';
+
+/** Shared TypeBox schemas: one definition serves validation, serialization, types and the OpenAPI document. */
+export const Uuid = (description?: string) =>
+  Type.String({ format: 'uuid', ...(description !== undefined ? { description } : {}) });
+export const Timestamp = (description?: string) =>
+  Type.String({ format: 'date-time', ...(description !== undefined ? { description } : {}) });
+export const CalendarDate = (description?: string) =>
+  Type.String({ format: 'date', ...(description !== undefined ? { description } : {}) });
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** D2.3 bounds. Bodies are trimmed before validation, so minLength 1 refuses blank strings. */
+export const Name = (description = 'Name, at most 200 characters') =>
+  Type.String({ minLength: 1, maxLength: 200, description });
+export const FreeText = (description = 'Free text, at most 5,000 characters') =>
+  Type.String({ maxLength: 5000, description });
+export const Email = (description = 'E-mail address') =>
+  Type.String({ format: 'email', minLength: 3, maxLength: 254, description });
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'Descriptive message' }),
+    code: Type.String({ description: 'Machine code (decisions.md D2.2)' }),
+    request_id: Type.String({ description: 'The X-Request-Id of the request' }),
+    details: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Extra information' })),
+    retry_after: Type.Optional(Type.Integer({ description: 'Seconds to wait (429 only)' })),
+  },
+  { $id: 'ErrorBody', title: 'Error' },
+);
+
+export const PaginationQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' })),
+  page_size: Type.Optional(
+    Type.Integer({ minimum: 1, default: 25, description: 'Items per page; values above 100 are clamped to 100' }),
+  ),
+};
+
+export const Pagination = Type.Object({
+  page: Type.Integer(),
+  page_size: Type.Integer({ description: 'The page size used (after clamping)' }),
+  total: Type.Integer(),
+  total_pages: Type.Integer(),
+  has_next: Type.Boolean(),
+  has_prev: Type.Boolean(),
+});
+
+export const Message = Type.String({ description: 'Human-readable success text' });
+
+export const MessageOnly = Type.Object({ message: Message });
+
+export const DataResponse = <T extends TSchema>(data: T) => Type.Object({ data, message: Message });
+export const ListResponse = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item) });
+export const PageResponse = <T extends TSchema>(item: T) =>
+  Type.Object({ data: Type.Array(item), pagination: Pagination, message: Type.Optional(Message) });
+
+export const IdParams = <K extends string>(name: K) => Type.Object({ [name]: Uuid() } as Record<K, ReturnType<typeof Uuid>>);
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed input or invalid reference',
+  401: 'Missing, expired or invalid token',
+  403: 'The role or entity assignment does not allow this call',
+  404: 'Not found (or in another enterprise)',
+  409: 'Conflict with a uniqueness rule or the resource state',
+  413: 'Body over 1 MiB',
+  415: 'Body without Content-Type: application/json',
+  422: 'The body breaks its schema',
+  429: 'Rate limit exceeded',
+  500: 'Unexpected error',
+  503: 'Database unreachable',
+};
+
+/** Every authenticated route answers these; routes add their own (404, 409, ...). */
+export const COMMON_ERRORS = [400, 401, 403, 429, 500, 503] as const;
+
+export function errorResponses(statuses: readonly number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of new Set([...COMMON_ERRORS, ...statuses])) {
+    out[status] = Type.Ref('ErrorBody', { description: ERROR_DESCRIPTIONS[status] ?? 'Error' });
+  }
+  return out;
+}

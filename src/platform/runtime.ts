@@ -1,0 +1,36 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../app.js';
+import type { Config } from '../config.js';
+import { openDatabase, type Database } from './db/engine.js';
+import { migrateToLatest } from './db/migrator.js';
+import { loadAuthSecrets } from './auth/secrets.js';
+import { ensureBootstrapSuperAdmin } from './auth/provider/bootstrap.js';
+import { createMonitor } from './monitoring/alert-monitor.js';
+import { createRateLimitStore } from './http/rate-limit/create-store.js';
+
+/**
+ * Everything the app needs before it can serve: the database (migrated), the provider's secrets, the
+ * bootstrap super admin, the monitor and the rate-limit store. Shared by the service and the demo.
+ */
+export async function prepareRuntime(
+  config: Config,
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>,
+  announce: (message: string) => void,
+): Promise<Omit<AppDeps, 'logger'> & { database: Database }> {
+  const database = await openDatabase(config.database);
+  try {
+    const { applied } = await migrateToLatest(database);
+    if (applied.length > 0) log.info({ applied }, 'migrations applied');
+    const secrets = config.auth.mode === 'embedded' ? await loadAuthSecrets(database.db, config, announce) : null;
+    if (config.bootstrapSuperAdmin !== null) {
+      const created = await ensureBootstrapSuperAdmin(database.db, config.bootstrapSuperAdmin);
+      if (created) announce(`Created the bootstrap super admin ${config.bootstrapSuperAdmin.email}.`);
+    }
+    const monitor = createMonitor(database.db, log);
+    const rateLimitStore = await createRateLimitStore(config.redisUrl);
+    return { config, database, secrets, monitor, rateLimitStore };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

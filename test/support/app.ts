@@ -1,0 +1,69 @@
+import { afterAll } from 'vitest';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig, type Config, type LogLevel } from '../../src/config.js';
+import { loggerOptions } from '../../src/platform/http/logging.js';
+import type { Database } from '../../src/platform/db/engine.js';
+import { loadAuthSecrets, type AuthSecrets } from '../../src/platform/auth/secrets.js';
+import { createMonitor, type AlertMonitor } from '../../src/platform/monitoring/alert-monitor.js';
+import { createMemoryRateLimitStore } from '../../src/platform/http/rate-limit/memory-store.js';
+import type { RateLimitStore } from '../../src/platform/http/rate-limit/rate-limit-store.js';
+import { freshDatabase } from './database.js';
+
+export const TEST_PUBLIC_URL = 'http://service.test';
+
+export interface TestContext {
+  app: App;
+  database: Database;
+  db: Database['db'];
+  config: Config;
+  secrets: AuthSecrets;
+  monitor: AlertMonitor;
+  close(): Promise<void>;
+}
+
+export interface TestContextOptions {
+  env?: Record<string, string>;
+  database?: Database;
+  rateLimitStore?: RateLimitStore;
+}
+
+/**
+ * The app as the service builds it, on a fresh database of its own, with generous rate limits (the
+ * rate-limit suite sets its own). Closed automatically after the file's tests.
+ */
+export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
+  const config = loadConfig({
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_HOUR: '10000000',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const database = options.database ?? (await freshDatabase());
+  const secrets = await loadAuthSecrets(database.db, config, () => undefined);
+  const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
+  const monitor = createMonitor(database.db, silent, { intervalMs: 3_600_000 });
+  const rateLimitStore = options.rateLimitStore ?? createMemoryRateLimitStore();
+  // TEST_LOG_LEVEL=error shows the causes of 500s while debugging a suite.
+  const logger = process.env['TEST_LOG_LEVEL'] ? loggerOptions(process.env['TEST_LOG_LEVEL'] as LogLevel) : false;
+  const app = await buildApp({ config, database, secrets, monitor, rateLimitStore, logger });
+  let closed = false;
+  const context: TestContext = {
+    app,
+    database,
+    db: database.db,
+    config,
+    secrets,
+    monitor,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await monitor.close();
+      await rateLimitStore.close();
+      await database.close();
+    },
+  };
+  afterAll(() => context.close());
+  return context;
+}
