@@ -22,6 +22,7 @@ import type { Monitor } from './platform/monitoring/monitor.js';
 import { registerRateLimits } from './platform/http/rate-limit/rate-limit.hook.js';
 import type { RateLimitStore } from './platform/http/rate-limit/rate-limit-store.js';
 import { registerModules } from './modules/index.js';
+import { registerIdentityProvider } from './platform/auth/provider/provider.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -32,6 +33,8 @@ export interface AppDeps {
   rateLimitStore: RateLimitStore;
   /** Tests pass false; the service passes nothing and gets pino JSON at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
+  /** Mounted after the modules: the platform suites use it for probe routes (a route that throws, ...). */
+  extend?: (app: App, platform: Platform) => void | Promise<void>;
 }
 
 /** What the platform hands every module: explicit, narrow, nothing read from globals. */
@@ -115,7 +118,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerHealthRoute(app, database, config.version);
 
   const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals };
+  if (config.auth.mode === 'embedded' && deps.secrets !== null) {
+    await registerIdentityProvider(app, { ...platform, secrets: deps.secrets });
+  }
   await registerModules(app, platform);
+  if (deps.extend !== undefined) await deps.extend(app, platform);
   await app.ready();
   return app;
 }

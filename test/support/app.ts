@@ -1,5 +1,5 @@
 import { afterAll } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
+import { buildApp, type App, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config, type LogLevel } from '../../src/config.js';
 import { loggerOptions } from '../../src/platform/http/logging.js';
 import type { Database } from '../../src/platform/db/engine.js';
@@ -25,6 +25,7 @@ export interface TestContextOptions {
   env?: Record<string, string>;
   database?: Database;
   rateLimitStore?: RateLimitStore;
+  extend?: AppDeps['extend'];
 }
 
 /**
@@ -46,7 +47,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const rateLimitStore = options.rateLimitStore ?? createMemoryRateLimitStore();
   // TEST_LOG_LEVEL=error shows the causes of 500s while debugging a suite.
   const logger = process.env['TEST_LOG_LEVEL'] ? loggerOptions(process.env['TEST_LOG_LEVEL'] as LogLevel) : false;
-  const app = await buildApp({ config, database, secrets, monitor, rateLimitStore, logger });
+  const app = await buildApp({ config, database, secrets, monitor, rateLimitStore, logger, extend: options.extend });
   let closed = false;
   const context: TestContext = {
     app,
