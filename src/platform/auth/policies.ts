@@ -1,6 +1,6 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import { AppError, forbidden, notFound } from '../http/errors.js';
-import type { Caller, Principal, Role } from './principal.js';
+import type { Principal, Role } from './principal.js';
 
 /**
  * Who may do what (decisions.md D5), as named functions. Services call them; the error handler turns
@@ -59,35 +59,35 @@ export function seesLegalEntity(principal: Principal, legalEntityId: string): bo
   return seesWholeEnterprise(principal) || principal.entityAssignments.some((a) => a.legal_entity_id === legalEntityId);
 }
 
+/** `seesLegalEntity` as a SQL predicate over a legal entity id column. Admins get `true`. */
+export function legalEntityScope(principal: Principal, legalEntityColumn: string): Expression<SqlBool> {
+  if (seesWholeEnterprise(principal)) return sql<SqlBool>`true`;
+  const ids = [...new Set(principal.entityAssignments.map((a) => a.legal_entity_id))];
+  if (ids.length === 0) return sql<SqlBool>`false`;
+  return sql<SqlBool>`${sql.ref(legalEntityColumn)} in (${sql.join(ids)})`;
+}
+
 /**
  * The same rule as a SQL predicate over a row's legal entity and business unit columns, so that list
  * pages and counts only ever contain what the caller may see. Admins get `true`.
  */
-export function assignedScope<DB, TB extends keyof DB>(
+export function assignedScope(
   principal: Principal,
   legalEntityColumn: string,
   businessUnitColumn: string | null,
-): (eb: ExpressionBuilder<DB, TB>) => Expression<SqlBool> {
-  return (eb) => {
-    if (seesWholeEnterprise(principal)) return sql<SqlBool>`true`;
-    if (principal.entityAssignments.length === 0) return sql<SqlBool>`false`;
-    const entity = sql.ref(legalEntityColumn);
-    const unit = businessUnitColumn === null ? null : sql.ref(businessUnitColumn);
-    const clauses = principal.entityAssignments.map((a) =>
-      a.business_unit_id === null || unit === null
-        ? a.business_unit_id === null
-          ? sql<SqlBool>`${entity} = ${a.legal_entity_id}`
-          : sql<SqlBool>`false`
-        : sql<SqlBool>`(${entity} = ${a.legal_entity_id} and ${unit} = ${a.business_unit_id})`,
-    );
-    void eb;
-    return sql<SqlBool>`(${sql.join(clauses, sql` or `)})`;
-  };
+): Expression<SqlBool> {
+  if (seesWholeEnterprise(principal)) return sql<SqlBool>`true`;
+  const entity = sql.ref(legalEntityColumn);
+  const clauses = principal.entityAssignments.flatMap((a) => {
+    if (a.business_unit_id === null) return [sql<SqlBool>`${entity} = ${a.legal_entity_id}`];
+    // A unit-level assignment covers only rows of that unit; rows without a unit column are not covered.
+    if (businessUnitColumn === null) return [];
+    return [sql<SqlBool>`(${entity} = ${a.legal_entity_id} and ${sql.ref(businessUnitColumn)} = ${a.business_unit_id})`];
+  });
+  return clauses.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`(${sql.join(clauses, sql` or `)})`;
 }
 
 /** For the rare rule that is neither role nor scope. */
 export function deny(why: string): never {
   throw new AppError('FORBIDDEN', why);
 }
-
-export type { Caller };
