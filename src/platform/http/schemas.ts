@@ -3,8 +3,13 @@ import { Type, type TSchema } from 'typebox';
 /** Shared TypeBox schemas: one definition serves validation, serialization, types and the OpenAPI document. */
 export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', ...(description !== undefined ? { description } : {}) });
+/**
+ * An ISO 8601 UTC timestamp on the wire. Both database engines hand timestamps back as Date; the
+ * serializer renders a Date under this schema as `toISOString()` (with a Z), so handlers pass rows as
+ * they are and no layer converts them.
+ */
 export const Timestamp = (description?: string) =>
-  Type.String({ format: 'date-time', ...(description !== undefined ? { description } : {}) });
+  Type.Unsafe<Date | string>({ type: 'string', format: 'date-time', ...(description !== undefined ? { description } : {}) });
 export const CalendarDate = (description?: string) =>
   Type.String({ format: 'date', ...(description !== undefined ? { description } : {}) });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

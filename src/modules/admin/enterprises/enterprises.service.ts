@@ -1,0 +1,145 @@
+import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
+import type { SubscriptionTier } from '../../../config.js';
+import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
+import { writeAudit } from '../../../platform/audit/audit-writer.js';
+import { requireSuperAdmin } from '../../../platform/auth/policies.js';
+import type { Caller } from '../../../platform/auth/principal.js';
+import type { DB, Executor } from '../../../platform/db/schema.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
+import { notFound } from '../../../platform/http/errors.js';
+import { loadPage, pageRequest, type PaginationInfo } from '../../../platform/http/pagination.js';
+import { seedStarterCatalogue } from '../risk-scenarios/risk-scenarios.service.js';
+import type {
+  CreateEnterpriseBody,
+  CreatedEnterprise,
+  EnterpriseListItem,
+  ListEnterprisesQuery,
+  UpdateEnterpriseBody,
+  UpdatedEnterprise,
+} from './enterprises.schemas.js';
+import {
+  countEnterprises,
+  findEnterprise,
+  findEnterpriseForUpdate,
+  insertDefaultAppetite,
+  insertEnterprise,
+  listEnterprises,
+  updateEnterprise,
+} from './enterprises.repository.js';
+import { monthlyRevenueCents } from './mrr.js';
+
+/** D6.9: every enterprise starts with this enterprise-wide appetite. */
+const DEFAULT_APPETITE = {
+  risk_level: 'Medium',
+  threshold_value: 9,
+  description: 'Enterprise default',
+  reason: 'Enterprise created',
+} as const;
+
+export interface EnterprisesServiceDeps {
+  db: Kysely<DB>;
+  tierPricesCents: Record<SubscriptionTier, number>;
+}
+
+/**
+ * 404 for an enterprise that does not exist, whatever its status. An inactive enterprise stays
+ * administrable: 3.4 gives `inactive` no side effects beyond the stored value (a billing state), so its
+ * users can still be listed, added and deactivated.
+ */
+export async function requireEnterpriseExists(db: Executor, enterpriseId: string): Promise<void> {
+  if ((await findEnterprise(db, enterpriseId)) === undefined) throw notFound('Enterprise');
+}
+
+export function createEnterprisesService({ db, tierPricesCents }: EnterprisesServiceDeps) {
+  return {
+    async list(
+      caller: Caller,
+      query: Static<typeof ListEnterprisesQuery>,
+    ): Promise<{ data: Static<typeof EnterpriseListItem>[]; pagination: PaginationInfo }> {
+      requireSuperAdmin(caller);
+      const filter = { status: query.status };
+      const page = await loadPage(
+        pageRequest(query),
+        () => countEnterprises(db, filter),
+        (limit, offset) => listEnterprises(db, filter, limit, offset),
+      );
+      return {
+        pagination: page.pagination,
+        data: page.data.map((row) => ({
+          id: row.id,
+          name: row.name,
+          country: row.country,
+          registration_number: row.registration_number,
+          status: row.status,
+          subscription_tier: row.subscription_tier,
+          mrr_cents: monthlyRevenueCents(row, tierPricesCents),
+          user_count: Number(row.user_count ?? 0),
+          bra_count: Number(row.bra_count ?? 0),
+          created_at: row.created_at,
+          updated_at: row.updated_at,
+        })),
+      };
+    },
+
+    /** The enterprise, its default appetite and its starter scenario catalogue commit together or not at all. */
+    async create(caller: Caller, body: Static<typeof CreateEnterpriseBody>): Promise<Static<typeof CreatedEnterprise>> {
+      requireSuperAdmin(caller);
+      return inTransaction(db, async ({ trx }) => {
+        const enterprise = await insertEnterprise(trx, {
+          name: body.name,
+          country: body.country,
+          registration_number: body.registration_number ?? null,
+        });
+        const appetiteId = await insertDefaultAppetite(trx, enterprise.id, { ...DEFAULT_APPETITE, actorId: caller.userId });
+        await seedStarterCatalogue(trx, enterprise.id);
+        await writeAudit(trx, {
+          enterpriseId: trailOf(caller),
+          ...auditFrom(caller),
+          action: 'create',
+          entityType: 'enterprise',
+          entityId: enterprise.id,
+          details: {
+            operation: 'admin.enterprises.create',
+            name: enterprise.name,
+            country: enterprise.country,
+            registration_number: enterprise.registration_number,
+            default_risk_appetite_id: appetiteId,
+          },
+        });
+        return enterprise;
+      });
+    },
+
+    async update(
+      caller: Caller,
+      enterpriseId: string,
+      body: Static<typeof UpdateEnterpriseBody>,
+    ): Promise<Static<typeof UpdatedEnterprise>> {
+      requireSuperAdmin(caller);
+      return inTransaction(db, async ({ trx }) => {
+        const before = await findEnterpriseForUpdate(trx, enterpriseId);
+        if (before === undefined) throw notFound('Enterprise');
+        const after = await updateEnterprise(trx, enterpriseId, {
+          status: body.status,
+          subscription_tier: body.subscription_tier,
+        });
+        await writeAudit(trx, {
+          enterpriseId: trailOf(caller),
+          ...auditFrom(caller),
+          action: 'update',
+          entityType: 'enterprise',
+          entityId: enterpriseId,
+          details: {
+            operation: 'admin.enterprises.update',
+            before: { status: before.status, subscription_tier: before.subscription_tier },
+            after: { status: after.status, subscription_tier: after.subscription_tier },
+          },
+        });
+        return after;
+      });
+    },
+  };
+}
+
+export type EnterprisesService = ReturnType<typeof createEnterprisesService>;

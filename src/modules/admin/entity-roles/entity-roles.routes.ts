@@ -1,0 +1,34 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App, Platform } from '../../../app.js';
+import { callerOf } from '../../../platform/auth/principal.js';
+import { createEntityRoleSchema, deleteEntityRoleSchema, listEntityRolesSchema } from './entity-roles.schemas.js';
+import { createEntityRolesService } from './entity-roles.service.js';
+
+export function registerEntityRoleRoutes(app: App, platform: Platform): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const service = createEntityRolesService({ db: platform.database.db, principals: platform.principals });
+
+  api.get(
+    '/api/v1/admin/users/:user_id/entity-roles',
+    { schema: listEntityRolesSchema, config: { operation: 'admin.entity_roles.list' } },
+    async (request) => ({ data: await service.list(callerOf(request), request.params.user_id) }),
+  );
+
+  api.post(
+    '/api/v1/admin/users/:user_id/entity-roles',
+    { schema: createEntityRoleSchema, config: { operation: 'admin.entity_roles.create' } },
+    async (request, reply) => {
+      const data = await service.create(callerOf(request), request.params.user_id, request.body);
+      return reply.status(201).send({ data, message: 'Entity role assigned' });
+    },
+  );
+
+  api.delete(
+    '/api/v1/admin/users/:user_id/entity-roles/:role_id',
+    { schema: deleteEntityRoleSchema, config: { operation: 'admin.entity_roles.delete' } },
+    async (request) => {
+      await service.remove(callerOf(request), request.params.user_id, request.params.role_id);
+      return { message: 'Entity role removed' };
+    },
+  );
+}

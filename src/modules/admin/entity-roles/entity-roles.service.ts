@@ -1,0 +1,91 @@
+import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
+import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
+import { writeAudit } from '../../../platform/audit/audit-writer.js';
+import { requireRole } from '../../../platform/auth/policies.js';
+import type { Caller } from '../../../platform/auth/principal.js';
+import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
+import type { DB } from '../../../platform/db/schema.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
+import { notFound } from '../../../platform/http/errors.js';
+import { requireManagedMember } from '../users/users.service.js';
+import type { CreateEntityRoleBody, EntityRole, EntityRoleListItem } from './entity-roles.schemas.js';
+import { deleteEntityRole, insertEntityRole, listEntityRoles } from './entity-roles.repository.js';
+
+export interface EntityRolesServiceDeps {
+  db: Kysely<DB>;
+  principals: Pick<PrincipalResolver, 'invalidateUser'>;
+}
+
+/** D5: user administrators only. Checked before any lookup, so the refusal says nothing about the user. */
+const requireUserAdministrator = (caller: Caller) => requireRole(caller, ['super_admin', 'admin'], 'managing entity roles');
+
+/**
+ * Entity roles of active members. A change is recorded as an `update` of the user (the interface's entity
+ * types have no entity role) and drops the user's cached principal on commit, so that their scope
+ * changes with their next request.
+ */
+export function createEntityRolesService({ db, principals }: EntityRolesServiceDeps) {
+  return {
+    async list(caller: Caller, userId: string): Promise<Static<typeof EntityRoleListItem>[]> {
+      requireUserAdministrator(caller);
+      const member = await requireManagedMember(db, caller, userId);
+      const rows = await listEntityRoles(db, member.enterprise_id, userId);
+      return rows;
+    },
+
+    async create(caller: Caller, userId: string, body: Static<typeof CreateEntityRoleBody>): Promise<Static<typeof EntityRole>> {
+      requireUserAdministrator(caller);
+      return inTransaction(db, async ({ trx, onCommit }) => {
+        const member = await requireManagedMember(trx, caller, userId, true);
+        const role = await insertEntityRole(trx, member.enterprise_id, {
+          user_id: userId,
+          legal_entity_id: body.legal_entity_id,
+          business_unit_id: body.business_unit_id ?? null,
+        });
+        await writeAudit(trx, {
+          enterpriseId: trailOf(caller),
+          ...auditFrom(caller),
+          action: 'update',
+          entityType: 'user',
+          entityId: userId,
+          details: {
+            operation: 'admin.entity_roles.create',
+            change: 'entity_role_added',
+            enterprise_id: member.enterprise_id,
+            entity_role_id: role.id,
+            legal_entity_id: role.legal_entity_id,
+            business_unit_id: role.business_unit_id,
+          },
+        });
+        onCommit(() => principals.invalidateUser(userId));
+        return role;
+      });
+    },
+
+    async remove(caller: Caller, userId: string, roleId: string) {
+      requireUserAdministrator(caller);
+      await inTransaction(db, async ({ trx, onCommit }) => {
+        const member = await requireManagedMember(trx, caller, userId, true);
+        const role = await deleteEntityRole(trx, member.enterprise_id, userId, roleId);
+        if (role === undefined) throw notFound('Entity role');
+        await writeAudit(trx, {
+          enterpriseId: trailOf(caller),
+          ...auditFrom(caller),
+          action: 'update',
+          entityType: 'user',
+          entityId: userId,
+          details: {
+            operation: 'admin.entity_roles.delete',
+            change: 'entity_role_removed',
+            enterprise_id: member.enterprise_id,
+            entity_role_id: role.id,
+            legal_entity_id: role.legal_entity_id,
+            business_unit_id: role.business_unit_id,
+          },
+        });
+        onCommit(() => principals.invalidateUser(userId));
+      });
+    },
+  };
+}

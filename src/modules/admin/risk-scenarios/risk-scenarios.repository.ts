@@ -1,0 +1,66 @@
+import type { Executor } from '../../../platform/db/schema.js';
+
+/** A catalogue row as the API returns it. */
+export interface RiskScenarioRow {
+  id: string;
+  name: string;
+  category: string;
+  description: string | null;
+  created_at: Date;
+}
+
+export interface NewRiskScenario {
+  name: string;
+  category: string;
+  description: string | null;
+}
+
+const COLUMNS = ['id', 'name', 'category', 'description', 'created_at'] as const;
+
+/** One multi-row insert; an empty list inserts nothing. */
+export async function insertRiskScenarios(
+  db: Executor,
+  enterpriseId: string,
+  scenarios: readonly NewRiskScenario[],
+): Promise<RiskScenarioRow[]> {
+  if (scenarios.length === 0) return [];
+  return db
+    .insertInto('risk_scenarios')
+    .values(scenarios.map((s) => ({ enterprise_id: enterpriseId, ...s })))
+    .returning(COLUMNS)
+    .execute();
+}
+
+export interface RiskScenarioFilter {
+  category?: string | undefined;
+}
+
+/** The count and the page come from this one filtered query, so totals and rows always agree. */
+function filtered(db: Executor, enterpriseId: string, filter: RiskScenarioFilter) {
+  let query = db.selectFrom('risk_scenarios').where('enterprise_id', '=', enterpriseId);
+  if (filter.category !== undefined) query = query.where('category', '=', filter.category);
+  return query;
+}
+
+export async function countRiskScenarios(db: Executor, enterpriseId: string, filter: RiskScenarioFilter): Promise<number> {
+  const row = await filtered(db, enterpriseId, filter)
+    .select((eb) => eb.fn.countAll<string | number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export async function listRiskScenarios(
+  db: Executor,
+  enterpriseId: string,
+  filter: RiskScenarioFilter,
+  limit: number,
+  offset: number,
+): Promise<RiskScenarioRow[]> {
+  return filtered(db, enterpriseId, filter)
+    .select(COLUMNS)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}

@@ -1,0 +1,36 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App, Platform } from '../../../app.js';
+import { callerOf } from '../../../platform/auth/principal.js';
+import { createUserSchema, deactivateUserSchema, listUsersSchema } from './users.schemas.js';
+import { createUsersService } from './users.service.js';
+
+export function registerUserRoutes(app: App, platform: Platform): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const service = createUsersService({ db: platform.database.db, principals: platform.principals });
+
+  api.get(
+    '/api/v1/admin/enterprises/:enterprise_id/users',
+    { schema: listUsersSchema, config: { operation: 'admin.users.list' } },
+    async (request) => ({
+      data: await service.list(callerOf(request), request.params.enterprise_id, request.query.include_inactive === true),
+    }),
+  );
+
+  api.post(
+    '/api/v1/admin/enterprises/:enterprise_id/users',
+    { schema: createUserSchema, config: { operation: 'admin.users.create' } },
+    async (request, reply) => {
+      const data = await service.create(callerOf(request), request.params.enterprise_id, request.body);
+      return reply.status(201).send({ data, message: 'User created' });
+    },
+  );
+
+  api.delete(
+    '/api/v1/admin/enterprises/:enterprise_id/users/:user_id',
+    { schema: deactivateUserSchema, config: { operation: 'admin.users.deactivate' } },
+    async (request) => {
+      await service.deactivate(callerOf(request), request.params.enterprise_id, request.params.user_id);
+      return { message: 'User deactivated' };
+    },
+  );
+}
