@@ -10,7 +10,8 @@ import { originOf } from './platform/auth/principal.js';
 import { writeAudit } from './platform/audit/audit-writer.js';
 import { inTransaction } from './platform/db/transaction.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/http/body-parser.js';
-import { registerErrorHandler } from './platform/http/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandler } from './platform/http/error-handler.js';
+import { registerGracefulClose } from './platform/http/graceful-close.js';
 import { registerHealthRoute } from './platform/http/health.routes.js';
 import { loggerOptions } from './platform/http/logging.js';
 import { registerOpenApi } from './platform/http/openapi.js';
@@ -61,6 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ajv: undefined,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addSchema(ErrorBody);
@@ -71,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     monitor.recordResponse(reply.elapsedTime);
   });
   registerJsonBodyParser(app);
+  registerGracefulClose(app);
 
   const verify = createTokenVerifier(config, deps.secrets);
   const principals = createPrincipalResolver(database.db, config.auth.mode);

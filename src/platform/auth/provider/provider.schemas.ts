@@ -1,0 +1,141 @@
+import { Type, type TSchema } from 'typebox';
+import { Nullable, Timestamp, Uuid } from '../../http/schemas.js';
+
+/**
+ * Schemas of the embedded identity provider (D3). Bodies are lenient on purpose: GoTrue clients send
+ * members we do not know (`gotrue_meta_security`), and D3 says they are ignored, so no schema here sets
+ * additionalProperties:false. Required members are checked by the service, which answers in GoTrue's
+ * error shape rather than the API's.
+ */
+
+export const ProviderErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ...' }),
+    error_description: Type.String({ description: 'Human-readable reason' }),
+    error_code: Type.Optional(Type.String({ description: 'GoTrue error code, read by @supabase/auth-js as AuthError.code' })),
+  },
+  { title: 'Identity provider error' },
+);
+
+const errors = (descriptions: Record<number, string>): Record<number, TSchema> =>
+  Object.fromEntries(Object.entries(descriptions).map(([status, description]) => [status, { ...ProviderErrorBody, description }]));
+
+// Documentation only: the provider's onRequest hook refuses a missing or wrong key (401) before validation.
+const ApiKeyHeaders = Type.Object({
+  apikey: Type.String({ description: 'AUTH_ANON_KEY or AUTH_SERVICE_ROLE_KEY' }),
+});
+
+export const ProviderUser = Type.Object({
+  id: Uuid('The user_id'),
+  aud: Type.Literal('authenticated'),
+  role: Type.Literal('authenticated', { description: 'Token role; the service role comes from its own records' }),
+  email: Type.String(),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+  last_sign_in_at: Nullable(Timestamp()),
+  app_metadata: Type.Object({ provider: Type.String(), providers: Type.Array(Type.String()) }),
+  user_metadata: Type.Object({ full_name: Type.String() }),
+});
+
+export const TokenResponse = Type.Object({
+  access_token: Type.String({ description: 'ES256 JWT, valid one hour' }),
+  token_type: Type.Literal('bearer'),
+  expires_in: Type.Integer({ description: 'Seconds until the access token expires (3600)' }),
+  expires_at: Type.Integer({ description: 'Expiry of the access token, in seconds since the epoch' }),
+  refresh_token: Type.String({ description: 'Opaque, single use, valid 7 days' }),
+  user: ProviderUser,
+});
+
+export const tokenSchema = {
+  summary: 'Sign in with e-mail and password, or exchange a refresh token',
+  description:
+    'grant_type=password takes { email, password }; grant_type=refresh_token takes { refresh_token } and rotates it: ' +
+    'the presented token stops working, and presenting it again revokes the whole session.',
+  operationId: 'auth.token',
+  tags: ['auth'],
+  security: [],
+  headers: ApiKeyHeaders,
+  querystring: Type.Object({
+    grant_type: Type.Optional(Type.String({ description: '`password` or `refresh_token`' })),
+  }),
+  body: Type.Object({
+    email: Type.Optional(Type.String({ description: 'grant_type=password (case-insensitive)' })),
+    password: Type.Optional(Type.String({ description: 'grant_type=password' })),
+    refresh_token: Type.Optional(Type.String({ description: 'grant_type=refresh_token' })),
+  }),
+  response: {
+    200: TokenResponse,
+    ...errors({ 400: 'invalid_grant, invalid_request or unsupported_grant_type', 401: 'Missing or invalid apikey' }),
+  },
+};
+
+export const logoutSchema = {
+  summary: 'Sign out: revoke this session, every session of the user, or all others',
+  operationId: 'auth.logout',
+  tags: ['auth'],
+  security: [],
+  headers: ApiKeyHeaders,
+  querystring: Type.Object({
+    scope: Type.Optional(
+      Type.Union([Type.Literal('local'), Type.Literal('global'), Type.Literal('others')], {
+        description: 'local (the default): this session; global: every session of the user; others: all but this one',
+      }),
+    ),
+  }),
+  response: {
+    204: Type.Null({ description: 'Signed out' }),
+    ...errors({ 400: 'Unknown scope', 401: 'Missing or invalid apikey or access token' }),
+  },
+};
+
+export const userSchema = {
+  summary: 'The user of the access token',
+  operationId: 'auth.user',
+  tags: ['auth'],
+  security: [],
+  headers: ApiKeyHeaders,
+  response: { 200: ProviderUser, ...errors({ 401: 'Missing or invalid apikey or access token' }) },
+};
+
+const Jwks = Type.Object({
+  keys: Type.Array(
+    Type.Object({
+      kty: Type.String(),
+      crv: Type.String(),
+      x: Type.String(),
+      y: Type.String(),
+      kid: Type.String(),
+      alg: Type.String(),
+      use: Type.String(),
+    }),
+  ),
+});
+
+export const jwksSchema = (operationId: string) => ({
+  summary: 'The public keys (ES256) that sign access tokens',
+  description: 'No apikey needed. Only public key members are published.',
+  operationId,
+  tags: ['auth'],
+  security: [],
+  response: { 200: Jwks },
+});
+
+export const adminSetPasswordSchema = {
+  summary: 'Set the password of a known user (service-role key)',
+  description: 'Authorization: Bearer <AUTH_SERVICE_ROLE_KEY>. Passwords have at least 8 characters.',
+  operationId: 'auth.admin.user.update',
+  tags: ['auth'],
+  security: [],
+  headers: ApiKeyHeaders,
+  params: Type.Object({ user_id: Type.String({ description: 'The user_id (UUID)' }) }),
+  body: Type.Object({ password: Type.Optional(Type.String({ description: 'At least 8 characters' })) }),
+  response: {
+    200: ProviderUser,
+    ...errors({
+      400: 'Empty or malformed body',
+      401: 'Missing or invalid apikey, or a bearer other than the service-role key',
+      404: 'Unknown user',
+      422: 'weak_password: under 8 characters',
+    }),
+  },
+};

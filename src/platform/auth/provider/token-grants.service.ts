@@ -1,0 +1,128 @@
+import type { Transaction } from 'kysely';
+import { writeAudit } from '../../audit/audit-writer.js';
+import type { AuditEvent } from '../../audit/audit-events.js';
+import type { DB } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
+import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from '../access-token.js';
+import type { RequestOrigin } from '../principal.js';
+import { revokeSession } from '../sessions.js';
+import { REFRESH_TOKEN_TTL_MS, hashRefreshToken, newRefreshToken } from './credentials.js';
+import { verifyPassword } from './passwords.js';
+import { ProviderError, invalidCredentials, invalidRefreshToken, invalidRequest } from './provider.errors.js';
+import { presentUser, type TokenResponseView } from './provider.presenter.js';
+import * as repo from './provider.repository.js';
+import type { ProviderDeps } from './provider.service.js';
+
+export interface TokenGrantBody {
+  email?: string;
+  password?: string;
+  refresh_token?: string;
+}
+
+/** D3's two grants: password sign-in and refresh-token rotation. */
+export function createTokenGrants(deps: ProviderDeps) {
+  const { db, monitor } = deps;
+
+  /** Creates the session's next refresh token and signs an access token naming the session. */
+  async function issueTokens(trx: Transaction<DB>, account: repo.AccountRow, sessionId: string, now: Date): Promise<TokenResponseView> {
+    const refresh = newRefreshToken();
+    await repo.insertRefreshToken(trx, sessionId, refresh.hash, new Date(now.getTime() + REFRESH_TOKEN_TTL_MS));
+    const access = await signAccessToken(
+      { userId: account.id, email: account.email, sessionId },
+      deps.secrets,
+      deps.tokenClaims,
+      Math.floor(now.getTime() / 1000),
+    );
+    return {
+      access_token: access.token,
+      token_type: 'bearer',
+      expires_in: ACCESS_TOKEN_TTL_SECONDS,
+      expires_at: access.expiresAt,
+      refresh_token: refresh.token,
+      user: presentUser(account),
+    };
+  }
+
+  function loginEvent(account: repo.AccountRow, origin: RequestOrigin, status: 'success' | 'failed', details: Record<string, unknown>): AuditEvent {
+    return {
+      enterpriseId: account.trail_enterprise_id,
+      actor: { userId: account.id, email: account.email, fullName: account.full_name },
+      action: 'login',
+      entityType: 'user',
+      entityId: account.id,
+      details: { method: 'password', ...details },
+      status,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+    };
+  }
+
+  async function signInWithPassword(body: TokenGrantBody, origin: RequestOrigin): Promise<TokenResponseView> {
+    const email = body.email?.trim() ?? '';
+    const password = body.password ?? '';
+    if (email === '' || password === '') throw invalidRequest('email and password are required');
+    const account = await repo.findAccountByEmail(db, email);
+    // Always pay for one scrypt, so that unknown and known accounts answer in the same time.
+    const passwordMatches = await verifyPassword(password, account?.password_hash ?? null);
+    if (account === undefined || !account.active || !passwordMatches) {
+      if (account !== undefined) {
+        // A refused attempt on a known account is evidence worth keeping (D3); an unknown e-mail has no account to file it under.
+        const reason = !account.active ? 'user_inactive' : account.password_hash === null ? 'no_password' : 'wrong_password';
+        await inTransaction(db, ({ trx }) => writeAudit(trx, loginEvent(account, origin, 'failed', { reason })));
+      }
+      monitor.authFailure({ account: email.toLowerCase(), enterpriseId: account?.trail_enterprise_id ?? null, ip: origin.ip });
+      throw invalidCredentials();
+    }
+    const now = new Date();
+    const signedIn = { ...account, last_sign_in_at: now };
+    return inTransaction(db, async ({ trx }) => {
+      const sessionId = await repo.createSession(trx, account.id);
+      await repo.recordSignIn(trx, account.id, now);
+      const tokens = await issueTokens(trx, signedIn, sessionId, now);
+      await writeAudit(trx, loginEvent(signedIn, origin, 'success', { session_id: sessionId }));
+      return tokens;
+    });
+  }
+
+  type RefreshOutcome = { tokens: TokenResponseView } | { refused: ProviderError };
+
+  /**
+   * Rotation in one transaction. A token already replaced, whether seen so by the read or lost to a
+   * concurrent refresh at the claim, is a reuse: it may have been stolen, so the whole session ends
+   * (D3), and its access tokens are dropped from the resolver's cache once that has committed.
+   */
+  async function refresh(body: TokenGrantBody, origin: RequestOrigin): Promise<TokenResponseView> {
+    const presented = body.refresh_token ?? '';
+    if (presented === '') throw invalidRequest('refresh_token is required');
+    const now = new Date();
+    const outcome = await inTransaction<RefreshOutcome>(db, async ({ trx, onCommit }) => {
+      const token = await repo.findRefreshToken(trx, hashRefreshToken(presented));
+      if (token === undefined) return { refused: invalidRefreshToken('Invalid Refresh Token: Refresh Token Not Found') };
+      const reuse = async (): Promise<RefreshOutcome> => {
+        await revokeSession(trx, token.session_id, 'refresh_token_reuse');
+        onCommit(() => deps.principals.invalidateSession(token.session_id));
+        return { refused: invalidRefreshToken('Invalid Refresh Token: Already Used', 'refresh_token_already_used') };
+      };
+      if (token.replaced_at !== null) return reuse();
+      if (token.session_revoked_at !== null) return { refused: invalidRefreshToken('Invalid Refresh Token: Session Revoked') };
+      if (token.expires_at.getTime() <= now.getTime()) {
+        return { refused: invalidRefreshToken('Invalid Refresh Token: Refresh Token Expired', 'session_expired') };
+      }
+      const account = await repo.findAccountById(trx, token.user_id);
+      if (account === undefined || !account.active) {
+        return { refused: invalidRefreshToken('Invalid Refresh Token: User Deactivated', 'user_banned') };
+      }
+      if (!(await repo.claimRefreshToken(trx, token.id, now))) return reuse();
+      await repo.touchSession(trx, token.session_id, now);
+      return { tokens: await issueTokens(trx, account, token.session_id, now) };
+    });
+    if ('refused' in outcome) {
+      // Guessing or replaying refresh tokens counts towards the per-address authentication alert.
+      monitor.authFailure({ account: null, enterpriseId: null, ip: origin.ip });
+      throw outcome.refused;
+    }
+    return outcome.tokens;
+  }
+
+  return { signInWithPassword, refresh };
+}
