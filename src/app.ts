@@ -60,7 +60,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: BODY_LIMIT_BYTES,
     schemaController: schemaController(),
     ajv: undefined,
-    return503OnClosing: true,
+    // Requests already on an open connection while closing are served (their responses say Connection: close).
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();

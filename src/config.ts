@@ -102,7 +102,9 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
 export function loadConfig(env: Env, version = '0.0.0'): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = text(env, 'HOST') ?? '127.0.0.1';
-  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${host}:${port}`;
+  // An IPv6 host (HOST=::) needs brackets in a URL.
+  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${urlHost}:${port}`;
   const dataDir = text(env, 'DATA_DIR') ?? './data';
   const mode = oneOf<AuthMode>(env, 'AUTH_MODE', ['embedded', 'external'], 'embedded');
   const jwksUrl = url(env, 'AUTH_JWKS_URL', ['http:', 'https:']);

@@ -3,6 +3,25 @@ import { AppError } from './errors.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/**
+ * JSON.parse turns "__proto__" into an own key; the first copy by assignment (ours below, a service's
+ * Object.assign) would make it the object's prototype, and a validator walking keys with for...in would
+ * then check (and a service read) values the client never sent as members. Refused, as Fastify's own
+ * parser does.
+ */
+function isPoisoned(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(isPoisoned);
+  if (value === null || typeof value !== 'object') return false;
+  for (const [key, member] of Object.entries(value)) {
+    if (key === '__proto__') return true;
+    if (key === 'constructor' && member !== null && typeof member === 'object' && Object.hasOwn(member, 'prototype')) {
+      return true;
+    }
+    if (isPoisoned(member)) return true;
+  }
+  return false;
+}
+
 /** Trims every string of a parsed body (D2.3), so that blank required strings fail validation. */
 function trimStrings(value: unknown): unknown {
   if (typeof value === 'string') return value.trim();
@@ -36,8 +55,17 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
         return done(new AppError('BAD_REQUEST', 'Body must be a JSON object'), undefined);
       }
-      // D2.3's trimming is for the API; the identity provider takes passwords exactly as typed.
-      return done(null, request.url.startsWith('/api/') ? trimStrings(parsed) : parsed);
+      try {
+        if (isPoisoned(parsed)) {
+          return done(new AppError('BAD_REQUEST', 'Body must not contain __proto__ or constructor.prototype'), undefined);
+        }
+        // D2.3's trimming is for the API; the identity provider takes passwords exactly as typed.
+        return done(null, request.url.startsWith('/api/') ? trimStrings(parsed) : parsed);
+      } catch (error) {
+        // Walking a body nested thousands of levels deep exhausts the stack: a malformed body, not a 500.
+        if (error instanceof RangeError) return done(new AppError('BAD_REQUEST', 'Body is nested too deeply'), undefined);
+        throw error;
+      }
     },
   );
 }

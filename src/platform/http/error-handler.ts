@@ -58,6 +58,8 @@ export function toAppError(error: unknown): AppError {
   const constraint = mapConstraintError(error);
   if (constraint !== null) return constraint;
   if (isDatabaseUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable');
+  // `throw null`, `throw 'text'`: nothing to inspect, and nothing of it may reach the body.
+  if (typeof error !== 'object' || error === null) return new AppError('INTERNAL_ERROR', 'An unexpected error occurred');
   const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
   if (fastifyError.validation !== undefined) {
     const issues = fastifyError.validation;
@@ -97,6 +99,16 @@ export function sendError(reply: FastifyReply, appError: AppError): FastifyReply
   return reply.status(appError.status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * Errors Fastify raises before routing, where no hook or error handler runs: a path segment that is not
+ * valid percent-encoding, a path parameter over the router's length limit. Rendered as the contract's
+ * 400 with the request id (D2.1, D2.2) instead of Fastify's own body. The `frameworkErrors` server option.
+ */
+export function frameworkErrorHandler(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  void sendError(reply, new AppError('BAD_REQUEST', 'Malformed request path'));
+}
+
 export function registerErrorHandler(app: FastifyInstance, observer: ErrorObserver): void {
   app.setErrorHandler(async (error, request, reply) => {
     const appError = toAppError(error);
@@ -112,7 +124,8 @@ export function registerErrorHandler(app: FastifyInstance, observer: ErrorObserv
       request.log.error({ err: error, operation: request.routeOptions.config?.operation }, appError.message);
       if (appError.code === 'SERVICE_UNAVAILABLE') observer.databaseError(error, true);
       else {
-        if ((error as { code?: string }).code?.match(/^[0-9A-Z]{5}$/)) observer.databaseError(error, false);
+        const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+        if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) observer.databaseError(error, false);
         observer.unexpectedError(error, request);
       }
     }

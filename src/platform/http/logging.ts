@@ -1,26 +1,31 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { LogLevel } from '../../config.js';
 
+/** Header and body members that are credentials: never written to a log, at any of the usual depths. */
+const SECRET_HEADERS = ['authorization', 'apikey', 'cookie', '["set-cookie"]', '["x-api-key"]'];
+const SECRET_FIELDS = ['password', 'new_password', 'current_password', 'token', 'access_token', 'refresh_token', 'id_token'];
+
+function redactPaths(): string[] {
+  const paths: string[] = [];
+  for (const header of SECRET_HEADERS) {
+    const member = header.startsWith('[') ? header : `.${header}`;
+    paths.push(`req.headers${member}`, `headers${member}`, `*.headers${member}`);
+  }
+  for (const name of [...SECRET_FIELDS, 'authorization', 'apikey', 'cookie']) {
+    paths.push(name, `*.${name}`, `*.*.${name}`);
+  }
+  return paths;
+}
+
 /**
  * pino options: JSON lines with the request id; never an Authorization header, an API key, a cookie,
- * a password or a token. Request lines carry the path without its query string, where a mistaken
- * `?access_token=` would otherwise land in the log.
+ * a password or a token, even when a handler logs headers or a body wholesale. Request lines carry the
+ * path without its query string, where a mistaken `?access_token=` would otherwise land in the log.
  */
 export function loggerOptions(level: LogLevel): NonNullable<FastifyServerOptions['logger']> {
   return {
     level,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.apikey',
-        'req.headers.cookie',
-        '*.password',
-        '*.refresh_token',
-        '*.access_token',
-        '*.token',
-      ],
-      censor: '[redacted]',
-    },
+    redact: { paths: redactPaths(), censor: '[redacted]' },
     serializers: {
       req: (request: { method: string; url: string; ip?: string; routeOptions?: { config?: { operation?: string } } }) => ({
         method: request.method,

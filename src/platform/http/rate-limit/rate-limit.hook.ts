@@ -36,7 +36,16 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config?.rateLimited === false) return;
     // Unknown routes (404) are counted too: probing is traffic.
-    const decision = await options.store.consume(await counterKey(request, options.verify), windows, Date.now());
+    const key = await counterKey(request, options.verify);
+    let decision;
+    try {
+      decision = await options.store.consume(key, windows, Date.now());
+    } catch (error) {
+      // A shared store that is down (Redis) must not take the API down with it: the request goes
+      // uncounted and the operators hear about it.
+      request.log.error({ err: error }, 'rate-limit store unavailable; request not counted');
+      return;
+    }
     const shown = tightest(decision.windows);
     reply.header('x-ratelimit-limit', shown.limit);
     reply.header('x-ratelimit-remaining', shown.remaining);

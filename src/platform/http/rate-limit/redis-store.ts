@@ -25,6 +25,9 @@ return counts
 
 export async function createRedisRateLimitStore(url: string, prefix = 'ratelimit'): Promise<RateLimitStore> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  // Without a listener ioredis reports every lost connection as an unhandled error event; a failed
+  // command still rejects, and the rate-limit hook lets the request through uncounted.
+  redis.on('error', () => undefined);
   await redis.connect();
   redis.defineCommand('rateLimitConsume', { lua: CONSUME });
   const consume = (redis as unknown as { rateLimitConsume: (...args: unknown[]) => Promise<number[]> }).rateLimitConsume.bind(

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+/** The variable a bad environment is refused for (D1: "a message that names the variable"). */
+function refusal(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+const HS256_SECRET = 'a-shared-secret-of-at-least-32-characters';
+
+describe('loadConfig', () => {
+  it('applies the defaults of D1 to an empty environment', () => {
+    const config = loadConfig({}, '1.2.3');
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+    expect(config.dataDir).toBe('./data');
+    expect(config.database).toEqual({ kind: 'pglite-dir', dataDir: './data' });
+    expect(config.redisUrl).toBeNull();
+    expect(config.rateLimit).toEqual({ perMinute: 100, perHour: 1000 });
+    expect(config.auth).toEqual({
+      mode: 'embedded',
+      issuer: 'http://127.0.0.1:3000/auth/v1',
+      audience: 'authenticated',
+      jwksUrl: null,
+      jwtSecret: null,
+      anonKey: null,
+      serviceRoleKey: null,
+    });
+    expect(config.bootstrapSuperAdmin).toBeNull();
+    expect(config.logLevel).toBe('info');
+    expect(config.tierPricesCents).toEqual({ starter: 0, professional: 49_900, enterprise: 249_900 });
+    expect(config.version).toBe('1.2.3');
+  });
+
+  it('derives PUBLIC_URL from HOST and PORT, and the issuer from PUBLIC_URL (D1)', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '8080' }).publicUrl).toBe('http://0.0.0.0:8080');
+    expect(loadConfig({ HOST: '::', PORT: '8080' }).publicUrl).toBe('http://[::]:8080');
+    expect(() => new URL(loadConfig({ HOST: '::1' }).auth.issuer)).not.toThrow();
+    const config = loadConfig({ PUBLIC_URL: 'https://risk.example.com/' });
+    expect(config.publicUrl).toBe('https://risk.example.com');
+    expect(config.auth.issuer).toBe('https://risk.example.com/auth/v1');
+    expect(loadConfig({ AUTH_ISSUER: 'https://idp.example.com/auth/v1' }).auth.issuer).toBe('https://idp.example.com/auth/v1');
+  });
+
+  it('treats blank variables as unset (D1 defaults)', () => {
+    const config = loadConfig({ PORT: '', LOG_LEVEL: '  ', DATABASE_URL: '' });
+    expect(config.port).toBe(3000);
+    expect(config.logLevel).toBe('info');
+    expect(config.database.kind).toBe('pglite-dir');
+  });
+
+  it('selects the engine from DATABASE_URL: memory://, postgres://, postgresql://, else PGlite under DATA_DIR (D1)', () => {
+    expect(loadConfig({ DATABASE_URL: 'memory://' }).database).toEqual({ kind: 'pglite-memory' });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db.example.com:5432/risk' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u:p@db.example.com:5432/risk',
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/risk' }).database.kind).toBe('postgres');
+    expect(loadConfig({ DATA_DIR: '/var/lib/risk' }).database).toEqual({ kind: 'pglite-dir', dataDir: '/var/lib/risk' });
+  });
+
+  it('reads the rate limits, Redis, log level and the bootstrap pair (D1)', () => {
+    const config = loadConfig({
+      RATE_LIMIT_PER_MINUTE: '5',
+      RATE_LIMIT_PER_HOUR: '50',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      LOG_LEVEL: 'debug',
+      BOOTSTRAP_SUPER_ADMIN_EMAIL: 'root@example.com',
+      BOOTSTRAP_SUPER_ADMIN_PASSWORD: 'long enough',
+    });
+    expect(config.rateLimit).toEqual({ perMinute: 5, perHour: 50 });
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.logLevel).toBe('debug');
+    expect(config.bootstrapSuperAdmin).toEqual({ email: 'root@example.com', password: 'long enough' });
+  });
+
+  it('accepts external mode with a JWKS URL or an HS256 secret (D1)', () => {
+    const jwks = loadConfig({ AUTH_MODE: 'external', AUTH_JWKS_URL: 'https://x.supabase.co/auth/v1/.well-known/jwks.json' });
+    expect(jwks.auth.mode).toBe('external');
+    expect(jwks.auth.jwksUrl).toBe('https://x.supabase.co/auth/v1/.well-known/jwks.json');
+    expect(loadConfig({ AUTH_MODE: 'external', AUTH_JWT_SECRET: HS256_SECRET }).auth.jwtSecret).toBe(HS256_SECRET);
+  });
+
+  describe('stops with a ConfigError naming the variable (D1)', () => {
+    const cases: Array<[string, Record<string, string>, string]> = [
+      ['PORT=abc', { PORT: 'abc' }, 'PORT'],
+      ['PORT=-1', { PORT: '-1' }, 'PORT'],
+      ['PORT=70000', { PORT: '70000' }, 'PORT'],
+      ['DATABASE_URL=mysql://x', { DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+      ['DATABASE_URL=not a url', { DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+      ['AUTH_MODE=other', { AUTH_MODE: 'other' }, 'AUTH_MODE'],
+      ['RATE_LIMIT_PER_MINUTE=0', { RATE_LIMIT_PER_MINUTE: '0' }, 'RATE_LIMIT_PER_MINUTE'],
+      ['RATE_LIMIT_PER_MINUTE=1.5', { RATE_LIMIT_PER_MINUTE: '1.5' }, 'RATE_LIMIT_PER_MINUTE'],
+      ['RATE_LIMIT_PER_HOUR=lots', { RATE_LIMIT_PER_HOUR: 'lots' }, 'RATE_LIMIT_PER_HOUR'],
+      ['LOG_LEVEL=loud', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+      ['REDIS_URL=http://x', { REDIS_URL: 'http://x' }, 'REDIS_URL'],
+      ['PUBLIC_URL=ftp://x', { PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
+      ['only BOOTSTRAP_SUPER_ADMIN_EMAIL', { BOOTSTRAP_SUPER_ADMIN_EMAIL: 'root@example.com' }, 'BOOTSTRAP_SUPER_ADMIN_PASSWORD'],
+      ['only BOOTSTRAP_SUPER_ADMIN_PASSWORD', { BOOTSTRAP_SUPER_ADMIN_PASSWORD: 'long enough' }, 'BOOTSTRAP_SUPER_ADMIN_EMAIL'],
+      [
+        'a bootstrap e-mail that is not an address',
+        { BOOTSTRAP_SUPER_ADMIN_EMAIL: 'root', BOOTSTRAP_SUPER_ADMIN_PASSWORD: 'long enough' },
+        'BOOTSTRAP_SUPER_ADMIN_EMAIL',
+      ],
+      [
+        'a bootstrap password under 8 characters',
+        { BOOTSTRAP_SUPER_ADMIN_EMAIL: 'root@example.com', BOOTSTRAP_SUPER_ADMIN_PASSWORD: 'short' },
+        'BOOTSTRAP_SUPER_ADMIN_PASSWORD',
+      ],
+      ['external mode without AUTH_JWKS_URL or AUTH_JWT_SECRET', { AUTH_MODE: 'external' }, 'AUTH_MODE'],
+      ['a short AUTH_JWT_SECRET', { AUTH_MODE: 'external', AUTH_JWT_SECRET: 'short' }, 'AUTH_JWT_SECRET'],
+      ['AUTH_JWKS_URL that is not http(s)', { AUTH_MODE: 'external', AUTH_JWKS_URL: 'file:///etc/jwks' }, 'AUTH_JWKS_URL'],
+    ];
+    it.each(cases)('%s', (_label, env, variable) => {
+      const error = refusal(env);
+      expect(error.variable).toBe(variable);
+      expect(error.message).toContain(variable);
+    });
+  });
+
+  it('is pure: it reads only the object it is given', () => {
+    const env = { PORT: '4000' };
+    const before = JSON.stringify(env);
+    expect(loadConfig(env).port).toBe(4000);
+    expect(JSON.stringify(env)).toBe(before);
+    expect(loadConfig({}).port).toBe(3000);
+  });
+});

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Graceful shutdown (main.ts: app.close() on SIGTERM). Node's server.close() reaps only the connections
+ * that are idle when it is called; a keep-alive connection whose request was still in flight goes idle
+ * afterwards and would hold close() open for the whole keep-alive timeout. So once closing has begun,
+ * responses say `Connection: close`, and the socket of a finished response is ended.
+ */
+export function registerGracefulClose(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing && !reply.raw.headersSent) reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async (request) => {
+    // A response whose headers went out before closing began (a long stream) still said keep-alive.
+    if (closing) request.raw.socket?.end();
+  });
+}
