@@ -119,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         monitor.authFailure({ account, enterpriseId: null, ip: request.ip }),
     },
   });
-  registerHealthRoute(app, database, config.version);
+  registerHealthRoute(app, database, config.version, monitor);
 
   const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals };
   if (config.auth.mode === 'embedded' && deps.secrets !== null) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Database } from '../db/engine.js';
+import type { Monitor } from '../monitoring/monitor.js';
 
 const HealthOk = Type.Object({
   status: Type.Literal('ok'),
@@ -13,7 +14,12 @@ const HealthDown = Type.Object({
 });
 
 /** D9.6: no token, not rate-limited; 503 when the database does not answer within two seconds. */
-export function registerHealthRoute(app: FastifyInstance, database: Database, version: string): void {
+export function registerHealthRoute(
+  app: FastifyInstance,
+  database: Database,
+  version: string,
+  monitor: Pick<Monitor, 'databaseError'>,
+): void {
   app.get(
     '/health',
     {
@@ -30,7 +36,9 @@ export function registerHealthRoute(app: FastifyInstance, database: Database, ve
       try {
         await withTimeout(database.ping(), 2_000);
         return { status: 'ok' as const, version, database: 'ok' as const };
-      } catch {
+      } catch (error) {
+        // An outage seen only by health checks still raises its `database` alert (D9.5).
+        monitor.databaseError(error, true);
         return reply.status(503).send({ status: 'unavailable' as const, database: 'unreachable' as const });
       }
     },

@@ -1,109 +1,70 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { createAlertQueue } from './alert-queue.js';
 import { raiseAlert, type AlertInput } from './alert-raiser.js';
-import type { Monitor } from './monitor.js';
-import { SlidingCounter, percentile } from './sliding-counter.js';
+import { AuthFailureTracker } from './auth-failure-tracker.js';
+import type { Monitor, PeriodicCheck } from './monitor.js';
+import { ResponseTimeWindow } from './response-times.js';
+
+export type { PeriodicCheck } from './monitor.js';
 
 const FIVE_MINUTES = 5 * 60_000;
-const AUTH_THRESHOLD = 10;
-const AUTH_ERROR_THRESHOLD = 50;
 const P95_LIMIT_MS = 1000;
+/** Fewer responses than this in 5 minutes say nothing about the service's speed. */
 const MIN_SAMPLES_FOR_P95 = 20;
 /** D10.5: alerts are raised within 30 s of their condition; the periodic checks run well inside that. */
 const CHECK_INTERVAL_MS = 10_000;
 
-/**
- * A condition evaluated periodically off the request path (the domain modules plug in theirs, such as
- * `enterprise_health` once mitigation actions exist). It returns the alerts whose condition holds.
- */
-export type PeriodicCheck = (db: Kysely<DB>) => Promise<AlertInput[]>;
-
 export interface AlertMonitor extends Monitor {
-  addPeriodicCheck(check: PeriodicCheck): void;
-  /** Runs the periodic checks and writes what is pending now (tests; the timer does it otherwise). */
+  /** Runs the periodic checks and writes everything pending now (tests; the timer does it otherwise). */
   flush(): Promise<void>;
 }
 
 /**
- * Counts in memory on the request path and writes alerts from a queue, so that no request waits for an
- * alert and a database outage does not lose the alert about it: pending alerts are retried.
+ * The monitor behind D9.5. Counting happens in memory on the request path; alerts are written from a
+ * queue, so that no request waits for an alert and a database outage does not lose the alert about it.
+ *
+ * Conditions met on the request path (authentication, system, database) are queued at once; those that
+ * are about a window or about stored data (performance, and the domain checks registered with
+ * addPeriodicCheck, such as enterprise_health) are evaluated every CHECK_INTERVAL_MS.
  */
 export function createMonitor(
   db: Kysely<DB>,
   log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
   options: { intervalMs?: number } = {},
 ): AlertMonitor {
-  const authFailures = new SlidingCounter(FIVE_MINUTES);
-  const responses: Array<{ at: number; ms: number }> = [];
+  const authFailures = new AuthFailureTracker();
+  const responses = new ResponseTimeWindow(FIVE_MINUTES, MIN_SAMPLES_FOR_P95);
   const checks: PeriodicCheck[] = [];
-  let pending: AlertInput[] = [];
-  let writing: Promise<void> = Promise.resolve();
+  const queue = createAlertQueue((alert) => raiseAlert(db, alert), log);
+  let round: Promise<void> | null = null;
 
-  function enqueue(alert: AlertInput): void {
-    if (pending.some((p) => p.type === alert.type && p.enterpriseId === alert.enterpriseId && p.cause === alert.cause && p.severity === alert.severity)) {
-      return;
-    }
-    pending.push(alert);
-    void drain();
-  }
-
-  function drain(): Promise<void> {
-    writing = writing.then(async () => {
-      const batch = pending;
-      pending = [];
-      for (const [i, alert] of batch.entries()) {
-        try {
-          await raiseAlert(db, alert);
-        } catch (error) {
-          // Keep it (and the rest) for the next round: the database may be the thing that is down.
-          pending.unshift(...batch.slice(i));
-          log.warn({ err: error, alert: alert.type }, 'alert not written yet; will retry');
-          return;
-        }
-      }
-    });
-    return writing;
-  }
-
-  function authAlert(cause: string, count: number, enterpriseId: string | null): void {
-    if (count !== AUTH_THRESHOLD && count !== AUTH_ERROR_THRESHOLD) return;
-    const [kind, who] = cause.split(/:(.*)/s) as [string, string];
-    enqueue({
-      type: 'authentication',
-      severity: count >= AUTH_ERROR_THRESHOLD ? 'error' : 'warning',
-      title: kind === 'account' ? 'Repeated refused sign-ins for one account' : 'Repeated refused sign-ins from one address',
-      message: `${count} or more refused sign-ins or tokens for ${kind} ${who} within 5 minutes`,
-      enterpriseId,
-      cause,
-    });
-  }
-
-  async function periodic(): Promise<void> {
+  async function runRound(): Promise<void> {
+    queue.newRound();
     const now = Date.now();
     authFailures.sweep(now);
-    while (responses.length > 0 && (responses[0] as { at: number }).at <= now - FIVE_MINUTES) responses.shift();
-    if (responses.length >= MIN_SAMPLES_FOR_P95) {
-      const p95 = percentile(responses.map((r) => r.ms), 95);
-      if (p95 > P95_LIMIT_MS) {
-        enqueue({
-          type: 'performance',
-          severity: 'warning',
-          title: 'Slow responses',
-          message: `The 95th percentile of response time over the last 5 minutes is ${Math.round(p95)} ms (limit ${P95_LIMIT_MS} ms)`,
-          enterpriseId: null,
-          cause: 'p95_response_time',
-        });
-      }
-    }
+    const p95 = responses.p95(now);
+    if (p95 !== null && p95 > P95_LIMIT_MS) queue.enqueue(performanceAlert(p95));
     for (const check of checks) {
+      let alerts: AlertInput[];
       try {
-        for (const alert of await check(db)) enqueue(alert);
+        alerts = await check(db);
       } catch (error) {
         log.warn({ err: error }, 'periodic alert check failed');
+        continue;
       }
+      for (const alert of alerts) queue.enqueue(alert);
     }
-    await drain();
+    await queue.drain();
+  }
+
+  /** One round at a time: a slow round (database trouble) is not overlapped by the next tick. */
+  function periodic(): Promise<void> {
+    round ??= runRound().finally(() => {
+      round = null;
+    });
+    return round;
   }
 
   const timer = setInterval(() => void periodic(), options.intervalMs ?? CHECK_INTERVAL_MS);
@@ -111,47 +72,67 @@ export function createMonitor(
 
   return {
     recordResponse(durationMs) {
-      responses.push({ at: Date.now(), ms: durationMs });
-      // Bounded: a burst beyond this many samples in 5 minutes keeps the most recent ones.
-      if (responses.length > 50_000) responses.splice(0, responses.length - 50_000);
+      responses.record(durationMs, Date.now());
     },
-    authFailure({ account, enterpriseId, ip }) {
-      const now = Date.now();
-      if (account !== null) authAlert(`account:${account}`, authFailures.hit(`account:${account}`, now), enterpriseId);
-      authAlert(`address:${ip}`, authFailures.hit(`address:${ip}`, now), null);
+    authFailure(failure) {
+      for (const alert of authFailures.record(failure, Date.now())) queue.enqueue(alert);
     },
     unexpectedError(error, request) {
-      const name = error instanceof Error ? error.name : 'Error';
-      const operation = request.routeOptions.config?.operation ?? `${request.method} ${request.routeOptions.url ?? ''}`;
-      enqueue({
+      const name = errorKind(error);
+      const operation = request.routeOptions.config?.operation ?? `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
+      // A 500 is a defect of the platform, whichever tenant met it: one platform-wide alert per route and
+      // error class. The message names the first request, whose log line carries the cause.
+      queue.enqueue({
         type: 'system',
         severity: 'critical',
         title: 'Unexpected server error',
-        message: `${name} in ${operation} (request ${request.id})`,
-        enterpriseId: request.principal?.enterpriseId ?? null,
+        message: `${name} in ${operation} (first seen in request ${request.id})`,
+        enterpriseId: null,
         cause: `${operation}:${name}`,
       });
     },
     databaseError(error, unreachable) {
-      const code = (error as { code?: string }).code ?? 'unknown';
-      enqueue({
+      const code = (error as { code?: unknown }).code;
+      const sqlState = typeof code === 'string' ? code : 'unknown';
+      queue.enqueue({
         type: 'database',
         severity: unreachable ? 'critical' : 'error',
         title: unreachable ? 'Database unreachable' : 'Database error',
-        message: unreachable ? 'Requests answered 503: the database could not be reached' : `Database error ${code}`,
+        message: unreachable ? 'Requests answered 503: the database could not be reached' : `Database error ${sqlState}`,
         enterpriseId: null,
-        cause: unreachable ? 'unreachable' : `error:${code}`,
+        cause: unreachable ? 'unreachable' : `error:${sqlState}`,
       });
     },
     addPeriodicCheck(check) {
       checks.push(check);
     },
     async flush() {
+      // A round already under way may have begun before the caller's events: run a complete one after it.
+      if (round !== null) await round;
       await periodic();
     },
     async close() {
       clearInterval(timer);
-      await drain().catch(() => undefined);
+      if (round !== null) await round.catch(() => undefined);
+      await queue.drain().catch(() => undefined);
     },
   };
+}
+
+function performanceAlert(p95: number): AlertInput {
+  return {
+    type: 'performance',
+    severity: 'warning',
+    title: 'Slow responses',
+    message: `The 95th percentile of response time over the last 5 minutes is ${Math.round(p95)} ms (limit ${P95_LIMIT_MS} ms)`,
+    enterpriseId: null,
+    cause: 'p95_response_time',
+  };
+}
+
+/** What kind of failure, without its text (which may carry SQL or personal data): a SQLSTATE or the class name. */
+function errorKind(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return `SQLSTATE ${code}`;
+  return error instanceof Error ? error.name : typeof error;
 }

@@ -1,0 +1,40 @@
+import { pino } from 'pino';
+import { ConfigError, loadConfig } from './config.js';
+import { formatDemoReport } from './demo/demo-report.js';
+import { DemoRefusal, runDemo } from './demo/run-demo.js';
+import { prepareRuntime } from './platform/runtime.js';
+import { packageVersion } from './version.js';
+
+/**
+ * `npm run demo`: opens the configured database (as the service would: DATABASE_URL or DATA_DIR),
+ * migrates it, and creates the demo enterprise. Start the service on the same database to use it. The
+ * embedded database (PGlite) is single-process: run the demo while the service is stopped.
+ */
+async function demo(): Promise<number> {
+  const config = loadConfig(process.env, packageVersion());
+  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  const say = (message: string) => process.stdout.write(`${message}\n`);
+  const runtime = await prepareRuntime(config, log, (message) => say(`*** ${message}`));
+  try {
+    const result = await runDemo(runtime.database, config, { ...(runtime.secrets !== null ? { secrets: runtime.secrets } : {}), log: say });
+    say('');
+    process.stdout.write(formatDemoReport(result, { baseUrl: config.publicUrl, inMemory: config.database.kind === 'pglite-memory' }));
+    return 0;
+  } finally {
+    await runtime.monitor.close();
+    await runtime.rateLimitStore.close();
+    await runtime.database.close();
+  }
+}
+
+demo().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof DemoRefusal) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`Demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

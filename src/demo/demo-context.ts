@@ -1,0 +1,83 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Caller } from '../platform/auth/principal.js';
+import type { AuthSecrets } from '../platform/auth/secrets.js';
+import type { ProviderService } from '../platform/auth/provider/provider.service.js';
+import type { DB } from '../platform/db/schema.js';
+import type { EnterprisesService } from '../modules/admin/enterprises/enterprises.service.js';
+import type { createEntityRolesService } from '../modules/admin/entity-roles/entity-roles.service.js';
+import type { createUsersService } from '../modules/admin/users/users.service.js';
+import type { DemoPerson, DemoRole } from './demo-data.js';
+
+/** The domain services the steps act through: the same ones the HTTP routes call. */
+export interface DemoServices {
+  enterprises: EnterprisesService;
+  users: ReturnType<typeof createUsersService>;
+  entityRoles: ReturnType<typeof createEntityRolesService>;
+  provider: ProviderService;
+}
+
+export interface DemoCredential {
+  role: DemoRole;
+  email: string;
+  fullName: string;
+  /** null: an account the demo did not create (an existing super admin), which keeps its own password. */
+  password: string | null;
+  /** "Legal entity" or "Legal entity / Business unit", for assessors and reviewers. */
+  assignments: string[];
+}
+
+/**
+ * What the steps share. Each step reads what earlier steps produced (the actors, the enterprise, the
+ * legal entities, the people) and adds its own; `need` turns a missing prerequisite into a clear error.
+ */
+export interface DemoContext {
+  db: Kysely<DB>;
+  config: Config;
+  secrets: AuthSecrets;
+  services: DemoServices;
+  actors: { superAdmin: Caller | null; clientAdmin: Caller | null };
+  enterpriseId: string | null;
+  legalEntities: Map<string, { id: string; businessUnits: Map<string, string> }>;
+  /** By DemoPerson.key. */
+  people: Map<string, { userId: string; person: DemoPerson }>;
+  credentials: DemoCredential[];
+  /** Lines for the final report (things the reader should know, not progress). */
+  notes: string[];
+  log(message: string): void;
+}
+
+/**
+ * One unit of the demo. Steps run in order, each through domain services. The next wave's modules
+ * (BRAs with scenarios and ratings, controls with test results, mitigation actions, appetite overrides)
+ * add their steps to DEMO_STEPS in run-demo.ts; they find the enterprise, its entities and the people
+ * (as actors: `callerFor`) in the context.
+ */
+export interface DemoStep {
+  title: string;
+  run(context: DemoContext): Promise<void>;
+}
+
+export function need<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`Demo step order: ${what} is not there yet`);
+  return value;
+}
+
+/** The actor for a service call: the person as the API would resolve them, from this machine. */
+export function callerFor(
+  user: { userId: string; email: string; fullName: string },
+  role: Caller['role'],
+  enterpriseId: string | null,
+): Caller {
+  return {
+    userId: user.userId,
+    email: user.email,
+    fullName: user.fullName,
+    role,
+    enterpriseId,
+    sessionId: null,
+    entityAssignments: [],
+    ip: '127.0.0.1',
+    userAgent: 'risk-assurance-demo',
+  };
+}

@@ -1,0 +1,21 @@
+import { createBusinessUnit, createLegalEntity } from '../../modules/admin/legal-entities/legal-entities.service.js';
+import { need, type DemoContext, type DemoStep } from '../demo-context.js';
+import { DEMO_LEGAL_ENTITIES } from '../demo-data.js';
+
+/** Legal entities and their business units, created by the client admin (D5). */
+export const organisationStep: DemoStep = {
+  title: 'Legal entities and business units',
+  async run(context: DemoContext) {
+    const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
+    for (const entity of DEMO_LEGAL_ENTITIES) {
+      const created = await createLegalEntity(context.db, clientAdmin, { name: entity.name, description: entity.description });
+      const businessUnits = new Map<string, string>();
+      for (const unitName of entity.businessUnits) {
+        const unit = await createBusinessUnit(context.db, clientAdmin, created.id, { name: unitName });
+        businessUnits.set(unitName, unit.id);
+      }
+      context.legalEntities.set(entity.name, { id: created.id, businessUnits });
+      context.log(`  ${entity.name}: ${entity.businessUnits.join(', ')}`);
+    }
+  },
+};

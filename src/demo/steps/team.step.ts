@@ -1,0 +1,30 @@
+import { need, type DemoContext, type DemoStep } from '../demo-context.js';
+import { DEMO_MEMBERS } from '../demo-data.js';
+
+/** Assessors and reviewers, added by the client admin, each with their entity assignments (D9.4). */
+export const teamStep: DemoStep = {
+  title: 'Assessors and reviewers with their entity assignments',
+  async run(context: DemoContext) {
+    const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
+    const enterpriseId = need(context.enterpriseId, 'the enterprise');
+    for (const person of DEMO_MEMBERS.filter((member) => member.role === 'assessor' || member.role === 'reviewer')) {
+      const user = await context.services.users.create(clientAdmin, enterpriseId, {
+        email: person.email,
+        full_name: person.fullName,
+        role: person.role as 'assessor' | 'reviewer',
+      });
+      for (const assignment of person.assignments) {
+        const entity = need(context.legalEntities.get(assignment.legalEntity), `legal entity ${assignment.legalEntity}`);
+        const businessUnitId =
+          assignment.businessUnit === undefined
+            ? undefined
+            : need(entity.businessUnits.get(assignment.businessUnit), `business unit ${assignment.businessUnit}`);
+        await context.services.entityRoles.create(clientAdmin, user.user_id, {
+          legal_entity_id: entity.id,
+          ...(businessUnitId !== undefined ? { business_unit_id: businessUnitId } : {}),
+        });
+      }
+      context.people.set(person.key, { userId: user.user_id, person });
+    }
+  },
+};

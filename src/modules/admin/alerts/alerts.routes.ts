@@ -1,0 +1,24 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App, Platform } from '../../../app.js';
+import { callerOf } from '../../../platform/auth/principal.js';
+import { listAlertsSchema, updateAlertSchema } from './alerts.schemas.js';
+import { changeAlertStatus, listAlerts } from './alerts.service.js';
+
+/** System alerts (4.7, D9.5): super admins list them and acknowledge or resolve them. */
+export function registerAlertRoutes(app: App, platform: Platform): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = platform.database;
+
+  api.get('/api/v1/admin/alerts', { schema: listAlertsSchema, config: { operation: 'admin.alerts.list' } }, async (request) =>
+    listAlerts(db, callerOf(request), request.query),
+  );
+
+  api.patch(
+    '/api/v1/admin/alerts/:alert_id',
+    { schema: updateAlertSchema, config: { operation: 'admin.alerts.update' } },
+    async (request) => {
+      const data = await changeAlertStatus(db, callerOf(request), request.params.alert_id, request.body);
+      return { data, message: data.status === 'acknowledged' ? 'Alert acknowledged' : 'Alert resolved' };
+    },
+  );
+}
