@@ -40,3 +40,49 @@ describe('OpenAPI document and docs (STYLE: schemas are the OpenAPI document)', 
     expect(response.body).toMatch(/swagger|openapi/i);
   });
 });
+
+describe('every route is documented (STYLE: summary, operationId, request and response schemas, errors)', async () => {
+  const ctx = await createTestContext();
+  const document = (await ctx.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+  const operations = Object.entries(document.paths as Record<string, Record<string, Record<string, any>>>).flatMap(
+    ([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, path, operation })),
+  );
+
+  it('documents the administration and identity surface', () => {
+    const names = operations.map((o) => o.name);
+    for (const expected of [
+      'GET /api/v1/admin/enterprises',
+      'POST /api/v1/admin/enterprises',
+      'PATCH /api/v1/admin/enterprises/{enterprise_id}',
+      'GET /api/v1/admin/enterprises/{enterprise_id}/users',
+      'POST /api/v1/admin/enterprises/{enterprise_id}/users',
+      'DELETE /api/v1/admin/enterprises/{enterprise_id}/users/{user_id}',
+      'POST /api/v1/admin/users/{user_id}/entity-roles',
+      'GET /api/v1/admin/alerts',
+      'PATCH /api/v1/admin/alerts/{alert_id}',
+      'GET /api/v1/legal-entities',
+      'GET /api/v1/risk-scenarios',
+      'POST /auth/v1/token',
+    ]) {
+      expect(names).toContain(expected);
+    }
+  });
+
+  it('gives each operation a unique dotted operationId and a summary', () => {
+    const ids = operations.map((o) => o.operation['operationId']);
+    for (const { name, operation } of operations) {
+      expect(operation['operationId'], name).toMatch(/^[a-z_]+(\.[a-z_]+)+$/);
+      expect(operation['summary'], name).toEqual(expect.any(String));
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('gives each /api/v1 operation a success schema and the error responses in the contract shape', () => {
+    for (const { name, path, operation } of operations.filter((o) => o.path.startsWith('/api/v1/'))) {
+      const statuses = Object.keys(operation['responses']);
+      expect(statuses.some((status) => /^2\d\d$/.test(status)), name).toBe(true);
+      for (const status of ['400', '401', '403', '429', '500']) expect(statuses, `${name} ${status}`).toContain(status);
+      expect(JSON.stringify(operation['responses']['401']), name).toContain('ErrorBody');
+    }
+  });
+});
