@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { apiCaller } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
-import { bearer, createEnterprise, createLegalEntity, createUser, tokenFor, type TestUser } from '../support/factories.js';
+import { auditEntries, countAuditEntries, expectAccessDenied } from '../support/audit.js';
+import { createEnterprise, createLegalEntity, createUser, tokenFor, type TestUser } from '../support/factories.js';
 
 describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
   const ctx = await createTestContext();
@@ -15,14 +17,11 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
     members[role] = { user, token: await tokenFor(ctx, user) };
   }
 
-  const call = (method: 'GET' | 'POST' | 'PATCH', url: string, token: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const call = apiCaller(ctx);
 
-  const auditOf = (entityId: string) =>
-    ctx.db.selectFrom('audit_log').selectAll().where('entity_id', '=', entityId).orderBy('chain_seq').execute();
-  const rowCount = async (table: 'audit_log' | 'risk_appetites' | 'risk_appetite_history') =>
+  const auditOf = (entityId: string) => auditEntries(ctx, { entityId });
+  const rowCount = async (table: 'risk_appetites' | 'risk_appetite_history') =>
     Number((await ctx.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  const auditCount = () => rowCount('audit_log');
 
   /** Every page of the list, so that a test can find its own enterprises among the file's others. */
   async function listAll(query = ''): Promise<Array<Record<string, unknown>>> {
@@ -106,13 +105,13 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
       await sql`create trigger refuse_atomic_seed before insert on risk_scenarios
         for each row execute function refuse_atomic_seed()`.execute(ctx.db);
       try {
-        const auditBefore = await auditCount();
+        const auditBefore = await countAuditEntries(ctx);
         const appetitesBefore = await rowCount('risk_appetites');
         const historyBefore = await rowCount('risk_appetite_history');
         const response = await call('POST', '/admin/enterprises', saToken, { name: `Atomic ${randomUUID()}`, country: 'GB' });
         expect(response.statusCode).toBe(500);
         expect(await ctx.db.selectFrom('enterprises').select('id').where('name', 'like', 'Atomic %').execute()).toEqual([]);
-        expect(await auditCount()).toBe(auditBefore);
+        expect(await countAuditEntries(ctx)).toBe(auditBefore);
         expect(await rowCount('risk_appetites')).toBe(appetitesBefore);
         expect(await rowCount('risk_appetite_history')).toBe(historyBefore);
       } finally {
@@ -142,13 +141,13 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
       const name = `Unique Name ${randomUUID().slice(0, 8)}`;
       expect((await call('POST', '/admin/enterprises', saToken, { name, country: 'GB' })).statusCode).toBe(201);
       const enterprisesBefore = await ctx.db.selectFrom('enterprises').select('id').execute();
-      const auditBefore = await auditCount();
+      const auditBefore = await countAuditEntries(ctx);
 
       const response = await call('POST', '/admin/enterprises', saToken, { name: name.toUpperCase(), country: 'US' });
       expect(response.statusCode, response.body).toBe(409);
       expect(response.json()).toMatchObject({ code: 'CONFLICT', request_id: expect.any(String) });
       expect(await ctx.db.selectFrom('enterprises').select('id').execute()).toHaveLength(enterprisesBefore.length);
-      expect(await auditCount()).toBe(auditBefore);
+      expect(await countAuditEntries(ctx)).toBe(auditBefore);
     });
 
     it.each([
@@ -354,18 +353,8 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
     for (const role of ['admin', 'assessor', 'reviewer'] as const) {
       it.each(attempts)(`refuses a ${role} with 403 and an access_denied entry: %s %s`, async (method, url, payload) => {
         const { user, token } = members[role];
-        const response = await call(method, url, token, payload);
-        expect(response.statusCode, response.body).toBe(403);
-        expect(response.json().code).toBe('FORBIDDEN');
-        const denied = await ctx.db
-          .selectFrom('audit_log')
-          .selectAll()
-          .where('user_id', '=', user.id)
-          .where('action_type', '=', 'access_denied')
-          .orderBy('chain_seq', 'desc')
-          .executeTakeFirst();
-        expect(denied).toMatchObject({ enterprise_id: home.id, status: 'failed' });
-        expect(denied!.action_details).toMatchObject({ method, path: `/api/v1${url}` });
+        const denied = await expectAccessDenied(ctx, user, await call(method, url, token, payload));
+        expect(denied.action_details).toMatchObject({ method, path: `/api/v1${url}` });
       });
     }
 

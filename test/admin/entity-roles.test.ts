@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { apiCaller, withTokens } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
+import { auditEntries, countAuditEntries, expectAccessDenied } from '../support/audit.js';
 import {
   assignEntity,
   bearer,
@@ -36,28 +38,12 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
   const foreigner = await createUser(ctx, { role: 'assessor', enterpriseId: other.id });
   const assessor = await createUser(ctx, { role: 'assessor', enterpriseId: home.id });
   const reviewer = await createUser(ctx, { role: 'reviewer', enterpriseId: home.id });
-  const lowRoles = [
-    ['assessor', assessor, await tokenFor(ctx, assessor)],
-    ['reviewer', reviewer, await tokenFor(ctx, reviewer)],
-  ] as const;
+  const lowRoles = await withTokens(ctx, [assessor, reviewer]);
 
-  type Method = 'GET' | 'POST' | 'DELETE';
-  const call = (method: Method, url: string, token: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const call = apiCaller(ctx);
   const rolesUrl = (userId: string) => `/admin/users/${userId}/entity-roles`;
   const target = () => createUser(ctx, { role: 'assessor', enterpriseId: home.id });
-  const auditOf = (userId: string) =>
-    ctx.db.selectFrom('audit_log').selectAll().where('entity_id', '=', userId).where('action_type', '=', 'update').orderBy('chain_seq').execute();
-  const deniedOf = (userId: string) =>
-    ctx.db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('action_type', '=', 'access_denied')
-      .orderBy('chain_seq')
-      .execute();
-  const auditCount = async () =>
-    Number((await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const auditOf = (userId: string) => auditEntries(ctx, { entityId: userId, action: 'update' });
 
   describe('POST /admin/users/{user_id}/entity-roles', () => {
     it('assigns a whole legal entity: 201 with the assignment, audited as an update of the user', async () => {
@@ -105,18 +91,18 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
       const user = await target();
       await assignEntity(ctx, user, entity.id);
       await assignEntity(ctx, user, entity.id, unit.id);
-      const before = await auditCount();
+      const before = await countAuditEntries(ctx);
       for (const payload of [{ legal_entity_id: entity.id }, { legal_entity_id: entity.id, business_unit_id: unit.id }]) {
         const response = await call('POST', rolesUrl(user.id), adminToken, payload);
         expect(response.statusCode, JSON.stringify(payload)).toBe(409);
         expect(response.json().code).toBe('CONFLICT');
       }
-      expect(await auditCount()).toBe(before);
+      expect(await countAuditEntries(ctx)).toBe(before);
     });
 
     it('answers 400 INVALID_REFERENCE for a unit of another entity, an entity of another enterprise, or unknown ids (D9.4)', async () => {
       const user = await target();
-      const before = await auditCount();
+      const before = await countAuditEntries(ctx);
       const cases = [
         [{ legal_entity_id: entity.id, business_unit_id: siblingUnit.id }, 'business_unit_id'],
         [{ legal_entity_id: entity.id, business_unit_id: randomUUID() }, 'business_unit_id'],
@@ -129,7 +115,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
         expect(response.json()).toMatchObject({ code: 'INVALID_REFERENCE', details: { field } });
       }
       expect(await ctx.db.selectFrom('entity_roles').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
-      expect(await auditCount()).toBe(before);
+      expect(await countAuditEntries(ctx)).toBe(before);
     });
 
     it('answers 404 for a user of another enterprise, an unknown user, a super admin or a deactivated user', async () => {
@@ -212,7 +198,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
       const othersRole = await assignEntity(ctx, otherUser, entity.id);
       const stranger = await createUser(ctx, { role: 'assessor', enterpriseId: other.id });
       const foreignRole = await assignEntity(ctx, stranger, foreignEntity.id);
-      const before = await auditCount();
+      const before = await countAuditEntries(ctx);
       for (const url of [
         `${rolesUrl(user.id)}/${randomUUID()}`,
         `${rolesUrl(user.id)}/${othersRole.id}`,
@@ -221,7 +207,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
         const response = await call('DELETE', url, adminToken);
         expect(response.statusCode, url).toBe(404);
       }
-      expect(await auditCount()).toBe(before);
+      expect(await countAuditEntries(ctx)).toBe(before);
       expect(await ctx.db.selectFrom('entity_roles').select('id').where('id', 'in', [othersRole.id, foreignRole.id]).execute()).toHaveLength(2);
     });
 
@@ -245,14 +231,13 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
           // Even naming another enterprise's user: the role is refused before any lookup.
           ['GET', rolesUrl(foreigner.id), undefined],
         ] as const;
+        const deniedCount = async () => (await auditEntries(ctx, { userId: user.id, action: 'access_denied' })).length;
         for (const [method, url, payload] of attempts) {
-          const before = await deniedOf(user.id);
+          const before = await deniedCount();
           const response = await call(method, url, token, payload);
           expect(response.statusCode, `${method} ${url}`).toBe(403);
-          expect(response.json().code).toBe('FORBIDDEN');
-          const after = await deniedOf(user.id);
-          expect(after).toHaveLength(before.length + 1);
-          expect(after.at(-1)).toMatchObject({ enterprise_id: home.id, status: 'failed' });
+          await expectAccessDenied(ctx, user, response);
+          expect(await deniedCount()).toBe(before + 1);
         }
         const roles = await ctx.db.selectFrom('entity_roles').select('legal_entity_id').where('user_id', '=', subject.id).execute();
         expect(roles).toEqual([{ legal_entity_id: entity.id }]);

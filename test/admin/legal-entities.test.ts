@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
+import { auditEntries, countAuditEntries, expectAccessDenied } from '../support/audit.js';
 import {
   assignEntity,
-  bearer,
   createBusinessUnit,
   createEnterprise,
   createLegalEntity,
   createUser,
-  tokenFor,
   type TestUser,
 } from '../support/factories.js';
 
@@ -22,11 +22,7 @@ describe('legal entities and business units (D6.2, D5)', async () => {
   const otherAdmin = await createUser(ctx, { role: 'admin', enterpriseId: other.id });
   const superAdmin = await createUser(ctx, { role: 'super_admin' });
 
-  const tokens = new Map<string, string>();
-  const headersOf = async (user: TestUser) => {
-    if (!tokens.has(user.id)) tokens.set(user.id, await tokenFor(ctx, user));
-    return bearer(tokens.get(user.id)!);
-  };
+  const headersOf = sessionHeaders(ctx);
   const list = async (user: TestUser) =>
     ctx.app.inject({ method: 'GET', url: '/api/v1/legal-entities', headers: await headersOf(user) });
   const createEntity = async (user: TestUser, payload: unknown) =>
@@ -38,32 +34,6 @@ describe('legal entities and business units (D6.2, D5)', async () => {
       headers: await headersOf(user),
       payload: payload as object,
     });
-
-  const auditRows = (where: { entityId?: string; userId?: string; action?: string }) => {
-    let query = ctx.db.selectFrom('audit_log').selectAll();
-    if (where.entityId !== undefined) query = query.where('entity_id', '=', where.entityId);
-    if (where.userId !== undefined) query = query.where('user_id', '=', where.userId);
-    if (where.action !== undefined) query = query.where('action_type', '=', where.action);
-    return query.orderBy('chain_seq').execute();
-  };
-  const auditCount = async (enterpriseId: string) =>
-    Number(
-      (
-        await ctx.db
-          .selectFrom('audit_log')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('enterprise_id', '=', enterpriseId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-
-  async function expectDenied(user: TestUser, response: { statusCode: number; body: string; json(): any }, operation: string) {
-    expect(response.statusCode, response.body).toBe(403);
-    expect(response.json()).toMatchObject({ code: 'FORBIDDEN' });
-    const denied = await auditRows({ userId: user.id, action: 'access_denied' });
-    expect(denied.some((row) => row.action_details['operation'] === operation && row.status === 'failed')).toBe(true);
-    expect(denied.every((row) => row.enterprise_id === user.enterpriseId)).toBe(true);
-  }
 
   describe('GET /legal-entities', async () => {
     // A dedicated enterprise so that the list's exact contents can be asserted.
@@ -166,7 +136,7 @@ describe('legal entities and business units (D6.2, D5)', async () => {
     });
 
     it('a super admin is refused with 403 and an access_denied entry (D5)', async () => {
-      await expectDenied(superAdmin, await list(superAdmin), 'legal_entities.list');
+      await expectAccessDenied(ctx, superAdmin, await list(superAdmin), 'legal_entities.list');
     });
   });
 
@@ -184,7 +154,7 @@ describe('legal entities and business units (D6.2, D5)', async () => {
       });
       const row = await ctx.db.selectFrom('legal_entities').selectAll().where('id', '=', body.data.id).executeTakeFirstOrThrow();
       expect(row.enterprise_id).toBe(enterprise.id);
-      const audit = await auditRows({ entityId: body.data.id });
+      const audit = await auditEntries(ctx, { entityId: body.data.id });
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({
         enterprise_id: enterprise.id,
@@ -206,11 +176,11 @@ describe('legal entities and business units (D6.2, D5)', async () => {
     it('a duplicate name in the enterprise, in any letter case, is 409 CONFLICT and writes no audit entry', async () => {
       const name = `Contoso Bank ${randomUUID().slice(0, 6)}`;
       expect((await createEntity(admin, { name })).statusCode).toBe(201);
-      const before = await auditCount(enterprise.id);
+      const before = await countAuditEntries(ctx, enterprise.id);
       const response = await createEntity(admin, { name: name.toUpperCase() });
       expect(response.statusCode, response.body).toBe(409);
       expect(response.json()).toMatchObject({ code: 'CONFLICT' });
-      expect(await auditCount(enterprise.id)).toBe(before);
+      expect(await countAuditEntries(ctx, enterprise.id)).toBe(before);
       const rows = await ctx.db
         .selectFrom('legal_entities')
         .select('id')
@@ -249,12 +219,12 @@ describe('legal entities and business units (D6.2, D5)', async () => {
     it.each(['assessor', 'reviewer'] as const)('a %s is refused with 403 and an access_denied entry', async (role) => {
       const user = await createUser(ctx, { role, enterpriseId: enterprise.id });
       const response = await createEntity(user, { name: `Denied ${randomUUID()}` });
-      await expectDenied(user, response, 'legal_entities.create');
+      await expectAccessDenied(ctx, user, response, 'legal_entities.create');
     });
 
     it('a super admin is refused with 403: the body names no enterprise to create the entity in', async () => {
       const response = await createEntity(superAdmin, { name: `Platform ${randomUUID()}` });
-      await expectDenied(superAdmin, response, 'legal_entities.create');
+      await expectAccessDenied(ctx, superAdmin, response, 'legal_entities.create');
       expect(response.json().error).toMatch(/super admin/i);
     });
   });
@@ -273,7 +243,7 @@ describe('legal entities and business units (D6.2, D5)', async () => {
         name: 'Corporate Banking',
         created_at: expect.stringMatching(/Z$/),
       });
-      const audit = await auditRows({ entityId: entity.id });
+      const audit = await auditEntries(ctx, { entityId: entity.id });
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({
         enterprise_id: enterprise.id,
@@ -294,11 +264,11 @@ describe('legal entities and business units (D6.2, D5)', async () => {
 
     it('a duplicate name within the entity, in any letter case, is 409 and writes no audit entry', async () => {
       expect((await createUnit(admin, entity.id, { name: 'Payments' })).statusCode).toBe(201);
-      const before = await auditCount(enterprise.id);
+      const before = await countAuditEntries(ctx, enterprise.id);
       const response = await createUnit(admin, entity.id, { name: 'PAYMENTS' });
       expect(response.statusCode, response.body).toBe(409);
       expect(response.json()).toMatchObject({ code: 'CONFLICT' });
-      expect(await auditCount(enterprise.id)).toBe(before);
+      expect(await countAuditEntries(ctx, enterprise.id)).toBe(before);
     });
 
     it('the same unit name in another legal entity is allowed', async () => {
@@ -308,13 +278,13 @@ describe('legal entities and business units (D6.2, D5)', async () => {
     });
 
     it("another enterprise's legal entity is 404 and nothing is created (cross-tenant)", async () => {
-      const before = await auditCount(other.id);
+      const before = await countAuditEntries(ctx, other.id);
       const response = await createUnit(admin, foreignEntity.id, { name: 'Intruder' });
       expect(response.statusCode, response.body).toBe(404);
       expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
       const units = await ctx.db.selectFrom('business_units').select('id').where('legal_entity_id', '=', foreignEntity.id).execute();
       expect(units).toHaveLength(0);
-      expect(await auditCount(other.id)).toBe(before);
+      expect(await countAuditEntries(ctx, other.id)).toBe(before);
     });
 
     it('an unknown legal entity is 404; a malformed id is 400', async () => {
@@ -338,11 +308,11 @@ describe('legal entities and business units (D6.2, D5)', async () => {
       const user = await createUser(ctx, { role, enterpriseId: enterprise.id });
       await assignEntity(ctx, user, entity.id);
       const response = await createUnit(user, entity.id, { name: `Denied ${randomUUID()}` });
-      await expectDenied(user, response, 'business_units.create');
+      await expectAccessDenied(ctx, user, response, 'business_units.create');
     });
 
     it('a super admin is refused with 403', async () => {
-      await expectDenied(superAdmin, await createUnit(superAdmin, entity.id, { name: 'Platform unit' }), 'business_units.create');
+      await expectAccessDenied(ctx, superAdmin, await createUnit(superAdmin, entity.id, { name: 'Platform unit' }), 'business_units.create');
     });
   });
 });

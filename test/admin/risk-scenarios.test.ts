@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { seedStarterCatalogue } from '../../src/modules/admin/risk-scenarios/risk-scenarios.service.js';
 import { BASEL_EVENT_TYPES, STARTER_CATALOGUE } from '../../src/modules/admin/risk-scenarios/starter-catalogue.js';
+import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
-import { bearer, createEnterprise, createUser, tokenFor, type TestUser } from '../support/factories.js';
+import { auditEntries, countAuditEntries, expectAccessDenied } from '../support/audit.js';
+import { createEnterprise, createUser, type TestUser } from '../support/factories.js';
 
 const BASEL_CATEGORIES = [
   'Internal fraud',
@@ -45,38 +47,11 @@ describe('risk scenario catalogue (D6.3, D5)', async () => {
   const otherAdmin = await createUser(ctx, { role: 'admin', enterpriseId: other.id });
   const superAdmin = await createUser(ctx, { role: 'super_admin' });
 
-  const tokens = new Map<string, string>();
-  const headersOf = async (user: TestUser) => {
-    if (!tokens.has(user.id)) tokens.set(user.id, await tokenFor(ctx, user));
-    return bearer(tokens.get(user.id)!);
-  };
+  const headersOf = sessionHeaders(ctx);
   const list = async (user: TestUser, query = '') =>
     ctx.app.inject({ method: 'GET', url: `/api/v1/risk-scenarios${query}`, headers: await headersOf(user) });
   const create = async (user: TestUser, payload: unknown) =>
     ctx.app.inject({ method: 'POST', url: '/api/v1/risk-scenarios', headers: await headersOf(user), payload: payload as object });
-  const auditCount = async (enterpriseId: string) =>
-    Number(
-      (
-        await ctx.db
-          .selectFrom('audit_log')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('enterprise_id', '=', enterpriseId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-
-  async function expectDenied(user: TestUser, response: { statusCode: number; body: string; json(): any }, operation: string) {
-    expect(response.statusCode, response.body).toBe(403);
-    expect(response.json()).toMatchObject({ code: 'FORBIDDEN' });
-    const denied = await ctx.db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('user_id', '=', user.id)
-      .where('action_type', '=', 'access_denied')
-      .execute();
-    expect(denied.some((row) => row.action_details['operation'] === operation && row.status === 'failed')).toBe(true);
-    expect(denied.every((row) => row.enterprise_id === user.enterpriseId)).toBe(true);
-  }
 
   describe('seedStarterCatalogue', () => {
     it('inserts at least 14 scenarios across exactly the seven Basel categories, two or more each', async () => {
@@ -210,7 +185,7 @@ describe('risk scenario catalogue (D6.3, D5)', async () => {
     });
 
     it('a super admin is refused with 403 and an access_denied entry', async () => {
-      await expectDenied(superAdmin, await list(superAdmin), 'risk_scenarios.list');
+      await expectAccessDenied(ctx, superAdmin, await list(superAdmin), 'risk_scenarios.list');
     });
   });
 
@@ -231,7 +206,7 @@ describe('risk scenario catalogue (D6.3, D5)', async () => {
         description: 'A trader deploys an unapproved algorithm.',
         created_at: expect.stringMatching(/Z$/),
       });
-      const audit = await ctx.db.selectFrom('audit_log').selectAll().where('entity_id', '=', body.data.id).execute();
+      const audit = await auditEntries(ctx, { entityId: body.data.id });
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({
         enterprise_id: enterprise.id,
@@ -258,11 +233,11 @@ describe('risk scenario catalogue (D6.3, D5)', async () => {
 
     it('a duplicate name in the enterprise, in any letter case (a seeded one too), is 409 with no audit entry', async () => {
       const seeded = STARTER_CATALOGUE[0]!.name;
-      const before = await auditCount(enterprise.id);
+      const before = await countAuditEntries(ctx, enterprise.id);
       const response = await create(admin, { name: seeded.toUpperCase(), category: 'Internal fraud' });
       expect(response.statusCode, response.body).toBe(409);
       expect(response.json()).toMatchObject({ code: 'CONFLICT' });
-      expect(await auditCount(enterprise.id)).toBe(before);
+      expect(await countAuditEntries(ctx, enterprise.id)).toBe(before);
     });
 
     it('the same name in another enterprise is allowed', async () => {
@@ -292,7 +267,7 @@ describe('risk scenario catalogue (D6.3, D5)', async () => {
       ['super admin', superAdmin],
     ])('a %s is refused with 403 and an access_denied entry; nothing is created', async (_label, user) => {
       const name = `Denied ${randomUUID()}`;
-      await expectDenied(user, await create(user, { name, category: 'Internal fraud' }), 'risk_scenarios.create');
+      await expectAccessDenied(ctx, user, await create(user, { name, category: 'Internal fraud' }), 'risk_scenarios.create');
       const rows = await ctx.db.selectFrom('risk_scenarios').select('id').where('name', '=', name).execute();
       expect(rows).toHaveLength(0);
     });

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { apiCaller, withTokens } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
-import {
-  assignEntity,
-  bearer,
-  createBusinessUnit,
-  createEnterprise,
-  createLegalEntity,
-  createUser,
-  tokenFor,
-} from '../support/factories.js';
+import { auditEntries, countAuditEntries, expectAccessDenied } from '../support/audit.js';
+import { assignEntity, createBusinessUnit, createEnterprise, createLegalEntity, createUser, tokenFor } from '../support/factories.js';
 
 describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
   const ctx = await createTestContext();
@@ -22,28 +16,12 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
   const otherAdmin = await createUser(ctx, { role: 'admin', enterpriseId: other.id });
   const assessor = await createUser(ctx, { role: 'assessor', enterpriseId: home.id });
   const reviewer = await createUser(ctx, { role: 'reviewer', enterpriseId: home.id });
-  const lowRoles = [
-    ['assessor', assessor, await tokenFor(ctx, assessor)],
-    ['reviewer', reviewer, await tokenFor(ctx, reviewer)],
-  ] as const;
+  const lowRoles = await withTokens(ctx, [assessor, reviewer]);
 
-  type Method = 'GET' | 'POST' | 'DELETE';
-  const call = (method: Method, url: string, token: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const call = apiCaller(ctx);
   const usersUrl = (enterpriseId: string) => `/admin/enterprises/${enterpriseId}/users`;
   const newUser = (role = 'assessor') => ({ email: `${randomUUID().slice(0, 10)}@Example.TEST`, full_name: 'New Person', role });
-  const auditOf = (entityId: string) =>
-    ctx.db.selectFrom('audit_log').selectAll().where('entity_id', '=', entityId).orderBy('chain_seq').execute();
-  const auditCount = async () =>
-    Number((await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  const lastDenied = (userId: string) =>
-    ctx.db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('action_type', '=', 'access_denied')
-      .orderBy('chain_seq', 'desc')
-      .executeTakeFirst();
+  const auditOf = (entityId: string) => auditEntries(ctx, { entityId });
 
   describe('GET /admin/enterprises/{enterprise_id}/users', () => {
     it('lists active members newest first with their entity assignments (2.7)', async () => {
@@ -107,10 +85,7 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
     });
 
     it.each(lowRoles)('refuses an %s with 403 and an access_denied entry', async (_role, user, token) => {
-      const response = await call('GET', usersUrl(home.id), token);
-      expect(response.statusCode).toBe(403);
-      expect(response.json().code).toBe('FORBIDDEN');
-      expect(await lastDenied(user.id)).toMatchObject({ enterprise_id: home.id, status: 'failed' });
+      await expectAccessDenied(ctx, user, await call('GET', usersUrl(home.id), token));
     });
   });
 
@@ -156,13 +131,11 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
     });
 
     it('refuses a client admin adding a client admin with 403 and an access_denied entry (4.7)', async () => {
-      const before = await auditCount();
+      const before = await countAuditEntries(ctx);
       const payload = newUser('admin');
-      const response = await call('POST', usersUrl(home.id), adminToken, payload);
-      expect(response.statusCode).toBe(403);
+      await expectAccessDenied(ctx, admin, await call('POST', usersUrl(home.id), adminToken, payload));
       expect(await ctx.db.selectFrom('users').select('id').where('email', '=', payload.email.toLowerCase()).execute()).toEqual([]);
-      expect(await auditCount()).toBe(before + 1);
-      expect(await lastDenied(admin.id)).toMatchObject({ enterprise_id: home.id, status: 'failed' });
+      expect(await countAuditEntries(ctx)).toBe(before + 1);
     });
 
     it('answers 404 to a client admin adding to another enterprise, and for an unknown enterprise', async () => {
@@ -179,19 +152,17 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
     });
 
     it.each(lowRoles)('refuses an %s with 403', async (_role, user, token) => {
-      const response = await call('POST', usersUrl(home.id), token, newUser('reviewer'));
-      expect(response.statusCode).toBe(403);
-      expect(await lastDenied(user.id)).toMatchObject({ status: 'failed' });
+      await expectAccessDenied(ctx, user, await call('POST', usersUrl(home.id), token, newUser('reviewer')));
     });
 
     it('refuses the e-mail of an active user, case-insensitively, with 409 CONFLICT and no audit entry (D9.3)', async () => {
-      const before = await auditCount();
+      const before = await countAuditEntries(ctx);
       for (const email of [assessor.email.toUpperCase(), otherAdmin.email, superAdmin.email]) {
         const response = await call('POST', usersUrl(home.id), saToken, { email, full_name: 'Twin', role: 'reviewer' });
         expect(response.statusCode, email).toBe(409);
         expect(response.json().code).toBe('CONFLICT');
       }
-      expect(await auditCount()).toBe(before);
+      expect(await countAuditEntries(ctx)).toBe(before);
     });
 
     it("accepts the e-mail of a deactivated user: a new identity, the old one's history untouched", async () => {
@@ -232,7 +203,7 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
       expect((await call('GET', '/me', token)).statusCode).toBe(200);
       // Leaves a trace in the enterprise's audit trail (a refused call).
       expect((await call('GET', usersUrl(home.id), token)).statusCode).toBe(403);
-      const history = await ctx.db.selectFrom('audit_log').select('id').where('user_id', '=', user.id).execute();
+      const history = await auditEntries(ctx, { userId: user.id });
       expect(history.length).toBeGreaterThan(0);
 
       const response = await call('DELETE', `${usersUrl(home.id)}/${user.id}`, adminToken);
@@ -254,10 +225,10 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
       expect(sessions).toHaveLength(2);
       expect(sessions.every((s) => s.revoked_at !== null)).toBe(true);
 
-      const kept = await ctx.db.selectFrom('audit_log').select('id').where('user_id', '=', user.id).execute();
+      const kept = await auditEntries(ctx, { userId: user.id });
       expect(kept.map((e) => e.id)).toEqual(expect.arrayContaining(history.map((e) => e.id)));
 
-      const entries = await ctx.db.selectFrom('audit_log').selectAll().where('entity_id', '=', user.id).where('action_type', '=', 'delete').execute();
+      const entries = await auditEntries(ctx, { entityId: user.id, action: 'delete' });
       expect(entries).toEqual([expect.objectContaining({ enterprise_id: home.id, user_id: admin.id, entity_type: 'user', status: 'success' })]);
     });
 
@@ -277,12 +248,12 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
     });
 
     it('refuses self-deactivation with 409 INVALID_STATE and writes nothing', async () => {
-      const before = await auditCount();
+      const before = await countAuditEntries(ctx);
       const response = await call('DELETE', `${usersUrl(home.id)}/${admin.id}`, adminToken);
       expect(response.statusCode).toBe(409);
       expect(response.json().code).toBe('INVALID_STATE');
       expect((await call('DELETE', `${usersUrl(home.id)}/${superAdmin.id}`, saToken)).statusCode).toBe(409);
-      expect(await auditCount()).toBe(before);
+      expect(await countAuditEntries(ctx)).toBe(before);
       expect((await call('GET', '/me', adminToken)).statusCode).toBe(200);
     });
 
@@ -309,9 +280,7 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
 
     it.each(lowRoles)('refuses an %s with 403 and an access_denied entry', async (_role, user, token) => {
       const { user: target } = await member('reviewer');
-      const response = await call('DELETE', `${usersUrl(home.id)}/${target.id}`, token);
-      expect(response.statusCode).toBe(403);
-      expect(await lastDenied(user.id)).toMatchObject({ enterprise_id: home.id, status: 'failed' });
+      await expectAccessDenied(ctx, user, await call('DELETE', `${usersUrl(home.id)}/${target.id}`, token));
     });
 
     it('answers 400 for malformed ids', async () => {

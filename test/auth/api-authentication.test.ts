@@ -3,6 +3,7 @@ import { SignJWT, base64url, generateKeyPair } from 'jose';
 import { PRINCIPAL_TTL_MS } from '../../src/platform/auth/principal-resolver.js';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
+import { auditEntries } from '../support/audit.js';
 import { assignEntity, bearer, createBusinessUnit, createLegalEntity, createUser, tokenFor } from '../support/factories.js';
 
 /** D4: what the API accepts as a bearer token, and what it answers otherwise. */
@@ -127,12 +128,8 @@ describe('authentication at the API (D4)', async () => {
     const response = await me(bearer(await tokenFor(ctx, user)));
     expect(response.statusCode).toBe(403);
     expect(response.json().code).toBe('FORBIDDEN');
-    const entry = await ctx.db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('user_id', '=', user.id)
-      .where('action_type', '=', 'access_denied')
-      .executeTakeFirst();
+    // No membership, so no enterprise trail: the refusal is filed in the platform trail.
+    const [entry] = await auditEntries(ctx, { userId: user.id, action: 'access_denied' });
     expect(entry).toMatchObject({ status: 'failed', enterprise_id: null, user_email: user.email });
   });
 

@@ -2,18 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
+import { auditEntries } from '../support/audit.js';
 import { bearer, createUser } from '../support/factories.js';
+import { providerCalls } from '../support/provider.js';
 
 /** D3 admin password call (D10.4), the public key set, and the provider's place in the OpenAPI document. */
 describe('identity provider: admin password call, key set, OpenAPI', async () => {
   const ctx = await createTestContext();
-  const anon = { apikey: ctx.secrets.anonKey };
+  const { anon, passwordGrant } = providerCalls(ctx);
   const admin = { ...anon, ...bearer(ctx.secrets.serviceRoleKey) };
 
   const setPassword = (userId: string, payload: unknown, headers: Record<string, string> = admin) =>
     ctx.app.inject({ method: 'PUT', url: `/auth/v1/admin/users/${userId}`, headers, payload: payload as object });
-  const signIn = (email: string, password: string) =>
-    ctx.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', headers: anon, payload: { email, password } });
+  const signIn = (email: string, password: string) => passwordGrant({ email, password });
 
   describe('PUT /auth/v1/admin/users/{user_id}', () => {
     it('sets the password with the service-role key: the new one signs in, the old one no longer does', async () => {
@@ -39,14 +40,9 @@ describe('identity provider: admin password call, key set, OpenAPI', async () =>
     it("records the change in the user's enterprise trail, naming the service role as the actor", async () => {
       const user = await createUser(ctx, { role: 'assessor' });
       expect((await setPassword(user.id, { password: 'audited password' })).statusCode).toBe(200);
-      const entry = await ctx.db
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('entity_id', '=', user.id)
-        .where('action_type', '=', 'update')
-        .executeTakeFirstOrThrow();
+      const [entry] = await auditEntries(ctx, { entityId: user.id, action: 'update' });
       expect(entry).toMatchObject({ enterprise_id: user.enterpriseId, entity_type: 'user', user_id: null, status: 'success' });
-      expect(entry.action_details).toMatchObject({ change: 'password_set', actor: 'service_role' });
+      expect(entry!.action_details).toMatchObject({ change: 'password_set', actor: 'service_role' });
       expect(JSON.stringify(entry)).not.toContain('audited password');
     });
 
@@ -160,13 +156,8 @@ describe('identity provider: errors that are not its own', async () => {
   const ctx = await createTestContext({ env: { RATE_LIMIT_PER_MINUTE: '2' } });
 
   it("leaves a 429 to the platform's handler: the contract's body with retry_after and Retry-After", async () => {
-    const call = () =>
-      ctx.app.inject({
-        method: 'POST',
-        url: '/auth/v1/token?grant_type=password',
-        headers: { apikey: ctx.secrets.anonKey },
-        payload: { email: 'someone@example.test', password: 'whatever it is' },
-      });
+    const { passwordGrant } = providerCalls(ctx);
+    const call = () => passwordGrant({ email: 'someone@example.test', password: 'whatever it is' });
     expect((await call()).statusCode).toBe(400);
     expect((await call()).statusCode).toBe(400);
     const limited = await call();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ensureBootstrapSuperAdmin } from '../../src/platform/auth/provider/bootstrap.js';
 import { createTestContext } from '../support/app.js';
 import { createUser } from '../support/factories.js';
+import { providerCalls } from '../support/provider.js';
 
 /** D1 BOOTSTRAP_SUPER_ADMIN_*: one super admin, created once, who signs in through the provider. */
 describe('identity provider: bootstrap super admin', async () => {
@@ -9,13 +10,8 @@ describe('identity provider: bootstrap super admin', async () => {
   const credentials = { email: 'Root.Admin@Example.test', password: 'bootstrap secret 1' };
 
   const superAdmins = () => ctx.db.selectFrom('users').selectAll().where('is_super_admin', '=', true).execute();
-  const signIn = (email: string, password: string) =>
-    ctx.app.inject({
-      method: 'POST',
-      url: '/auth/v1/token?grant_type=password',
-      headers: { apikey: ctx.secrets.anonKey },
-      payload: { email, password },
-    });
+  const { passwordGrant, me } = providerCalls(ctx);
+  const signIn = (email: string, password: string) => passwordGrant({ email, password });
 
   it('creates one active super admin, who can sign in and is a super admin at the API', async () => {
     expect(await superAdmins()).toHaveLength(0);
@@ -27,9 +23,9 @@ describe('identity provider: bootstrap super admin', async () => {
 
     const response = await signIn('ROOT.ADMIN@example.test', credentials.password);
     expect(response.statusCode, response.body).toBe(200);
-    const me = await ctx.app.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Bearer ${response.json().access_token}` } });
-    expect(me.statusCode).toBe(200);
-    expect(me.json().data).toMatchObject({ role: 'super_admin', enterprise_id: null });
+    const principal = await me(response.json().access_token);
+    expect(principal.statusCode).toBe(200);
+    expect(principal.json().data).toMatchObject({ role: 'super_admin', enterprise_id: null });
   });
 
   it('creates nothing on a second start, nor with other credentials, while an active super admin exists', async () => {

@@ -2,7 +2,8 @@ import { AuthApiError, AuthClient, GoTrueAdminApi, isAuthApiError, isAuthWeakPas
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
-import { bearer, createUser } from '../support/factories.js';
+import { createUser } from '../support/factories.js';
+import { providerCalls } from '../support/provider.js';
 
 /**
  * D3: the official @supabase/auth-js client works unchanged against the embedded provider, over real
@@ -18,7 +19,7 @@ describe('identity provider: @supabase/auth-js compatibility', async () => {
 
   const client = () =>
     new AuthClient({ url, headers: { apikey: ctx.secrets.anonKey }, persistSession: false, autoRefreshToken: false, fetch });
-  const me = (token: string) => ctx.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(token) });
+  const { me } = providerCalls(ctx);
 
   it('signs in with a password, reads the user, refreshes and signs out (global by default)', async () => {
     const user = await createUser(ctx, { role: 'assessor' });

@@ -1,22 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
-import { bearer, createUser, tokenFor, type TestUser } from '../support/factories.js';
+import { auditEntries } from '../support/audit.js';
+import { bearer, createUser, tokenFor } from '../support/factories.js';
+import { providerCalls } from '../support/provider.js';
 
 /** D3 GET /auth/v1/user and POST /auth/v1/logout: bearer checks like the API's, and revocation. */
 describe('identity provider: user and logout', async () => {
   const ctx = await createTestContext();
-  const anon = { apikey: ctx.secrets.anonKey };
+  const { anon, signIn, refreshGrant: refresh, me } = providerCalls(ctx);
 
-  const signIn = async (user: TestUser) => {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/auth/v1/token?grant_type=password',
-      headers: anon,
-      payload: { email: user.email, password: user.password },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json() as { access_token: string; refresh_token: string };
-  };
   const getUser = (token: string, headers: Record<string, string> = anon) =>
     ctx.app.inject({ method: 'GET', url: '/auth/v1/user', headers: { ...headers, ...bearer(token) } });
   const logout = (token: string, scope?: string) =>
@@ -25,9 +17,6 @@ describe('identity provider: user and logout', async () => {
       url: `/auth/v1/logout${scope === undefined ? '' : `?scope=${scope}`}`,
       headers: { ...anon, ...bearer(token) },
     });
-  const refresh = (refreshToken: string) =>
-    ctx.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', headers: anon, payload: { refresh_token: refreshToken } });
-  const me = (token: string) => ctx.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(token) });
 
   describe('GET /auth/v1/user', () => {
     it("answers the token's user: id, email, aud, role, created_at, last_sign_in_at", async () => {
@@ -161,12 +150,7 @@ describe('identity provider: user and logout', async () => {
       for (const user of [member, admin]) {
         const tokens = await signIn(user);
         expect((await logout(tokens.access_token, 'global')).statusCode).toBe(204);
-        const entries = await ctx.db
-          .selectFrom('audit_log')
-          .selectAll()
-          .where('user_id', '=', user.id)
-          .where('action_type', '=', 'logout')
-          .execute();
+        const entries = await auditEntries(ctx, { userId: user.id, action: 'logout' });
         expect(entries).toHaveLength(1);
         expect(entries[0]).toMatchObject({
           enterprise_id: user.enterpriseId,

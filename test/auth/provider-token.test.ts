@@ -3,26 +3,16 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { createTestContext } from '../support/app.js';
+import { auditEntries, countAuditEntries } from '../support/audit.js';
 import { engineUnderTest } from '../support/database.js';
-import { bearer, createEnterprise, createUser } from '../support/factories.js';
+import { createEnterprise, createUser } from '../support/factories.js';
+import { providerCalls } from '../support/provider.js';
 
 /** D3 token endpoint: the password grant, refresh-token rotation, the apikey guard and sign-in audit. */
 describe('identity provider: POST /auth/v1/token', async () => {
   const ctx = await createTestContext();
-  const anon = { apikey: ctx.secrets.anonKey };
-
-  const passwordGrant = (body: unknown, headers: Record<string, string> = anon) =>
-    ctx.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', headers, payload: body as object });
-  const refreshGrant = (refreshToken: unknown) =>
-    ctx.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', headers: anon, payload: { refresh_token: refreshToken } });
-  const signIn = async (user: { email: string; password: string }) => {
-    const response = await passwordGrant({ email: user.email, password: user.password });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json() as { access_token: string; refresh_token: string; expires_at: number; user: { id: string } };
-  };
-  const me = (token: string) => ctx.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(token) });
-  const loginEntries = (userId: string) =>
-    ctx.db.selectFrom('audit_log').selectAll().where('user_id', '=', userId).where('action_type', '=', 'login').orderBy('chain_seq').execute();
+  const { anon, passwordGrant, refreshGrant, signIn, me } = providerCalls(ctx);
+  const loginEntries = (userId: string) => auditEntries(ctx, { userId, action: 'login' });
   const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
   const INVALID_LOGIN = { error: 'invalid_grant', error_description: 'Invalid login credentials' };
 
@@ -120,14 +110,13 @@ describe('identity provider: POST /auth/v1/token', async () => {
 
     it('refuses an unknown e-mail with the same answer, reports it, and writes no entry (no account)', async () => {
       const spy = vi.spyOn(ctx.monitor, 'authFailure');
-      const before = await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const before = await countAuditEntries(ctx);
       const response = await passwordGrant({ email: 'Nobody@Example.test', password: 'correct horse battery' });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject(INVALID_LOGIN);
       expect(spy).toHaveBeenCalledWith({ account: 'nobody@example.test', enterpriseId: null, ip: '127.0.0.1' });
       spy.mockRestore();
-      const after = await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      expect(Number(after.n)).toBe(Number(before.n));
+      expect(await countAuditEntries(ctx)).toBe(before);
     });
 
     it('refuses a deactivated user even with the right password, and records the failed attempt', async () => {

@@ -6,7 +6,7 @@ import { requireRole } from '../../../platform/auth/policies.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
 import type { DB } from '../../../platform/db/schema.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import { inTransaction, type UnitOfWork } from '../../../platform/db/transaction.js';
 import { notFound } from '../../../platform/http/errors.js';
 import { requireManagedMember } from '../users/users.service.js';
 import type { CreateEntityRoleBody, EntityRole, EntityRoleListItem } from './entity-roles.schemas.js';
@@ -20,12 +20,44 @@ export interface EntityRolesServiceDeps {
 /** D5: user administrators only. Checked before any lookup, so the refusal says nothing about the user. */
 const requireUserAdministrator = (caller: Caller) => requireRole(caller, ['super_admin', 'admin'], 'managing entity roles');
 
+/** The operation and change each kind of entry names. */
+const ROLE_CHANGES = {
+  added: { operation: 'admin.entity_roles.create', change: 'entity_role_added' },
+  removed: { operation: 'admin.entity_roles.delete', change: 'entity_role_removed' },
+} as const;
+
 /**
  * Entity roles of active members. A change is recorded as an `update` of the user (the interface's entity
  * types have no entity role) and drops the user's cached principal on commit, so that their scope
  * changes with their next request.
  */
 export function createEntityRolesService({ db, principals }: EntityRolesServiceDeps) {
+  /** Adding and removing are recorded alike, in the change's transaction; the cache drop waits for the commit. */
+  async function recordRoleChange(
+    { trx, onCommit }: UnitOfWork,
+    caller: Caller,
+    member: { user_id: string; enterprise_id: string },
+    role: { id: string; legal_entity_id: string; business_unit_id: string | null },
+    kind: keyof typeof ROLE_CHANGES,
+  ) {
+    const userId = member.user_id;
+    await writeAudit(trx, {
+      enterpriseId: trailOf(caller),
+      ...auditFrom(caller),
+      action: 'update',
+      entityType: 'user',
+      entityId: userId,
+      details: {
+        ...ROLE_CHANGES[kind],
+        enterprise_id: member.enterprise_id,
+        entity_role_id: role.id,
+        legal_entity_id: role.legal_entity_id,
+        business_unit_id: role.business_unit_id,
+      },
+    });
+    onCommit(() => principals.invalidateUser(userId));
+  }
+
   return {
     async list(caller: Caller, userId: string): Promise<Static<typeof EntityRoleListItem>[]> {
       requireUserAdministrator(caller);
@@ -43,22 +75,7 @@ export function createEntityRolesService({ db, principals }: EntityRolesServiceD
           legal_entity_id: body.legal_entity_id,
           business_unit_id: body.business_unit_id ?? null,
         });
-        await writeAudit(trx, {
-          enterpriseId: trailOf(caller),
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'user',
-          entityId: userId,
-          details: {
-            operation: 'admin.entity_roles.create',
-            change: 'entity_role_added',
-            enterprise_id: member.enterprise_id,
-            entity_role_id: role.id,
-            legal_entity_id: role.legal_entity_id,
-            business_unit_id: role.business_unit_id,
-          },
-        });
-        onCommit(() => principals.invalidateUser(userId));
+        await recordRoleChange({ trx, onCommit }, caller, member, role, 'added');
         return role;
       });
     },
@@ -69,22 +86,7 @@ export function createEntityRolesService({ db, principals }: EntityRolesServiceD
         const member = await requireManagedMember(trx, caller, userId, true);
         const role = await deleteEntityRole(trx, member.enterprise_id, userId, roleId);
         if (role === undefined) throw notFound('Entity role');
-        await writeAudit(trx, {
-          enterpriseId: trailOf(caller),
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'user',
-          entityId: userId,
-          details: {
-            operation: 'admin.entity_roles.delete',
-            change: 'entity_role_removed',
-            enterprise_id: member.enterprise_id,
-            entity_role_id: role.id,
-            legal_entity_id: role.legal_entity_id,
-            business_unit_id: role.business_unit_id,
-          },
-        });
-        onCommit(() => principals.invalidateUser(userId));
+        await recordRoleChange({ trx, onCommit }, caller, member, role, 'removed');
       });
     },
   };
