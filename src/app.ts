@@ -6,9 +6,7 @@ import { createPrincipalResolver, type PrincipalResolver } from './platform/auth
 import { registerAuthentication } from './platform/auth/authenticate.js';
 import type { AuthSecrets } from './platform/auth/secrets.js';
 import { createTokenVerifier, type TokenVerifier } from './platform/auth/token-verifier.js';
-import { originOf } from './platform/auth/principal.js';
-import { writeAudit } from './platform/audit/audit-writer.js';
-import { inTransaction } from './platform/db/transaction.js';
+import { recordAccessDenied } from './platform/audit/access-denied.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/http/body-parser.js';
 import { frameworkErrorHandler, registerErrorHandler } from './platform/http/error-handler.js';
 import { registerGracefulClose } from './platform/http/graceful-close.js';
@@ -81,28 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerErrorHandler(app, {
     unexpectedError: (error, request) => monitor.unexpectedError(error, request),
     databaseError: (error, unreachable) => monitor.databaseError(error, unreachable),
-    forbidden: async (request, error) => {
-      const principal = request.principal!;
-      const origin = originOf(request);
-      await inTransaction(database.db, ({ trx }) =>
-        writeAudit(trx, {
-          enterpriseId: principal.enterpriseId,
-          actor: { userId: principal.userId, email: principal.email, fullName: principal.fullName },
-          action: 'access_denied',
-          entityType: null,
-          entityId: null,
-          details: {
-            operation: request.routeOptions.config?.operation ?? null,
-            method: request.method,
-            path: request.url.split('?')[0],
-            reason: error.message,
-          },
-          status: 'failed',
-          ip: origin.ip,
-          userAgent: origin.userAgent,
-        }),
-      );
-    },
+    forbidden: (request, error) => recordAccessDenied(database.db, request, request.principal!, error.message),
   });
   await registerOpenApi(app, config);
   registerRateLimits(app, {

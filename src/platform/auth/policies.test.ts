@@ -6,6 +6,7 @@ import type { Principal } from './principal.js';
 import {
   assignedScope,
   isAssigned,
+  requireAssigned,
   requireEnterpriseAdmin,
   requireMember,
   requireRole,
@@ -51,6 +52,12 @@ describe('D5 "assigned"', () => {
     expect(isAssigned(unitOnly, ENTITY_A, UNIT_A2)).toBe(false);
     expect(isAssigned(unitOnly, ENTITY_A, null)).toBe(false);
     expect(seesLegalEntity(unitOnly, ENTITY_A)).toBe(true);
+  });
+
+  it('requireAssigned refuses with FORBIDDEN exactly where isAssigned says no', () => {
+    expect(codeOf(() => requireAssigned(unitOnly, ENTITY_A, UNIT_A1))).toBeNull();
+    expect(codeOf(() => requireAssigned(unitOnly, ENTITY_A, UNIT_A2))).toBe('FORBIDDEN');
+    expect(codeOf(() => requireAssigned(wholeEntity, ENTITY_B, null))).toBe('FORBIDDEN');
   });
 
   it('client admins see every entity of their enterprise', () => {

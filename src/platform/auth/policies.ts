@@ -1,5 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { AppError, forbidden, notFound } from '../http/errors.js';
+import { forbidden, notFound } from '../http/errors.js';
 import type { Principal, Role } from './principal.js';
 
 /**
@@ -85,9 +85,4 @@ export function assignedScope(
     return [sql<SqlBool>`(${entity} = ${a.legal_entity_id} and ${sql.ref(businessUnitColumn)} = ${a.business_unit_id})`];
   });
   return clauses.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`(${sql.join(clauses, sql` or `)})`;
-}
-
-/** For the rare rule that is neither role nor scope. */
-export function deny(why: string): never {
-  throw new AppError('FORBIDDEN', why);
 }

@@ -43,9 +43,6 @@ export class AppError extends Error {
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const forbidden = (why = 'You do not have permission to perform this action') => new AppError('FORBIDDEN', why);
-export const conflict = (why: string) => new AppError('CONFLICT', why);
 export const invalidState = (why: string) => new AppError('INVALID_STATE', why);
-export const invalidReference = (field: string, why: string) =>
-  new AppError('INVALID_REFERENCE', why, { field });
 export const validationError = (fields: FieldError[]) =>
   new AppError('VALIDATION_ERROR', 'Request body failed validation', { fields });
