@@ -1,57 +1,47 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
-import type { Database } from './platform/db/engine.js';
-import { createPrincipalResolver, type PrincipalResolver } from './platform/auth/principal-resolver.js';
-import { registerAuthentication } from './platform/auth/authenticate.js';
-import type { AuthSecrets } from './platform/auth/secrets.js';
-import { createTokenVerifier, type TokenVerifier } from './platform/auth/token-verifier.js';
+import { MODULES } from './modules/index.js';
 import { recordAccessDenied } from './platform/audit/access-denied.js';
+import { registerApiGate } from './platform/auth/authenticate.js';
+import { createPrincipalResolver } from './platform/auth/principal-resolver.js';
+import { registerIdentityProvider } from './platform/auth/provider/provider.routes.js';
+import type { AuthSecrets } from './platform/auth/secrets.js';
+import { createTokenVerifier } from './platform/auth/token-verifier.js';
+import type { Database } from './platform/db/engine.js';
+import { reportCommitHookFailures } from './platform/db/transaction.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/http/body-parser.js';
-import { frameworkErrorHandler, registerErrorHandler } from './platform/http/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandler, routeNotFound } from './platform/http/error-handler.js';
 import { registerGracefulClose } from './platform/http/graceful-close.js';
 import { registerHealthRoute } from './platform/http/health.routes.js';
 import { loggerOptions } from './platform/http/logging.js';
 import { registerOpenApi } from './platform/http/openapi.js';
+import { addressKey, createRateLimiter } from './platform/http/rate-limit/rate-limit.hook.js';
+import type { RateLimitStore } from './platform/http/rate-limit/rate-limit-store.js';
 import { requestIdFor } from './platform/http/request-id.js';
+import './platform/http/route-config.js';
 import { ErrorBody } from './platform/http/schemas.js';
 import { schemaController } from './platform/http/validation.js';
-import './platform/http/route-config.js';
+import { API_PREFIX, type App, type AppModule, type Platform, type RuntimeDeps } from './platform/module.js';
 import type { Monitor } from './platform/monitoring/monitor.js';
-import { registerRateLimits } from './platform/http/rate-limit/rate-limit.hook.js';
-import type { RateLimitStore } from './platform/http/rate-limit/rate-limit-store.js';
-import { registerModules } from './modules/index.js';
-import { registerIdentityProvider } from './platform/auth/provider/provider.routes.js';
 
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  /** The embedded provider's keys; null in external mode. */
-  secrets: AuthSecrets | null;
-  monitor: Monitor;
-  rateLimitStore: RateLimitStore;
+export interface AppDeps extends RuntimeDeps {
   /** Tests pass false; the service passes nothing and gets pino JSON at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
-  /** Mounted after the modules: the platform suites use it for probe routes (a route that throws, ...). */
+  /** The modules to mount inside the /api/v1 gate (default: all of them). */
+  modules?: readonly AppModule[];
+  /** Mounted at the root after the modules: the platform suites' public probe routes (a route that throws, ...). */
   extend?: (app: App, platform: Platform) => void | Promise<void>;
+  /** Mounted inside the /api/v1 gate after the modules (paths relative to /api/v1): probes behind the gate. */
+  extendApi?: (api: App, platform: Platform) => void | Promise<void>;
 }
 
-/** What the platform hands every module: explicit, narrow, nothing read from globals. */
-export interface Platform {
-  config: Config;
-  database: Database;
-  secrets: AuthSecrets | null;
-  monitor: Monitor;
-  verify: TokenVerifier;
-  principals: PrincipalResolver;
-}
+export type { App, Platform } from './platform/module.js';
 
-export type App = FastifyInstance;
-
-/** The composition root: platform plugins, then each module's routes. Never listens. */
+/** The composition root: platform plugins, then each module's routes inside the /api/v1 gate. Never listens. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database, monitor } = deps;
-  const app = Fastify({
+  const app: App = Fastify({
     logger: deps.logger ?? loggerOptions(config.logLevel),
     genReqId: requestIdFor,
     requestIdHeader: false,
@@ -65,6 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addSchema(ErrorBody);
+  app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -73,36 +64,48 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   registerJsonBodyParser(app);
   registerGracefulClose(app);
+  reportCommitHookFailures(database.db, (error) => monitor.commitHookFailed(error));
 
   const verify = createTokenVerifier(config, deps.secrets);
   const principals = createPrincipalResolver(database.db, config.auth.mode);
+  const limiter = createRateLimiter({
+    store: deps.rateLimitStore,
+    perMinute: config.rateLimit.perMinute,
+    perHour: config.rateLimit.perHour,
+  });
   registerErrorHandler(app, {
     unexpectedError: (error, request) => monitor.unexpectedError(error, request),
     databaseError: (error, unreachable) => monitor.databaseError(error, unreachable),
     forbidden: (request, error) => recordAccessDenied(database.db, request, request.principal!, error.message),
   });
   await registerOpenApi(app, config);
-  registerRateLimits(app, {
-    store: deps.rateLimitStore,
-    perMinute: config.rateLimit.perMinute,
-    perHour: config.rateLimit.perHour,
-    verify,
-  });
-  registerAuthentication(app, {
-    verify,
-    resolver: principals,
-    observer: {
-      invalidToken: (request, account) =>
-        monitor.authFailure({ account, enterpriseId: null, ip: request.ip }),
-    },
-  });
   registerHealthRoute(app, database, config.version, monitor);
+  // Unknown paths outside the gate are traffic too: counted per address (D8).
+  app.setNotFoundHandler(
+    { preHandler: async (request: FastifyRequest, reply: FastifyReply) => limiter(request, reply, addressKey(request)) },
+    routeNotFound,
+  );
 
   const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals };
   if (config.auth.mode === 'embedded' && deps.secrets !== null) {
-    await registerIdentityProvider(app, { ...platform, secrets: deps.secrets });
+    await registerIdentityProvider(app, { ...platform, secrets: deps.secrets }, limiter);
   }
-  await registerModules(app, platform);
+  await app.register(
+    async (api) => {
+      registerApiGate(api, {
+        verify,
+        resolver: principals,
+        limiter,
+        observer: {
+          invalidToken: (request, account) => monitor.authFailure({ account, enterpriseId: null, ip: request.ip }),
+        },
+      });
+      api.setNotFoundHandler(routeNotFound);
+      for (const module of deps.modules ?? MODULES) await module.routes(api, platform);
+      if (deps.extendApi !== undefined) await deps.extendApi(api, platform);
+    },
+    { prefix: API_PREFIX },
+  );
   if (deps.extend !== undefined) await deps.extend(app, platform);
   await app.ready();
   return app;

@@ -79,5 +79,7 @@ export function callerFor(
     entityAssignments: [],
     ip: '127.0.0.1',
     userAgent: 'risk-assurance-demo',
+    // The demo calls services directly, through no route: its entries name no operation.
+    operation: null,
   };
 }

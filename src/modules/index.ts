@@ -1,15 +1,18 @@
-import type { App, Platform } from '../app.js';
-import { registerMeRoutes } from './me/me.routes.js';
-import { registerLegalEntityRoutes } from './admin/legal-entities/legal-entities.routes.js';
-import { registerRiskScenarioRoutes } from './admin/risk-scenarios/risk-scenarios.routes.js';
+import type { AppModule } from '../platform/module.js';
 import { registerAdminRoutes } from './admin/admin.routes.js';
 import { registerAlertRoutes } from './admin/alerts/alerts.routes.js';
+import { registerLegalEntityRoutes } from './admin/legal-entities/legal-entities.routes.js';
+import { registerRiskScenarioRoutes } from './admin/risk-scenarios/risk-scenarios.routes.js';
+import { registerMeRoutes } from './me/me.routes.js';
 
-/** Every module's routes, registered in one place. */
-export async function registerModules(app: App, platform: Platform): Promise<void> {
-  registerMeRoutes(app, platform);
-  registerLegalEntityRoutes(app, platform);
-  registerRiskScenarioRoutes(app, platform);
-  registerAdminRoutes(app, platform);
-  registerAlertRoutes(app, platform);
-}
+/**
+ * Every domain module, as data: the app mounts each inside the /api/v1 gate, and the suites walk the same
+ * list. Adding a module is one line here.
+ */
+export const MODULES: readonly AppModule[] = [
+  { name: 'me', routes: registerMeRoutes },
+  { name: 'legal-entities', routes: registerLegalEntityRoutes },
+  { name: 'risk-scenarios', routes: registerRiskScenarioRoutes },
+  { name: 'admin', routes: registerAdminRoutes },
+  { name: 'alerts', routes: registerAlertRoutes },
+];

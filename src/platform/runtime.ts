@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../app.js';
 import type { Config } from '../config.js';
-import { openDatabase, type Database } from './db/engine.js';
+import { openDatabase } from './db/engine.js';
+import type { RuntimeDeps } from './module.js';
 import { migrateToLatest } from './db/migrator.js';
 import { loadAuthSecrets } from './auth/secrets.js';
 import { ensureBootstrapSuperAdmin } from './auth/provider/bootstrap.js';
@@ -16,7 +16,7 @@ export async function prepareRuntime(
   config: Config,
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>,
   announce: (message: string) => void,
-): Promise<Omit<AppDeps, 'logger'> & { database: Database }> {
+): Promise<RuntimeDeps> {
   const database = await openDatabase(config.database);
   try {
     const { applied } = await migrateToLatest(database);

@@ -17,8 +17,8 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
   // A probe of the principal the resolver hands to routes (cached for a few seconds): /me reads the
   // assignments from the database, so only this shows that a change reaches the cached scope at once.
   const ctx = await createTestContext({
-    extend: (app) => {
-      app.get('/api/v1/test-probe/principal', async (request) => ({ data: request.principal }));
+    extendApi: (api) => {
+      api.get('/test-probe/principal', async (request) => ({ data: request.principal }));
     },
   });
   const scopeOf = async (token: string) =>

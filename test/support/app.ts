@@ -26,6 +26,7 @@ export interface TestContextOptions {
   database?: Database;
   rateLimitStore?: RateLimitStore;
   extend?: AppDeps['extend'];
+  extendApi?: AppDeps['extendApi'];
 }
 
 /**
@@ -47,7 +48,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const rateLimitStore = options.rateLimitStore ?? createMemoryRateLimitStore();
   // TEST_LOG_LEVEL=error shows the causes of 500s while debugging a suite.
   const logger = process.env['TEST_LOG_LEVEL'] ? loggerOptions(process.env['TEST_LOG_LEVEL'] as LogLevel) : false;
-  const app = await buildApp({ config, database, secrets, monitor, rateLimitStore, logger, extend: options.extend });
+  const app = await buildApp({ config, database, secrets, monitor, rateLimitStore, logger, extend: options.extend, extendApi: options.extendApi });
   let closed = false;
   const context: TestContext = {
     app,

@@ -1,4 +1,4 @@
-import type { App, Platform } from '../../app.js';
+import type { App, Platform } from '../../platform/module.js';
 import { registerEnterpriseRoutes } from './enterprises/enterprises.routes.js';
 import { registerEntityRoleRoutes } from './entity-roles/entity-roles.routes.js';
 import { registerUserRoutes } from './users/users.routes.js';

@@ -25,7 +25,6 @@ export async function recordAccessDenied(
       entityType: null,
       entityId: null,
       details: {
-        operation: request.routeOptions.config?.operation ?? null,
         method: request.method,
         path: request.url.split('?')[0],
         reason,

@@ -31,23 +31,27 @@ export interface AuditEvent {
   entityType: AuditEntityType | null;
   entityId: string | null;
   details: Record<string, unknown>;
+  /** The operation that made the change; the writer puts it first in `action_details.operation`. */
+  operation?: string | null;
   status?: 'success' | 'failed';
   ip: string | null;
   userAgent: string | null;
 }
 
-/** The actor and origin of a caller, in the shape audit events take. */
+/** The actor, origin and operation of a caller, in the shape audit events take. */
 export function auditFrom(caller: {
   userId: string;
   email: string;
   fullName: string;
   ip: string;
   userAgent: string | null;
-}): Pick<AuditEvent, 'actor' | 'ip' | 'userAgent'> {
+  operation: string | null;
+}): Pick<AuditEvent, 'actor' | 'ip' | 'userAgent' | 'operation'> {
   return {
     actor: { userId: caller.userId, email: caller.email, fullName: caller.fullName },
     ip: caller.ip,
     userAgent: caller.userAgent,
+    operation: caller.operation,
   };
 }
 

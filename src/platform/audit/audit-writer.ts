@@ -36,7 +36,7 @@ export async function writeAudit(trx: Transaction<DB>, event: AuditEvent): Promi
     action_type: event.action,
     entity_type: event.entityType,
     entity_id: event.entityId,
-    action_details: event.details,
+    action_details: event.operation == null ? event.details : { operation: event.operation, ...event.details },
     ip_address: event.ip,
     user_agent: event.userAgent,
     status: event.status ?? 'success',

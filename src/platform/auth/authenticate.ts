@@ -1,13 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.js';
+import { addressKey, type RateLimiter } from '../http/rate-limit/rate-limit.hook.js';
 import type { PrincipalResolver } from './principal-resolver.js';
-import { InvalidTokenError, type TokenVerifier } from './token-verifier.js';
+import { InvalidTokenError, type TokenVerifier, type VerifiedClaims } from './token-verifier.js';
 
 const QUERY_TOKEN_NAMES = ['access_token', 'token', 'jwt'];
 
 export interface AuthFailureObserver {
   /** A refused token (D9.5 counts these per account and per address). */
   invalidToken(request: FastifyRequest, userId: string | null): void;
+}
+
+export interface GateDeps {
+  verify: TokenVerifier;
+  resolver: PrincipalResolver;
+  limiter: RateLimiter;
+  observer: AuthFailureObserver;
 }
 
 function hasQueryToken(url: string): boolean {
@@ -17,37 +25,58 @@ function hasQueryToken(url: string): boolean {
   return QUERY_TOKEN_NAMES.some((name) => params.has(name));
 }
 
+// RFC 7235: the scheme name is case-insensitive.
+const BEARER = /^bearer ([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
+
+/** The compact JWT of an `Authorization: Bearer` header, or null when the header is anything else. */
+export function bearerToken(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  return BEARER.exec(header)?.[1] ?? null;
+}
+
+type TokenCheck = { kind: 'valid'; claims: VerifiedClaims } | { kind: 'missing' } | { kind: 'malformed' } | { kind: 'invalid' };
+
+async function checkToken(request: FastifyRequest, verify: TokenVerifier): Promise<TokenCheck> {
+  const header = request.headers.authorization;
+  if (header === undefined) return { kind: 'missing' };
+  const token = bearerToken(header);
+  if (token === null) return { kind: 'malformed' };
+  try {
+    return { kind: 'valid', claims: await verify(token) };
+  } catch (error) {
+    if (error instanceof InvalidTokenError) return { kind: 'invalid' };
+    throw error;
+  }
+}
+
 const unauthorized = (why: string) => new AppError('UNAUTHORIZED', why);
 
 /**
- * The bearer check in front of every /api/v1 route that is not public (D4): verify, then resolve the
- * principal from our records. Runs before body parsing, so a refused caller costs no body work.
+ * The gate of every /api/v1 route (D4, D8), attached to the encapsulated plugin that holds them, so it
+ * follows the matched route and never the spelling of the URL. One hook, one token verification: the
+ * verified `sub` keys the rate limit (a refused token counts against its address), then the principal is
+ * resolved from our records. Runs before body parsing, so a refused caller costs no body work.
  */
-export function registerAuthentication(
-  app: FastifyInstance,
-  deps: { verify: TokenVerifier; resolver: PrincipalResolver; observer: AuthFailureObserver },
-): void {
-  app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/v1/') || request.routeOptions.config?.public === true) return;
+export function registerApiGate(api: FastifyInstance, deps: GateDeps): void {
+  api.addHook('onRequest', async (request, reply) => {
+    const check = await checkToken(request, deps.verify);
+    await deps.limiter(request, reply, check.kind === 'valid' ? `user:${check.claims.sub}` : addressKey(request));
     if (hasQueryToken(request.url)) {
       throw new AppError('BAD_REQUEST', 'Tokens are accepted only in the Authorization header, never in the URL');
     }
-    const header = request.headers.authorization;
-    if (header === undefined) throw unauthorized('Missing Authorization header');
-    const match = /^Bearer ([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/.exec(header);
-    if (match === null) {
-      deps.observer.invalidToken(request, null);
-      throw unauthorized('Authorization must be a Bearer JSON Web Token');
+    switch (check.kind) {
+      case 'missing':
+        throw unauthorized('Missing Authorization header');
+      case 'malformed':
+        deps.observer.invalidToken(request, null);
+        throw unauthorized('Authorization must be a Bearer JSON Web Token');
+      case 'invalid':
+        deps.observer.invalidToken(request, null);
+        throw unauthorized('Invalid or expired token');
+      case 'valid':
+        break;
     }
-    let claims;
-    try {
-      claims = await deps.verify(match[1] as string);
-    } catch (error) {
-      if (!(error instanceof InvalidTokenError)) throw error;
-      deps.observer.invalidToken(request, null);
-      throw unauthorized('Invalid or expired token');
-    }
+    const { claims } = check;
     const resolution = await deps.resolver.resolve(claims);
     switch (resolution.kind) {
       case 'ok':

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { MemberRole } from '../db/tables/users.js';
 import { AppError } from '../http/errors.js';
+import { operationOf } from '../http/operation.js';
 
 export type Role = 'super_admin' | MemberRole;
 
@@ -28,6 +29,8 @@ export interface Principal {
 export interface RequestOrigin {
   ip: string;
   userAgent: string | null;
+  /** The matched route's operation name (its schema's operationId), carried into audit entries. */
+  operation: string | null;
 }
 
 export interface Caller extends Principal, RequestOrigin {}
@@ -40,7 +43,11 @@ declare module 'fastify' {
 
 export function originOf(request: FastifyRequest): RequestOrigin {
   const agent = request.headers['user-agent'];
-  return { ip: request.ip, userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null };
+  return {
+    ip: request.ip,
+    userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null,
+    operation: operationOf(request),
+  };
 }
 
 /** The authenticated caller of a route behind the authentication hook. */

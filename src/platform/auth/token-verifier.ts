@@ -23,6 +23,9 @@ export type TokenVerifier = (token: string) => Promise<VerifiedClaims>;
 
 export class InvalidTokenError extends Error {}
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUuid = (value: string) => UUID.test(value);
+
 type KeySource = { algorithms: string[]; key: JWTVerifyGetKey | Uint8Array };
 
 /** The keys and algorithms accepted, pinned by configuration (D4.1): anything else is refused. */
@@ -74,10 +77,16 @@ export function createTokenVerifier(config: Config, secrets: AuthSecrets | null)
     } catch (error) {
       throw new InvalidTokenError(error instanceof Error ? error.message : 'invalid token');
     }
+    // Our own tokens name a user and a session by UUID; anything else was not issued by us (and would
+    // otherwise reach a uuid column). External providers choose their own subject format.
+    const sessionId = typeof payload['session_id'] === 'string' ? payload['session_id'] : null;
+    if (config.auth.mode === 'embedded' && (!isUuid(payload.sub as string) || (sessionId !== null && !isUuid(sessionId)))) {
+      throw new InvalidTokenError('subject or session is not a UUID');
+    }
     const claims: VerifiedClaims = {
       sub: payload.sub as string,
       email: typeof payload['email'] === 'string' ? payload['email'] : null,
-      sessionId: typeof payload['session_id'] === 'string' ? payload['session_id'] : null,
+      sessionId,
       exp: payload.exp as number,
     };
     if (cache.size >= CACHE_LIMIT) {

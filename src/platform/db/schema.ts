@@ -3,6 +3,7 @@ import type { AlertsTables } from './tables/alerts.js';
 import type { AuditTables } from './tables/audit.js';
 import type { AuthTables } from './tables/auth.js';
 import type { BrasTables } from './tables/bras.js';
+import type { ControlsTables } from './tables/controls.js';
 import type { EnterprisesTables } from './tables/enterprises.js';
 import type { GovernanceTables } from './tables/governance.js';
 import type { LegalEntitiesTables } from './tables/legal-entities.js';
@@ -16,7 +17,8 @@ export type DB = EnterprisesTables &
   AuditTables &
   AlertsTables &
   GovernanceTables &
-  BrasTables;
+  BrasTables &
+  ControlsTables;
 
 /** What repositories take: the database itself or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;

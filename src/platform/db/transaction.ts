@@ -1,5 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DB } from './schema.js';
+import type { DB, Executor } from './schema.js';
+
+type CommitHook = () => void | Promise<void>;
 
 /**
  * A unit of work: the open transaction plus hooks that run only once it has committed
@@ -7,26 +9,49 @@ import type { DB } from './schema.js';
  */
 export interface UnitOfWork {
   trx: Transaction<DB>;
-  onCommit(hook: () => void | Promise<void>): void;
+  onCommit(hook: CommitHook): void;
+}
+
+/** Reports an on-commit hook that failed: the change has committed, so it is logged and alerted, never rethrown. */
+export type CommitHookFailure = (error: unknown) => void;
+
+// The open units of work by transaction, so that a service handed a caller's transaction joins it (its
+// hooks then wait for the caller's commit) instead of opening a second one.
+const openUnits = new WeakMap<Transaction<DB>, UnitOfWork>();
+// Who hears of failing hooks, per database (set once by the app: log and `system` alert).
+const failureReporters = new WeakMap<Kysely<DB>, CommitHookFailure>();
+
+export function reportCommitHookFailures(db: Kysely<DB>, report: CommitHookFailure): void {
+  failureReporters.set(db, report);
 }
 
 /**
  * The one way domain code writes: the change and its audit entry share `work.trx`, so they commit
- * together or not at all. Hooks run after commit; a hook's failure is reported, never rethrown, because
- * the change itself has already been made.
+ * together or not at all. Given the database, it opens a transaction and runs the hooks after commit.
+ * Given a transaction (a service bound to its caller's work), it joins it: one request's work across
+ * modules commits or rolls back as one, and the hooks run after the outermost commit.
  */
-export async function inTransaction<T>(
-  db: Kysely<DB>,
-  fn: (work: UnitOfWork) => Promise<T>,
-  onHookError: (error: unknown) => void = () => undefined,
-): Promise<T> {
-  const hooks: Array<() => void | Promise<void>> = [];
-  const result = await db.transaction().execute((trx) => fn({ trx, onCommit: (hook) => hooks.push(hook) }));
+export async function inTransaction<T>(db: Executor, fn: (work: UnitOfWork) => Promise<T>): Promise<T> {
+  if (db.isTransaction) {
+    const trx = db as Transaction<DB>;
+    const outer = openUnits.get(trx);
+    if (outer === undefined) throw new Error('inTransaction was given a transaction it did not open');
+    return fn(outer);
+  }
+  const root = db as Kysely<DB>;
+  const hooks: CommitHook[] = [];
+  const result = await root.transaction().execute((trx) => {
+    const work: UnitOfWork = { trx, onCommit: (hook) => hooks.push(hook) };
+    openUnits.set(trx, work);
+    return fn(work);
+  });
   for (const hook of hooks) {
     try {
       await hook();
     } catch (error) {
-      onHookError(error);
+      const report = failureReporters.get(root);
+      if (report !== undefined) report(error);
+      else process.stderr.write(`on-commit hook failed: ${error instanceof Error ? error.stack : String(error)}\n`);
     }
   }
   return result;

@@ -1,3 +1,4 @@
+import { operationOf } from './operation.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, mapConstraintError } from '../db/constraint-errors.js';
 import { AppError, type FieldError } from './errors.js';
@@ -121,7 +122,7 @@ export function registerErrorHandler(app: FastifyInstance, observer: ErrorObserv
     }
     if (appError.status >= 500) {
       // The log keeps the cause for operators; the body never does.
-      request.log.error({ err: error, operation: request.routeOptions.config?.operation }, appError.message);
+      request.log.error({ err: error, operation: operationOf(request) }, appError.message);
       if (appError.code === 'SERVICE_UNAVAILABLE') observer.databaseError(error, true);
       else {
         const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
@@ -131,7 +132,10 @@ export function registerErrorHandler(app: FastifyInstance, observer: ErrorObserv
     }
     return sendError(reply, appError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new AppError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`)),
-  );
+
+}
+
+/** The contract's 404 for a path no route matches (the app's and the /api/v1 gate's not-found handlers). */
+export async function routeNotFound(request: FastifyRequest): Promise<never> {
+  throw new AppError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`);
 }

@@ -30,7 +30,7 @@ export function registerHealthRoute(
         security: [],
         response: { 200: HealthOk, 503: HealthDown },
       },
-      config: { operation: 'platform.health', public: true, rateLimited: false },
+      config: { public: true },
     },
     async (_request, reply) => {
       try {

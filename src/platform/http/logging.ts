@@ -1,5 +1,6 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { LogLevel } from '../../config.js';
+import { operationOf } from './operation.js';
 
 /** Header and body members that are credentials: never written to a log, at any of the usual depths. */
 const SECRET_HEADERS = ['authorization', 'apikey', 'cookie', '["set-cookie"]', '["x-api-key"]'];
@@ -27,11 +28,11 @@ export function loggerOptions(level: LogLevel): NonNullable<FastifyServerOptions
     level,
     redact: { paths: redactPaths(), censor: '[redacted]' },
     serializers: {
-      req: (request: { method: string; url: string; ip?: string; routeOptions?: { config?: { operation?: string } } }) => ({
+      req: (request: { method: string; url: string; ip?: string; routeOptions?: { schema?: unknown } }) => ({
         method: request.method,
         path: request.url.split('?')[0],
         ip: request.ip,
-        operation: request.routeOptions?.config?.operation,
+        operation: operationOf(request) ?? undefined,
       }),
     },
   };

@@ -29,7 +29,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get(
     '/api/v1/openapi.json',
-    { schema: { hide: true }, config: { operation: 'platform.openapi', public: true } },
+    { schema: { hide: true }, config: { public: true } },
     async () => app.swagger(),
   );
 }

@@ -1,12 +1,11 @@
 /** What every route may declare in its `config` (read by the platform hooks). */
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Stable dotted operation name, used in logs, metrics and audit entries. */
-    operation?: string;
-    /** Reachable without a bearer token (health, OpenAPI, the identity provider's own checks). */
+    /**
+     * Reachable without a bearer token: the few routes outside the /api/v1 gate (health, the documents,
+     * the identity provider). A route outside the gate without it fails the gate suite.
+     */
     public?: boolean;
-    /** false: not counted by the rate limiter (/health). */
-    rateLimited?: boolean;
   }
 }
 

@@ -1,3 +1,4 @@
+import { operationOf } from '../http/operation.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
@@ -79,7 +80,7 @@ export function createMonitor(
     },
     unexpectedError(error, request) {
       const name = errorKind(error);
-      const operation = request.routeOptions.config?.operation ?? `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
+      const operation = operationOf(request) ?? `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
       // A 500 is a defect of the platform, whichever tenant met it: one platform-wide alert per route and
       // error class. The message names the first request, whose log line carries the cause.
       queue.enqueue({
@@ -89,6 +90,18 @@ export function createMonitor(
         message: `${name} in ${operation} (first seen in request ${request.id})`,
         enterpriseId: null,
         cause: `${operation}:${name}`,
+      });
+    },
+    commitHookFailed(error) {
+      const name = errorKind(error);
+      log.error({ err: error }, 'an on-commit hook failed after its transaction committed');
+      queue.enqueue({
+        type: 'system',
+        severity: 'error',
+        title: 'A side effect after commit failed',
+        message: `${name} in an on-commit hook: a committed change's follow-up (cache drop, alert) did not happen`,
+        enterpriseId: null,
+        cause: `on_commit:${name}`,
       });
     },
     databaseError(error, unreachable) {

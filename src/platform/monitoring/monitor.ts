@@ -25,6 +25,8 @@ export interface Monitor {
   authFailure(input: { account: string | null; enterpriseId: string | null; ip: string }): void;
   /** An unexpected error that answered 500. */
   unexpectedError(error: unknown, request: FastifyRequest): void;
+  /** An on-commit hook that threw: its change has committed, the side effect did not happen. */
+  commitHookFailed(error: unknown): void;
   /** A database failure; `unreachable` when the request answered 503. */
   databaseError(error: unknown, unreachable: boolean): void;
   /**

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Platform } from '../../../app.js';
+import type { App, Platform } from '../../../platform/module.js';
 import { callerOf } from '../../../platform/auth/principal.js';
 import { listAlertsSchema, updateAlertSchema } from './alerts.schemas.js';
 import { changeAlertStatus, listAlerts } from './alerts.service.js';
@@ -9,13 +9,13 @@ export function registerAlertRoutes(app: App, platform: Platform): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = platform.database;
 
-  api.get('/api/v1/admin/alerts', { schema: listAlertsSchema, config: { operation: 'admin.alerts.list' } }, async (request) =>
+  api.get('/admin/alerts', { schema: listAlertsSchema }, async (request) =>
     listAlerts(db, callerOf(request), request.query),
   );
 
   api.patch(
-    '/api/v1/admin/alerts/:alert_id',
-    { schema: updateAlertSchema, config: { operation: 'admin.alerts.update' } },
+    '/admin/alerts/:alert_id',
+    { schema: updateAlertSchema },
     async (request) => {
       const data = await changeAlertStatus(db, callerOf(request), request.params.alert_id, request.body);
       return { data, message: data.status === 'acknowledged' ? 'Alert acknowledged' : 'Alert resolved' };

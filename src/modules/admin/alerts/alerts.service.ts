@@ -71,7 +71,6 @@ export async function changeAlertStatus(db: Kysely<DB>, caller: Caller, alertId:
       entityType: 'system_alert',
       entityId: alertId,
       details: {
-        operation: 'admin.alerts.update',
         alert_type: current.type,
         alert_enterprise_id: current.enterprise_id,
         from: current.status,

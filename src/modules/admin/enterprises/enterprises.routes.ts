@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Platform } from '../../../app.js';
+import type { App, Platform } from '../../../platform/module.js';
 import { callerOf } from '../../../platform/auth/principal.js';
 import { createEnterpriseSchema, listEnterprisesSchema, updateEnterpriseSchema } from './enterprises.schemas.js';
 import { createEnterprisesService } from './enterprises.service.js';
@@ -9,14 +9,14 @@ export function registerEnterpriseRoutes(app: App, platform: Platform): void {
   const service = createEnterprisesService({ db: platform.database.db, tierPricesCents: platform.config.tierPricesCents });
 
   api.get(
-    '/api/v1/admin/enterprises',
-    { schema: listEnterprisesSchema, config: { operation: 'admin.enterprises.list' } },
+    '/admin/enterprises',
+    { schema: listEnterprisesSchema },
     async (request) => service.list(callerOf(request), request.query),
   );
 
   api.post(
-    '/api/v1/admin/enterprises',
-    { schema: createEnterpriseSchema, config: { operation: 'admin.enterprises.create' } },
+    '/admin/enterprises',
+    { schema: createEnterpriseSchema },
     async (request, reply) => {
       const data = await service.create(callerOf(request), request.body);
       return reply.status(201).send({ data, message: 'Enterprise created' });
@@ -24,8 +24,8 @@ export function registerEnterpriseRoutes(app: App, platform: Platform): void {
   );
 
   api.patch(
-    '/api/v1/admin/enterprises/:enterprise_id',
-    { schema: updateEnterpriseSchema, config: { operation: 'admin.enterprises.update' } },
+    '/admin/enterprises/:enterprise_id',
+    { schema: updateEnterpriseSchema },
     async (request) => ({
       data: await service.update(callerOf(request), request.params.enterprise_id, request.body),
       message: 'Enterprise updated',

@@ -100,7 +100,6 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
           entityType: 'enterprise',
           entityId: enterprise.id,
           details: {
-            operation: 'admin.enterprises.create',
             name: enterprise.name,
             country: enterprise.country,
             registration_number: enterprise.registration_number,
@@ -131,7 +130,6 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
           entityType: 'enterprise',
           entityId: enterpriseId,
           details: {
-            operation: 'admin.enterprises.update',
             before: { status: before.status, subscription_tier: before.subscription_tier },
             after: { status: after.status, subscription_tier: after.subscription_tier },
           },

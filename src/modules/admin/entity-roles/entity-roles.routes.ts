@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Platform } from '../../../app.js';
+import type { App, Platform } from '../../../platform/module.js';
 import { callerOf } from '../../../platform/auth/principal.js';
 import { createEntityRoleSchema, deleteEntityRoleSchema, listEntityRolesSchema } from './entity-roles.schemas.js';
 import { createEntityRolesService } from './entity-roles.service.js';
@@ -9,14 +9,14 @@ export function registerEntityRoleRoutes(app: App, platform: Platform): void {
   const service = createEntityRolesService({ db: platform.database.db, principals: platform.principals });
 
   api.get(
-    '/api/v1/admin/users/:user_id/entity-roles',
-    { schema: listEntityRolesSchema, config: { operation: 'admin.entity_roles.list' } },
+    '/admin/users/:user_id/entity-roles',
+    { schema: listEntityRolesSchema },
     async (request) => ({ data: await service.list(callerOf(request), request.params.user_id) }),
   );
 
   api.post(
-    '/api/v1/admin/users/:user_id/entity-roles',
-    { schema: createEntityRoleSchema, config: { operation: 'admin.entity_roles.create' } },
+    '/admin/users/:user_id/entity-roles',
+    { schema: createEntityRoleSchema },
     async (request, reply) => {
       const data = await service.create(callerOf(request), request.params.user_id, request.body);
       return reply.status(201).send({ data, message: 'Entity role assigned' });
@@ -24,8 +24,8 @@ export function registerEntityRoleRoutes(app: App, platform: Platform): void {
   );
 
   api.delete(
-    '/api/v1/admin/users/:user_id/entity-roles/:role_id',
-    { schema: deleteEntityRoleSchema, config: { operation: 'admin.entity_roles.delete' } },
+    '/admin/users/:user_id/entity-roles/:role_id',
+    { schema: deleteEntityRoleSchema },
     async (request) => {
       await service.remove(callerOf(request), request.params.user_id, request.params.role_id);
       return { message: 'Entity role removed' };

@@ -20,10 +20,10 @@ export interface EntityRolesServiceDeps {
 /** D5: user administrators only. Checked before any lookup, so the refusal says nothing about the user. */
 const requireUserAdministrator = (caller: Caller) => requireRole(caller, ['super_admin', 'admin'], 'managing entity roles');
 
-/** The operation and change each kind of entry names. */
+/** The change each kind of entry names (the operation comes from the route). */
 const ROLE_CHANGES = {
-  added: { operation: 'admin.entity_roles.create', change: 'entity_role_added' },
-  removed: { operation: 'admin.entity_roles.delete', change: 'entity_role_removed' },
+  added: { change: 'entity_role_added' },
+  removed: { change: 'entity_role_removed' },
 } as const;
 
 /**

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Platform } from '../../../app.js';
+import type { App, Platform } from '../../../platform/module.js';
 import { callerOf } from '../../../platform/auth/principal.js';
 import {
   createBusinessUnitSchema,
@@ -13,14 +13,14 @@ export function registerLegalEntityRoutes(app: App, platform: Platform): void {
   const { db } = platform.database;
 
   api.get(
-    '/api/v1/legal-entities',
-    { schema: listLegalEntitiesSchema, config: { operation: 'legal_entities.list' } },
+    '/legal-entities',
+    { schema: listLegalEntitiesSchema },
     async (request) => ({ data: await listVisibleLegalEntities(db, callerOf(request)) }),
   );
 
   api.post(
-    '/api/v1/admin/legal-entities',
-    { schema: createLegalEntitySchema, config: { operation: 'legal_entities.create' } },
+    '/admin/legal-entities',
+    { schema: createLegalEntitySchema },
     async (request, reply) => {
       const data = await createLegalEntity(db, callerOf(request), request.body);
       return reply.code(201).send({ data, message: 'Legal entity created' });
@@ -28,8 +28,8 @@ export function registerLegalEntityRoutes(app: App, platform: Platform): void {
   );
 
   api.post(
-    '/api/v1/admin/legal-entities/:id/business-units',
-    { schema: createBusinessUnitSchema, config: { operation: 'business_units.create' } },
+    '/admin/legal-entities/:id/business-units',
+    { schema: createBusinessUnitSchema },
     async (request, reply) => {
       const data = await createBusinessUnit(db, callerOf(request), request.params.id, request.body);
       return reply.code(201).send({ data, message: 'Business unit created' });

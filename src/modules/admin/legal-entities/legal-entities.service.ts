@@ -67,7 +67,7 @@ export async function createLegalEntity(
       action: 'create',
       entityType: 'legal_entity',
       entityId: entity.id,
-      details: { operation: 'legal_entities.create', name: entity.name, description: entity.description },
+      details: { name: entity.name, description: entity.description },
     });
     return presentEntity(entity);
   });
@@ -95,7 +95,6 @@ export async function createBusinessUnit(
       entityType: 'legal_entity',
       entityId: legalEntityId,
       details: {
-        operation: 'business_units.create',
         change: 'business_unit_created',
         business_unit_id: unit.id,
         name: unit.name,

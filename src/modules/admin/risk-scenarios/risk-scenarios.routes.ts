@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Platform } from '../../../app.js';
+import type { App, Platform } from '../../../platform/module.js';
 import { callerOf } from '../../../platform/auth/principal.js';
 import { createRiskScenarioSchema, listRiskScenariosSchema } from './risk-scenarios.schemas.js';
 import { addScenario, listCatalogue } from './risk-scenarios.service.js';
@@ -9,14 +9,14 @@ export function registerRiskScenarioRoutes(app: App, platform: Platform): void {
   const { db } = platform.database;
 
   api.get(
-    '/api/v1/risk-scenarios',
-    { schema: listRiskScenariosSchema, config: { operation: 'risk_scenarios.list' } },
+    '/risk-scenarios',
+    { schema: listRiskScenariosSchema },
     async (request) => listCatalogue(db, callerOf(request), request.query),
   );
 
   api.post(
-    '/api/v1/risk-scenarios',
-    { schema: createRiskScenarioSchema, config: { operation: 'risk_scenarios.create' } },
+    '/risk-scenarios',
+    { schema: createRiskScenarioSchema },
     async (request, reply) => {
       const data = await addScenario(db, callerOf(request), request.body);
       return reply.code(201).send({ data, message: 'Risk scenario created' });

@@ -68,7 +68,6 @@ export async function addScenario(
       entityType: 'risk_scenario',
       entityId: created.id,
       details: {
-        operation: 'risk_scenarios.create',
         name: created.name,
         category: created.category,
         description: created.description,

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Platform } from '../../../app.js';
+import type { App, Platform } from '../../../platform/module.js';
 import { callerOf } from '../../../platform/auth/principal.js';
 import { createUserSchema, deactivateUserSchema, listUsersSchema } from './users.schemas.js';
 import { createUsersService } from './users.service.js';
@@ -9,16 +9,16 @@ export function registerUserRoutes(app: App, platform: Platform): void {
   const service = createUsersService({ db: platform.database.db, principals: platform.principals });
 
   api.get(
-    '/api/v1/admin/enterprises/:enterprise_id/users',
-    { schema: listUsersSchema, config: { operation: 'admin.users.list' } },
+    '/admin/enterprises/:enterprise_id/users',
+    { schema: listUsersSchema },
     async (request) => ({
       data: await service.list(callerOf(request), request.params.enterprise_id, request.query.include_inactive === true),
     }),
   );
 
   api.post(
-    '/api/v1/admin/enterprises/:enterprise_id/users',
-    { schema: createUserSchema, config: { operation: 'admin.users.create' } },
+    '/admin/enterprises/:enterprise_id/users',
+    { schema: createUserSchema },
     async (request, reply) => {
       const data = await service.create(callerOf(request), request.params.enterprise_id, request.body);
       return reply.status(201).send({ data, message: 'User created' });
@@ -26,8 +26,8 @@ export function registerUserRoutes(app: App, platform: Platform): void {
   );
 
   api.delete(
-    '/api/v1/admin/enterprises/:enterprise_id/users/:user_id',
-    { schema: deactivateUserSchema, config: { operation: 'admin.users.deactivate' } },
+    '/admin/enterprises/:enterprise_id/users/:user_id',
+    { schema: deactivateUserSchema },
     async (request) => {
       await service.deactivate(callerOf(request), request.params.enterprise_id, request.params.user_id);
       return { message: 'User deactivated' };

@@ -76,7 +76,6 @@ export function createUsersService({ db, principals }: UsersServiceDeps) {
           entityType: 'user',
           entityId: user.id,
           details: {
-            operation: 'admin.users.create',
             enterprise_id: enterpriseId,
             membership_id: member.id,
             email: user.email,
@@ -116,7 +115,6 @@ export function createUsersService({ db, principals }: UsersServiceDeps) {
           entityType: 'user',
           entityId: userId,
           details: {
-            operation: 'admin.users.deactivate',
             enterprise_id: enterpriseId,
             membership_id: member.id,
             email: member.email,

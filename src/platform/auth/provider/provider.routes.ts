@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { App, Platform } from '../../../app.js';
+import type { App, Platform } from '../../module.js';
+import { limitByAddress, type RateLimiter } from '../../http/rate-limit/rate-limit.hook.js';
 import { originOf } from '../principal.js';
 import type { AuthSecrets } from '../secrets.js';
 import { apiKeyKind } from './credentials.js';
@@ -17,7 +18,11 @@ import { createProviderService, type ProviderService } from './provider.service.
 export const PROVIDER_PREFIX = '/auth/v1';
 
 /** The embedded identity provider (decisions.md D3), mounted at /auth/v1. */
-export async function registerIdentityProvider(app: App, platform: Platform & { secrets: AuthSecrets }): Promise<void> {
+export async function registerIdentityProvider(
+  app: App,
+  platform: Platform & { secrets: AuthSecrets },
+  limiter: RateLimiter,
+): Promise<void> {
   const service = createProviderService({
     db: platform.database.db,
     secrets: platform.secrets,
@@ -30,6 +35,9 @@ export async function registerIdentityProvider(app: App, platform: Platform & { 
     async (scope) => {
       // Errors under /auth/v1 speak GoTrue's shape; what this handler rethrows goes to the platform's.
       scope.setErrorHandler(async (error, _request, reply) => renderProviderError(error, reply));
+      // Counted per address whatever the request carries: a bearer token must not buy an attacker a fresh
+      // budget of password guesses per account it holds.
+      limitByAddress(scope, limiter);
       registerKeySet(scope, platform.secrets);
       await scope.register(async (guarded) => {
         // Before body parsing, so that a caller without a valid key costs no body work.
@@ -53,7 +61,7 @@ function registerKeySet(scope: FastifyInstance, secrets: AuthSecrets): void {
     ['/.well-known/jwks.json', 'auth.jwks'],
     ['/jwks', 'auth.jwks.alias'],
   ] as const) {
-    scope.get(url, { schema: jwksSchema(operation), config: { operation, public: true } }, async (_request, reply) => {
+    scope.get(url, { schema: jwksSchema(operation), config: { public: true } }, async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=600');
       return keySet;
     });
@@ -63,22 +71,22 @@ function registerKeySet(scope: FastifyInstance, secrets: AuthSecrets): void {
 function registerCalls(scope: FastifyInstance, service: ProviderService): void {
   const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
 
-  typed.post('/token', { schema: tokenSchema, config: { operation: 'auth.token', public: true } }, async (request) =>
+  typed.post('/token', { schema: tokenSchema, config: { public: true } }, async (request) =>
     service.token(request.query.grant_type, request.body, originOf(request)),
   );
 
-  typed.post('/logout', { schema: logoutSchema, config: { operation: 'auth.logout', public: true } }, async (request, reply) => {
+  typed.post('/logout', { schema: logoutSchema, config: { public: true } }, async (request, reply) => {
     await service.logout(request.headers.authorization, request.query.scope, originOf(request));
     return reply.status(204).send(null);
   });
 
-  typed.get('/user', { schema: userSchema, config: { operation: 'auth.user', public: true } }, async (request) =>
+  typed.get('/user', { schema: userSchema, config: { public: true } }, async (request) =>
     service.user(request.headers.authorization, originOf(request)),
   );
 
   typed.put(
     '/admin/users/:user_id',
-    { schema: adminSetPasswordSchema, config: { operation: 'auth.admin.user.update', public: true } },
+    { schema: adminSetPasswordSchema, config: { public: true } },
     async (request) =>
       service.setPassword(request.headers.authorization, request.params.user_id, request.body, originOf(request)),
   );

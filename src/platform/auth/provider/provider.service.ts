@@ -92,6 +92,7 @@ export function createProviderService(deps: ProviderDeps) {
         status: 'success',
         ip: origin.ip,
         userAgent: origin.userAgent,
+        operation: origin.operation,
       });
       // This instance refuses the ended sessions' access tokens at once; others within PRINCIPAL_TTL_MS.
       onCommit(() => {
@@ -126,7 +127,8 @@ export function createProviderService(deps: ProviderDeps) {
         action: 'update',
         entityType: 'user',
         entityId: userId,
-        details: { operation: 'auth.admin.users.update', change: 'password_set', actor: 'service_role' },
+        details: { change: 'password_set', actor: 'service_role' },
+        operation: origin?.operation ?? null,
         ip: origin?.ip ?? null,
         userAgent: origin?.userAgent ?? null,
       });

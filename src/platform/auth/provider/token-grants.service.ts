@@ -54,6 +54,7 @@ export function createTokenGrants(deps: ProviderDeps) {
       status,
       ip: origin.ip,
       userAgent: origin.userAgent,
+      operation: origin.operation,
     };
   }
 

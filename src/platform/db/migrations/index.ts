@@ -4,7 +4,11 @@ import { readFileSync } from 'node:fs';
  * The migrations, listed explicitly and in order (bundle-safe: nothing scans a folder at run time).
  * Each is a plain SQL file beside this index; forward-only, timestamp-prefixed.
  */
-const MIGRATION_FILES = ['20261123080000_platform.sql', '20261123080100_governance_and_bras.sql'] as const;
+const MIGRATION_FILES = [
+  '20261123080000_platform.sql',
+  '20261123080100_governance_and_bras.sql',
+  '20261123090000_domain_links.sql',
+] as const;
 
 export interface SqlMigration {
   name: string;

@@ -27,6 +27,19 @@ export interface BrasTable {
   cancellation_reason: string | null;
 }
 
+/** A catalogue scenario added to a BRA (D6.4). */
+export interface BraRiskScenariosTable {
+  id: Generated<string>;
+  enterprise_id: string;
+  bra_id: string;
+  risk_scenario_id: string;
+  included: Generated<boolean>;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 export interface BrasTables {
   bras: BrasTable;
+  bra_risk_scenarios: BraRiskScenariosTable;
 }

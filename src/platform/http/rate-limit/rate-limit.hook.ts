@@ -1,42 +1,27 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import type { TokenVerifier } from '../../auth/token-verifier.js';
 import type { RateLimitStore, WindowSpec, WindowState } from './rate-limit-store.js';
 
 export interface RateLimitOptions {
   store: RateLimitStore;
   perMinute: number;
   perHour: number;
-  verify: TokenVerifier;
 }
 
-/** Per user (the verified token's `sub`) when authenticated, per client address otherwise (D8). */
-async function counterKey(request: FastifyRequest, verify: TokenVerifier): Promise<string> {
-  const header = request.headers.authorization;
-  if (header?.startsWith('Bearer ')) {
-    try {
-      return `user:${(await verify(header.slice(7))).sub}`;
-    } catch {
-      // An invalid token is counted against the address it came from.
-    }
-  }
-  return `ip:${request.ip}`;
-}
+/** Counts one request against a counter key and refuses it (429) when a window is used up (D8). */
+export type RateLimiter = (request: FastifyRequest, reply: FastifyReply, key: string) => Promise<void>;
 
 /** The window with the fewest requests left is the one the headers describe. */
 function tightest(windows: readonly WindowState[]): WindowState {
   return windows.reduce((a, b) => (b.remaining < a.remaining ? b : a));
 }
 
-export function registerRateLimits(app: FastifyInstance, options: RateLimitOptions): void {
+export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   const windows: WindowSpec[] = [
     { windowSeconds: 60, limit: options.perMinute },
     { windowSeconds: 3600, limit: options.perHour },
   ];
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config?.rateLimited === false) return;
-    // Unknown routes (404) are counted too: probing is traffic.
-    const key = await counterKey(request, options.verify);
+  return async (request, reply, key) => {
     let decision;
     try {
       decision = await options.store.consume(key, windows, Date.now());
@@ -55,5 +40,15 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
       reply.header('retry-after', retryAfter);
       throw new AppError('RATE_LIMIT_EXCEEDED', 'Too many requests', undefined, { retry_after: retryAfter });
     }
-  });
+  };
+}
+
+export const addressKey = (request: FastifyRequest) => `ip:${request.ip}`;
+
+/**
+ * Per client address, whatever the request carries: for scopes without a user of their own (the identity
+ * provider, unknown paths). A bearer token there must not move the count onto an account.
+ */
+export function limitByAddress(scope: FastifyInstance, limiter: RateLimiter): void {
+  scope.addHook('onRequest', async (request, reply) => limiter(request, reply, addressKey(request)));
 }
