@@ -1,7 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { SubscriptionTier } from '../../../config.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
-import type { RiskLevel } from '../../../platform/db/tables/governance.js';
 
 type Status = 'active' | 'inactive';
 
@@ -92,44 +91,4 @@ export async function updateEnterprise(
     .where('id', '=', enterpriseId)
     .returning(['id', 'status', 'subscription_tier', 'updated_at'])
     .executeTakeFirstOrThrow();
-}
-
-/**
- * The enterprise-default risk appetite (both scope columns null, D6.9) and its first history entry.
- * The governance module owns these tables afterwards; an enterprise is only ever created here.
- */
-export async function insertDefaultAppetite(
-  trx: Transaction<DB>,
-  enterpriseId: string,
-  appetite: { risk_level: RiskLevel; threshold_value: number; description: string; reason: string; actorId: string },
-): Promise<string> {
-  const row = await trx
-    .insertInto('risk_appetites')
-    .values({
-      enterprise_id: enterpriseId,
-      legal_entity_id: null,
-      business_unit_id: null,
-      risk_level: appetite.risk_level,
-      threshold_value: appetite.threshold_value,
-      description: appetite.description,
-      updated_by: appetite.actorId,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('risk_appetite_history')
-    .values({
-      enterprise_id: enterpriseId,
-      risk_appetite_id: row.id,
-      legal_entity_id: null,
-      business_unit_id: null,
-      previous_level: null,
-      new_level: appetite.risk_level,
-      previous_threshold: null,
-      new_threshold: appetite.threshold_value,
-      changed_by: appetite.actorId,
-      reason: appetite.reason,
-    })
-    .execute();
-  return row.id;
 }

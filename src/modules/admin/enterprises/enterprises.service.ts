@@ -10,6 +10,7 @@ import { inTransaction } from '../../../platform/db/transaction.js';
 import { notFound } from '../../../platform/http/errors.js';
 import { loadPage, pageRequest, type PaginationInfo } from '../../../platform/http/pagination.js';
 import { seedStarterCatalogue } from '../risk-scenarios/risk-scenarios.service.js';
+import { createRiskAppetiteService } from '../../governance/risk-appetite.service.js';
 import type {
   CreateEnterpriseBody,
   CreatedEnterprise,
@@ -22,20 +23,11 @@ import {
   countEnterprises,
   findEnterprise,
   findEnterpriseForUpdate,
-  insertDefaultAppetite,
   insertEnterprise,
   listEnterprises,
   updateEnterprise,
 } from './enterprises.repository.js';
 import { monthlyRevenueCents } from './mrr.js';
-
-/** D6.9: every enterprise starts with this enterprise-wide appetite. */
-const DEFAULT_APPETITE = {
-  risk_level: 'Medium',
-  threshold_value: 9,
-  description: 'Enterprise default',
-  reason: 'Enterprise created',
-} as const;
 
 export interface EnterprisesServiceDeps {
   db: Kysely<DB>;
@@ -91,7 +83,8 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
           country: body.country,
           registration_number: body.registration_number ?? null,
         });
-        const appetiteId = await insertDefaultAppetite(trx, enterprise.id, { ...DEFAULT_APPETITE, actorId: caller.userId });
+        // The governance module owns appetites: its service, bound to this transaction, writes the default.
+        const appetite = await createRiskAppetiteService({ db: trx }).createEnterpriseDefault(enterprise.id, caller.userId);
         await seedStarterCatalogue(trx, enterprise.id);
         await writeAudit(trx, {
           enterpriseId: trailOf(caller),
@@ -103,7 +96,7 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
             name: enterprise.name,
             country: enterprise.country,
             registration_number: enterprise.registration_number,
-            default_risk_appetite_id: appetiteId,
+            default_risk_appetite_id: appetite.id,
           },
         });
         return enterprise;
