@@ -1,4 +1,5 @@
 import type { AppModule } from '../platform/module.js';
+import { registerActionRoutes } from './actions/actions.routes.js';
 import { registerAdminRoutes } from './admin/admin.routes.js';
 import { registerAlertRoutes } from './admin/alerts/alerts.routes.js';
 import { registerLegalEntityRoutes } from './admin/legal-entities/legal-entities.routes.js';
@@ -15,4 +16,5 @@ export const MODULES: readonly AppModule[] = [
   { name: 'risk-scenarios', routes: registerRiskScenarioRoutes },
   { name: 'admin', routes: registerAdminRoutes },
   { name: 'alerts', routes: registerAlertRoutes },
+  { name: 'actions', routes: registerActionRoutes },
 ];

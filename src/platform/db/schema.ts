@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { ActionsTables } from './tables/actions.js';
 import type { AlertsTables } from './tables/alerts.js';
 import type { AuditTables } from './tables/audit.js';
 import type { AuthTables } from './tables/auth.js';
@@ -18,7 +19,8 @@ export type DB = EnterprisesTables &
   AlertsTables &
   GovernanceTables &
   BrasTables &
-  ControlsTables;
+  ControlsTables &
+  ActionsTables;
 
 /** What repositories take: the database itself or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;

@@ -1,0 +1,223 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { assignedScope, seesWholeEnterprise } from '../../platform/auth/policies.js';
+import type { Principal } from '../../platform/auth/principal.js';
+import type { Executor } from '../../platform/db/schema.js';
+import type { ActionPriority, ActionStatus, MitigationActionsTable } from '../../platform/db/tables/actions.js';
+
+/**
+ * SQL of the actions module. It writes only `mitigation_actions`. It READS, never writes, three tables of
+ * the BRA module and the catalogue: `bras` (a linked action's scope is its BRA's legal entity and business
+ * unit, D5; and its name), `bra_risk_scenarios` and `risk_scenarios` (the scenario's name, and whether a
+ * link belongs to the BRA named). Reading them here keeps the D5 scope a SQL predicate of the list, so
+ * pages and totals are right.
+ */
+
+/**
+ * D5 scope of a caller over actions, as a predicate on `a` (mitigation_actions) and `b` (its BRA, left
+ * joined): client admins everything; reviewers actions of BRAs of assigned entities; assessors those and
+ * the unlinked actions they created. Never null (coalesce), so it can be selected as a flag.
+ */
+export function actionScope(caller: Principal): RawBuilder<SqlBool> {
+  if (seesWholeEnterprise(caller)) return sql<SqlBool>`true`;
+  const linked = sql<SqlBool>`(a.bra_id is not null and ${assignedScope(caller, 'b.legal_entity_id', 'b.business_unit_id')})`;
+  if (caller.role !== 'assessor') return sql<SqlBool>`coalesce(${linked}, false)`;
+  return sql<SqlBool>`coalesce(${linked} or (a.bra_id is null and a.created_by = ${caller.userId}), false)`;
+}
+
+export interface ActionFilter {
+  braId?: string | undefined;
+  status?: ActionStatus | undefined;
+  priority?: ActionPriority | undefined;
+  /** Only actions overdue on this date ('YYYY-MM-DD'); undefined: no overdue filter. */
+  overdueOn?: string | undefined;
+  includeArchived: boolean;
+}
+
+function scoped(db: Executor, enterpriseId: string) {
+  return db
+    .selectFrom('mitigation_actions as a')
+    .leftJoin('bras as b', (join) => join.onRef('b.enterprise_id', '=', 'a.enterprise_id').onRef('b.id', '=', 'a.bra_id'))
+    .where('a.enterprise_id', '=', enterpriseId);
+}
+
+/**
+ * The list's one filtered query, for the count and the page alike. The open-action predicates are literal
+ * SQL, as in the partial index mitigation_actions_open_due_idx, so that the planner can use it for
+ * overdue_only instead of reading the enterprise's history.
+ */
+function filtered(db: Executor, enterpriseId: string, caller: Principal, filter: ActionFilter) {
+  let query = scoped(db, enterpriseId).where(actionScope(caller));
+  if (!filter.includeArchived) query = query.where(sql<SqlBool>`not a.archived`);
+  if (filter.braId !== undefined) query = query.where('a.bra_id', '=', filter.braId);
+  if (filter.status !== undefined) query = query.where('a.status', '=', filter.status);
+  if (filter.priority !== undefined) query = query.where('a.priority', '=', filter.priority);
+  if (filter.overdueOn !== undefined) {
+    query = query.where(sql<SqlBool>`a.status <> 'completed'`).where('a.due_date', '<', filter.overdueOn);
+  }
+  return query;
+}
+
+/** The columns an action is shown with (2.4), its BRA's and scenario's names included. */
+function withView<Q extends ReturnType<typeof scoped>>(query: Q) {
+  return query
+    .leftJoin('bra_risk_scenarios as l', (join) =>
+      join.onRef('l.enterprise_id', '=', 'a.enterprise_id').onRef('l.id', '=', 'a.bra_risk_scenario_id'),
+    )
+    .leftJoin('risk_scenarios as rs', (join) => join.onRef('rs.enterprise_id', '=', 'l.enterprise_id').onRef('rs.id', '=', 'l.risk_scenario_id'))
+    .select([
+      'a.id',
+      'a.action',
+      'a.owner',
+      'a.status',
+      'a.priority',
+      'a.action_type',
+      'a.due_date',
+      'a.bra_id',
+      'a.bra_risk_scenario_id',
+      'a.archived',
+      'a.created_at',
+      'a.updated_at',
+      'b.name as bra_name',
+      'rs.name as risk_scenario_name',
+    ]);
+}
+
+export type ActionRow = Awaited<ReturnType<typeof listActions>>[number];
+
+export async function countActions(db: Executor, enterpriseId: string, caller: Principal, filter: ActionFilter): Promise<number> {
+  const row = await filtered(db, enterpriseId, caller, filter)
+    .select((eb) => eb.fn.countAll<string | number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export async function listActions(
+  db: Executor,
+  enterpriseId: string,
+  caller: Principal,
+  filter: ActionFilter,
+  limit: number,
+  offset: number,
+) {
+  return withView(filtered(db, enterpriseId, caller, filter))
+    .orderBy('a.created_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function findActionView(db: Executor, enterpriseId: string, actionId: string) {
+  return withView(scoped(db, enterpriseId)).where('a.id', '=', actionId).executeTakeFirst();
+}
+
+/**
+ * The named actions of the enterprise, locked for the change that follows, each with whether the caller's
+ * scope covers it (the same predicate as the list). Ids of other enterprises are simply not found.
+ */
+export async function lockActions(db: Executor, enterpriseId: string, caller: Principal, ids: readonly string[]) {
+  return scoped(db, enterpriseId)
+    .where('a.id', 'in', ids)
+    .select([
+      'a.id',
+      'a.action',
+      'a.owner',
+      'a.status',
+      'a.priority',
+      'a.action_type',
+      'a.due_date',
+      'a.archived',
+      actionScope(caller).as('in_scope'),
+    ])
+    .orderBy('a.id')
+    .forUpdate('a')
+    .execute();
+}
+
+export type LockedAction = Awaited<ReturnType<typeof lockActions>>[number];
+
+export interface NewAction {
+  action: string;
+  owner: string;
+  priority: ActionPriority;
+  action_type: string;
+  due_date: string;
+  bra_id: string | null;
+  bra_risk_scenario_id: string | null;
+  created_by: string;
+}
+
+export async function insertAction(db: Executor, enterpriseId: string, values: NewAction): Promise<{ id: string }> {
+  return db
+    .insertInto('mitigation_actions')
+    .values({ enterprise_id: enterpriseId, ...values })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
+export type ActionChanges = Partial<
+  Pick<MitigationActionsTable, 'action' | 'owner' | 'action_type' | 'due_date'> & { status: ActionStatus; priority: ActionPriority }
+>;
+
+/** Sets the same changes on every named action (already locked and checked); returns them as changed. */
+export async function updateActions(db: Executor, enterpriseId: string, ids: readonly string[], changes: ActionChanges) {
+  return db
+    .updateTable('mitigation_actions')
+    .set({ ...changes, updated_at: sql<Date>`now()` })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', 'in', ids)
+    .where(sql<SqlBool>`not archived`)
+    .returning(['id', 'action', 'owner', 'status', 'priority', 'action_type', 'due_date', 'updated_at'])
+    .execute();
+}
+
+export async function markArchived(db: Executor, enterpriseId: string, actionId: string, userId: string) {
+  return db
+    .updateTable('mitigation_actions')
+    .set({ archived: true, archived_at: sql<Date>`now()`, archived_by: userId, updated_at: sql<Date>`now()` })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', actionId)
+    .where(sql<SqlBool>`not archived`)
+    .returning(['id', 'archived_at'])
+    .executeTakeFirst();
+}
+
+/** A BRA of the enterprise with what its scope is decided on (read-only, see above). */
+export async function findBraForLink(db: Executor, enterpriseId: string, braId: string) {
+  return db
+    .selectFrom('bras')
+    .select(['id', 'legal_entity_id', 'business_unit_id'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', braId)
+    .executeTakeFirst();
+}
+
+/** A scenario link of the enterprise and the BRA it belongs to (read-only). */
+export async function findScenarioLink(db: Executor, enterpriseId: string, linkId: string) {
+  return db
+    .selectFrom('bra_risk_scenarios')
+    .select(['id', 'bra_id'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', linkId)
+    .executeTakeFirst();
+}
+
+/**
+ * D9.5 across enterprises (platform work, not a tenant's request): enterprises with at least `atLeast`
+ * open, unarchived actions of priority high or critical due before `today`. Served by the partial index
+ * mitigation_actions_urgent_due_idx, whose predicates are repeated here literally.
+ */
+export async function enterprisesWithOverdueUrgentActions(db: Executor, today: string, atLeast: number) {
+  const rows = await db
+    .selectFrom('mitigation_actions')
+    .select((eb) => ['enterprise_id', eb.fn.countAll<string | number>().as('overdue')])
+    .where(sql<SqlBool>`status <> 'completed'`)
+    .where(sql<SqlBool>`not archived`)
+    .where(sql<SqlBool>`priority in ('high', 'critical')`)
+    .where('due_date', '<', today)
+    .groupBy('enterprise_id')
+    .having((eb) => eb.fn.countAll(), '>=', atLeast)
+    .orderBy('enterprise_id')
+    .execute();
+  return rows.map((row) => ({ enterprise_id: row.enterprise_id, overdue: Number(row.overdue) }));
+}

@@ -1,0 +1,242 @@
+import { auditFrom } from '../../platform/audit/audit-events.js';
+import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { requireAssigned, requireMember, requireRole } from '../../platform/auth/policies.js';
+import type { Caller } from '../../platform/auth/principal.js';
+import type { Executor } from '../../platform/db/schema.js';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import { AppError, forbidden, invalidState, notFound } from '../../platform/http/errors.js';
+import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
+import { presentAction } from './actions.presenter.js';
+import {
+  countActions,
+  findActionView,
+  findBraForLink,
+  findScenarioLink,
+  insertAction,
+  listActions,
+  lockActions,
+  markArchived,
+  updateActions,
+  type ActionChanges,
+  type LockedAction,
+} from './actions.repository.js';
+import type {
+  ActionChangeView,
+  ActionView,
+  BulkUpdateBody,
+  CreateActionBody,
+  ListActionsQuery,
+  UpdateActionBody,
+} from './actions.schemas.js';
+import { isOverdue, utcToday } from './overdue.js';
+
+const CHANGEABLE = ['action', 'owner', 'status', 'priority', 'action_type', 'due_date'] as const;
+
+/** D5: client admins and assessors change actions (assessors within their list's scope); reviewers read. */
+const requireActionEditor = (caller: Caller) => requireRole(caller, ['admin', 'assessor'], 'changes to mitigation actions');
+
+const invalidReference = (field: string, why: string) => new AppError('INVALID_REFERENCE', why, { field });
+
+/** Only the fields sent, in a fixed order (the body's own key order is the client's business). */
+function changesOf(body: UpdateActionBody): ActionChanges {
+  const changes: Record<string, unknown> = {};
+  for (const field of CHANGEABLE) if (body[field] !== undefined) changes[field] = body[field];
+  return changes as ActionChanges;
+}
+
+/** What the audit entry records: each field sent, from its old value to the new one. */
+function auditChanges(before: LockedAction, changes: ActionChanges) {
+  return Object.fromEntries(
+    Object.entries(changes).map(([field, to]) => [field, { from: before[field as keyof ActionChanges], to }]),
+  );
+}
+
+export interface ActionsServiceDeps {
+  /** The database, or a caller's open transaction to join (inTransaction). */
+  db: Executor;
+  /** Today's instant; the service reads the UTC date from it at every call (tests keep the real clock). */
+  now?: () => Date;
+}
+
+/**
+ * Mitigation actions (2.4, 3.2, 4.4, D7.3). Every change and its `mitigation_action` audit entry share one
+ * transaction; a refused change leaves no trace but the access_denied entry of a 403.
+ */
+export function createActionsService({ db, now = () => new Date() }: ActionsServiceDeps) {
+  /**
+   * The single action a PATCH or an archive names, locked: another enterprise's or an unknown id is 404, one
+   * of the caller's enterprise outside their scope 403 (D10.1).
+   */
+  async function lockOne(trx: Transaction<DB>, caller: Caller & { enterpriseId: string }, actionId: string) {
+    const [row] = await lockActions(trx, caller.enterpriseId, caller, [actionId]);
+    if (row === undefined) throw notFound('Mitigation action');
+    if (!row.in_scope) throw forbidden('This mitigation action is outside your assigned entities');
+    return row;
+  }
+
+  return {
+    async list(caller: Caller, query: ListActionsQuery): Promise<Page<ActionView>> {
+      requireMember(caller);
+      const enterpriseId = caller.enterpriseId;
+      const today = utcToday(now());
+      const filter = {
+        braId: query.bra_id,
+        status: query.status,
+        priority: query.priority,
+        overdueOn: query.overdue_only === true ? today : undefined,
+        includeArchived: query.archived === true,
+      };
+      const page = await loadPage(
+        pageRequest(query),
+        () => countActions(db, enterpriseId, caller, filter),
+        (limit, offset) => listActions(db, enterpriseId, caller, filter, limit, offset),
+      );
+      return { ...page, data: page.data.map((row) => presentAction(row, today)) };
+    },
+
+    /**
+     * D7.3 references: a BRA of the enterprise (else 400), within an assessor's assignments (else 403), and a
+     * scenario link only together with its own BRA (else 400). Any BRA status may carry actions: an approved
+     * assessment is where its action plan is followed up.
+     */
+    async create(caller: Caller, body: CreateActionBody): Promise<ActionView> {
+      requireMember(caller);
+      requireActionEditor(caller);
+      const enterpriseId = caller.enterpriseId;
+      const braId = body.bra_id ?? null;
+      const linkId = body.bra_risk_scenario_id ?? null;
+      return inTransaction(db, async ({ trx }) => {
+        if (braId !== null) {
+          const bra = await findBraForLink(trx, enterpriseId, braId);
+          if (bra === undefined) throw invalidReference('bra_id', 'bra_id does not refer to a BRA of your enterprise');
+          requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
+        }
+        if (linkId !== null) {
+          if (braId === null) throw invalidReference('bra_risk_scenario_id', 'bra_risk_scenario_id requires its bra_id');
+          const link = await findScenarioLink(trx, enterpriseId, linkId);
+          if (link === undefined || link.bra_id !== braId) {
+            throw invalidReference('bra_risk_scenario_id', 'bra_risk_scenario_id does not refer to a scenario link of this BRA');
+          }
+        }
+        const { id } = await insertAction(trx, enterpriseId, {
+          action: body.action,
+          owner: body.owner,
+          priority: body.priority,
+          action_type: body.action_type,
+          due_date: body.due_date,
+          bra_id: braId,
+          bra_risk_scenario_id: linkId,
+          created_by: caller.userId,
+        });
+        const created = (await findActionView(trx, enterpriseId, id))!;
+        await writeAudit(trx, {
+          enterpriseId,
+          ...auditFrom(caller),
+          action: 'create',
+          entityType: 'mitigation_action',
+          entityId: id,
+          details: {
+            action: created.action,
+            owner: created.owner,
+            status: created.status,
+            priority: created.priority,
+            action_type: created.action_type,
+            due_date: created.due_date,
+            bra_id: created.bra_id,
+            bra_risk_scenario_id: created.bra_risk_scenario_id,
+          },
+        });
+        return presentAction(created, utcToday(now()));
+      });
+    },
+
+    /** Any status move is allowed (D7.3); an archived action cannot change (409). */
+    async update(caller: Caller, actionId: string, body: UpdateActionBody): Promise<ActionChangeView> {
+      requireMember(caller);
+      requireActionEditor(caller);
+      const enterpriseId = caller.enterpriseId;
+      const changes = changesOf(body);
+      return inTransaction(db, async ({ trx }) => {
+        const before = await lockOne(trx, caller, actionId);
+        if (before.archived) throw invalidState('An archived mitigation action cannot be changed');
+        const [after] = await updateActions(trx, enterpriseId, [actionId], changes);
+        await writeAudit(trx, {
+          enterpriseId,
+          ...auditFrom(caller),
+          action: 'update',
+          entityType: 'mitigation_action',
+          entityId: actionId,
+          details: { changes: auditChanges(before, changes) },
+        });
+        const changed = after!;
+        const fields = Object.fromEntries(Object.keys(changes).map((field) => [field, changed[field as keyof ActionChanges]]));
+        return { id: changed.id, ...fields, is_overdue: isOverdue(changed, utcToday(now())), updated_at: changed.updated_at };
+      });
+    },
+
+    /**
+     * All or nothing (D7.3, D10.2): the named actions are locked first; any unknown or out-of-scope id is 404
+     * and any archived one 409, before anything is written. Then one UPDATE and one audit entry per action.
+     */
+    async bulkUpdate(caller: Caller, body: BulkUpdateBody): Promise<{ updated_count: number; updated_ids: string[] }> {
+      requireMember(caller);
+      requireActionEditor(caller);
+      const enterpriseId = caller.enterpriseId;
+      const ids = body.action_ids;
+      const changes = changesOf(body.updates);
+      return inTransaction(db, async ({ trx }) => {
+        const locked = new Map((await lockActions(trx, enterpriseId, caller, ids)).map((row) => [row.id, row]));
+        const missing = ids.filter((id) => locked.get(id)?.in_scope !== true);
+        if (missing.length > 0) {
+          throw new AppError('NOT_FOUND', 'Some mitigation actions were not found; nothing was changed', { action_ids: missing });
+        }
+        const archived = ids.filter((id) => locked.get(id)!.archived);
+        if (archived.length > 0) {
+          throw new AppError('INVALID_STATE', 'Archived mitigation actions cannot be changed; nothing was changed', {
+            action_ids: archived,
+          });
+        }
+        await updateActions(trx, enterpriseId, ids, changes);
+        for (const id of ids) {
+          await writeAudit(trx, {
+            enterpriseId,
+            ...auditFrom(caller),
+            action: 'update',
+            entityType: 'mitigation_action',
+            entityId: id,
+            details: { changes: auditChanges(locked.get(id)!, changes), bulk_update: { size: ids.length } },
+          });
+        }
+        return { updated_count: ids.length, updated_ids: [...ids] };
+      });
+    },
+
+    /**
+     * Idempotent (D7.3): archiving an archived action changes nothing and writes no entry. Recorded as a
+     * `delete` (2.9: delete covers archiving).
+     */
+    async archive(caller: Caller, actionId: string): Promise<{ archived: boolean }> {
+      requireMember(caller);
+      requireActionEditor(caller);
+      const enterpriseId = caller.enterpriseId;
+      return inTransaction(db, async ({ trx }) => {
+        const before = await lockOne(trx, caller, actionId);
+        if (before.archived) return { archived: false };
+        await markArchived(trx, enterpriseId, actionId, caller.userId);
+        await writeAudit(trx, {
+          enterpriseId,
+          ...auditFrom(caller),
+          action: 'delete',
+          entityType: 'mitigation_action',
+          entityId: actionId,
+          details: { archived: true, action: before.action, status: before.status },
+        });
+        return { archived: true };
+      });
+    },
+  };
+}
+
+export type ActionsService = ReturnType<typeof createActionsService>;
