@@ -1,6 +1,6 @@
 import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
-import { requireAssigned, requireMember, requireRole } from '../../platform/auth/policies.js';
+import { requireAssigned, requireMember, requireRole, seesWholeEnterprise } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { Transaction } from 'kysely';
@@ -77,9 +77,17 @@ export function createActionsService({ db, now = () => new Date() }: ActionsServ
   }
 
   return {
+    /**
+     * Scoped in SQL (D5). A bra_id filter naming a BRA of the enterprise outside an assessor's or reviewer's
+     * assignments is 403 (D10.1: list filters naming what the caller may not see); an unknown one lists nothing.
+     */
     async list(caller: Caller, query: ListActionsQuery): Promise<Page<ActionView>> {
       requireMember(caller);
       const enterpriseId = caller.enterpriseId;
+      if (query.bra_id !== undefined && !seesWholeEnterprise(caller)) {
+        const bra = await findBraForLink(db, enterpriseId, query.bra_id);
+        if (bra !== undefined) requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
+      }
       const today = utcToday(now());
       const filter = {
         braId: query.bra_id,

@@ -26,6 +26,8 @@ const REFERENCE_FIELDS: Record<string, string> = {
   risk_appetites_business_unit_fkey: 'business_unit_id',
   bras_legal_entity_fkey: 'legal_entity_id',
   bras_business_unit_fkey: 'business_unit_id',
+  mitigation_actions_bra_fkey: 'bra_id',
+  mitigation_actions_scenario_fkey: 'bra_risk_scenario_id',
 };
 
 interface PgError {
