@@ -42,7 +42,7 @@ function scoped(db: Executor, enterpriseId: string) {
 
 /**
  * The list's one filtered query, for the count and the page alike. The open-action predicates are literal
- * SQL, as in the partial index mitigation_actions_open_due_idx, so that the planner can use it for
+ * SQL, as in the partial index mitigation_actions_open_idx, so that the planner can use it for
  * overdue_only instead of reading the enterprise's history.
  */
 function filtered(db: Executor, enterpriseId: string, caller: Principal, filter: ActionFilter) {
@@ -84,10 +84,21 @@ function withView<Q extends ReturnType<typeof scoped>>(query: Q) {
 
 export type ActionRow = Awaited<ReturnType<typeof listActions>>[number];
 
+/** The list's count and page queries, unexecuted (the index suite EXPLAINs them). */
+export function countActionsQuery(db: Executor, enterpriseId: string, caller: Principal, filter: ActionFilter) {
+  return filtered(db, enterpriseId, caller, filter).select((eb) => eb.fn.countAll<string | number>().as('total'));
+}
+
+export function listActionsQuery(db: Executor, enterpriseId: string, caller: Principal, filter: ActionFilter, limit: number, offset: number) {
+  return withView(filtered(db, enterpriseId, caller, filter))
+    .orderBy('a.created_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(limit)
+    .offset(offset);
+}
+
 export async function countActions(db: Executor, enterpriseId: string, caller: Principal, filter: ActionFilter): Promise<number> {
-  const row = await filtered(db, enterpriseId, caller, filter)
-    .select((eb) => eb.fn.countAll<string | number>().as('total'))
-    .executeTakeFirstOrThrow();
+  const row = await countActionsQuery(db, enterpriseId, caller, filter).executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
@@ -99,12 +110,7 @@ export async function listActions(
   limit: number,
   offset: number,
 ) {
-  return withView(filtered(db, enterpriseId, caller, filter))
-    .orderBy('a.created_at', 'desc')
-    .orderBy('a.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return listActionsQuery(db, enterpriseId, caller, filter, limit, offset).execute();
 }
 
 export async function findActionView(db: Executor, enterpriseId: string, actionId: string) {
@@ -207,8 +213,8 @@ export async function findScenarioLink(db: Executor, enterpriseId: string, linkI
  * open, unarchived actions of priority high or critical due before `today`. Served by the partial index
  * mitigation_actions_urgent_due_idx, whose predicates are repeated here literally.
  */
-export async function enterprisesWithOverdueUrgentActions(db: Executor, today: string, atLeast: number) {
-  const rows = await db
+export function overdueUrgentQuery(db: Executor, today: string, atLeast: number) {
+  return db
     .selectFrom('mitigation_actions')
     .select((eb) => ['enterprise_id', eb.fn.countAll<string | number>().as('overdue')])
     .where(sql<SqlBool>`status <> 'completed'`)
@@ -217,7 +223,10 @@ export async function enterprisesWithOverdueUrgentActions(db: Executor, today: s
     .where('due_date', '<', today)
     .groupBy('enterprise_id')
     .having((eb) => eb.fn.countAll(), '>=', atLeast)
-    .orderBy('enterprise_id')
-    .execute();
+    .orderBy('enterprise_id');
+}
+
+export async function enterprisesWithOverdueUrgentActions(db: Executor, today: string, atLeast: number) {
+  const rows = await overdueUrgentQuery(db, today, atLeast).execute();
   return rows.map((row) => ({ enterprise_id: row.enterprise_id, overdue: Number(row.overdue) }));
 }

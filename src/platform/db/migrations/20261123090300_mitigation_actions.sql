@@ -39,10 +39,12 @@ create index mitigation_actions_priority_idx on mitigation_actions (enterprise_i
 -- The unlinked actions an assessor created (D5 scope).
 create index mitigation_actions_creator_idx on mitigation_actions (enterprise_id, created_by, created_at desc, id desc)
   where bra_id is null;
--- overdue_only: only open (not completed, not archived) actions are indexed, so the filter reads the
--- enterprise's open actions due before today and never its completed or archived history.
-create index mitigation_actions_open_due_idx on mitigation_actions (enterprise_id, due_date)
-  where status <> 'completed' and not archived;
+-- overdue_only: only open (not completed, not archived) actions are indexed, in list order, with their due
+-- date: the page walks the enterprise's open actions newest first and the count reads the index alone,
+-- never the completed or archived history. (An index keyed on due_date alone loses to the list index
+-- under LIMIT: the planner prefers an ordered walk of every unarchived action.)
+create index mitigation_actions_open_idx on mitigation_actions (enterprise_id, created_at desc, id desc)
+  include (due_date) where status <> 'completed' and not archived;
 -- The enterprise_health check (D9.5) across enterprises: open high/critical actions by due date.
 create index mitigation_actions_urgent_due_idx on mitigation_actions (due_date, enterprise_id)
   where status <> 'completed' and not archived and priority in ('high', 'critical');
