@@ -10,6 +10,7 @@ import type { Database } from '../platform/db/engine.js';
 import type { DemoContext, DemoCredential, DemoServices, DemoStep } from './demo-context.js';
 import { DEMO_ENTERPRISE, DEMO_MEMBERS, DEMO_SUPER_ADMIN, assignmentLabels } from './demo-data.js';
 import { findActiveUsersByEmail, findEnterpriseByName } from './demo.repository.js';
+import { actionsStep } from './steps/actions.step.js';
 import { catalogueStep } from './steps/catalogue.step.js';
 import { clientAdminStep } from './steps/client-admin.step.js';
 import { enterpriseStep } from './steps/enterprise.step.js';
@@ -31,6 +32,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   catalogueStep,
   teamStep,
   passwordsStep,
+  actionsStep,
 ];
 
 export type DemoResult =
