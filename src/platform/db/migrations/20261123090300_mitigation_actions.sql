@@ -40,7 +40,7 @@ create index mitigation_actions_priority_idx on mitigation_actions (enterprise_i
 create index mitigation_actions_creator_idx on mitigation_actions (enterprise_id, created_by, created_at desc, id desc)
   where bra_id is null;
 -- overdue_only: only open (not completed, not archived) actions are indexed, in list order, with their due
--- date: the page walks the enterprise's open actions newest first and the count reads the index alone,
+-- date: the page walks the enterprise's open actions newest first and the count reads only those,
 -- never the completed or archived history. (An index keyed on due_date alone loses to the list index
 -- under LIMIT: the planner prefers an ordered walk of every unarchived action.)
 create index mitigation_actions_open_idx on mitigation_actions (enterprise_id, created_at desc, id desc)
