@@ -112,6 +112,23 @@ describe('bulk update of mitigation actions (4.4, D7.3, D10.2)', async () => {
     expect(await auditEntries(ctx, { entityType: 'mitigation_action', action: 'update' }).then((rows) => rows.filter((row) => ids.includes(row.entity_id!)))).toHaveLength(100);
   });
 
+  it('racing an archive: the bulk update applies to all or to none of its ids, never to part (row locks)', async () => {
+    for (let round = 0; round < 4; round += 1) {
+      const ids = (await fresh(3)).map((action) => action.id);
+      const [updated, archived] = await Promise.all([
+        bulk({ action_ids: ids, updates: { owner: `Round ${round}` } }),
+        call('POST', `/mitigation-actions/${ids[2]}/archive`, token),
+      ]);
+      expect(archived.statusCode, archived.body).toBe(200);
+      const owners = (await rowsOf(ids)).map((row) => row.owner);
+      if (updated.statusCode === 200) expect(owners).toEqual(ids.map(() => `Round ${round}`));
+      else {
+        expect(updated.statusCode, updated.body).toBe(409);
+        expect(owners).toEqual(['Ops', 'Ops', 'Ops']);
+      }
+    }
+  });
+
   it.each([
     ['0 ids', () => ({ action_ids: [], updates: { status: 'completed' } }), 'action_ids'],
     ['101 ids', () => ({ action_ids: Array.from({ length: 101 }, () => randomUUID()), updates: { status: 'completed' } }), 'action_ids'],
