@@ -4,6 +4,7 @@ import { registerAdminRoutes } from './admin/admin.routes.js';
 import { registerAlertRoutes } from './admin/alerts/alerts.routes.js';
 import { registerLegalEntityRoutes } from './admin/legal-entities/legal-entities.routes.js';
 import { registerRiskScenarioRoutes } from './admin/risk-scenarios/risk-scenarios.routes.js';
+import { registerControlRoutes } from './controls/controls.routes.js';
 import { registerMeRoutes } from './me/me.routes.js';
 
 /**
@@ -17,4 +18,5 @@ export const MODULES: readonly AppModule[] = [
   { name: 'admin', routes: registerAdminRoutes },
   { name: 'alerts', routes: registerAlertRoutes },
   { name: 'actions', routes: registerActionRoutes },
+  { name: 'controls', routes: registerControlRoutes },
 ];

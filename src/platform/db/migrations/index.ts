@@ -8,6 +8,7 @@ const MIGRATION_FILES = [
   '20261123080000_platform.sql',
   '20261123080100_governance_and_bras.sql',
   '20261123090000_domain_links.sql',
+  '20261123090100_controls.sql',
   '20261123090300_mitigation_actions.sql',
 ] as const;
 

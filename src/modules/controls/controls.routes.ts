@@ -1,0 +1,75 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { callerOf } from '../../platform/auth/principal.js';
+import type { App, Platform } from '../../platform/module.js';
+import {
+  archiveKeyControlSchema,
+  archiveSubControlSchema,
+  createKeyControlSchema,
+  createSubControlSchema,
+  effectivenessSchema,
+  heatMapSchema,
+  listKeyControlsSchema,
+  listSubControlsSchema,
+  updateKeyControlSchema,
+  updateSubControlSchema,
+} from './controls.schemas.js';
+import { createEffectivenessService } from './effectiveness.service.js';
+import { createKeyControlsService } from './key-controls.service.js';
+import { createSubControlsService } from './sub-controls.service.js';
+
+/** Control assurance (4.3, D7.1, D7.2), inside the /api/v1 gate. */
+export function registerControlRoutes(app: App, platform: Platform): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = platform.database;
+  const keyControls = createKeyControlsService({ db });
+  const subControls = createSubControlsService({ db });
+  const effectiveness = createEffectivenessService({ db });
+
+  api.get('/controls/key-controls', { schema: listKeyControlsSchema }, async (request) =>
+    keyControls.list(callerOf(request), request.query),
+  );
+
+  api.post('/controls/key-controls', { schema: createKeyControlSchema }, async (request, reply) => {
+    const data = await keyControls.create(callerOf(request), request.body);
+    return reply.code(201).send({ data, message: 'Key control created' });
+  });
+
+  api.patch('/controls/key-controls/:key_control_id', { schema: updateKeyControlSchema }, async (request) => ({
+    data: await keyControls.update(callerOf(request), request.params.key_control_id, request.body),
+    message: 'Key control updated',
+  }));
+
+  api.post('/controls/key-controls/:key_control_id/archive', { schema: archiveKeyControlSchema }, async (request) => {
+    const { alreadyArchived } = await keyControls.archive(callerOf(request), request.params.key_control_id);
+    return { message: alreadyArchived ? 'Key control was already archived' : 'Key control and its sub-controls archived' };
+  });
+
+  api.get('/controls/sub-controls', { schema: listSubControlsSchema }, async (request) => ({
+    data: await subControls.list(callerOf(request), request.query),
+  }));
+
+  api.post('/controls/sub-controls', { schema: createSubControlSchema }, async (request, reply) => {
+    const data = await subControls.create(callerOf(request), request.body);
+    return reply.code(201).send({ data, message: 'Sub-control created' });
+  });
+
+  api.patch('/controls/sub-controls/:sub_control_id', { schema: updateSubControlSchema }, async (request) => ({
+    data: await subControls.recordTestResults(callerOf(request), request.params.sub_control_id, request.body),
+    message: 'Sub-control updated',
+  }));
+
+  api.post('/controls/sub-controls/:sub_control_id/archive', { schema: archiveSubControlSchema }, async (request) => {
+    const { alreadyArchived } = await subControls.archive(callerOf(request), request.params.sub_control_id);
+    return { message: alreadyArchived ? 'Sub-control was already archived' : 'Sub-control archived' };
+  });
+
+  api.get('/controls/effectiveness', { schema: effectivenessSchema }, async (request) => ({
+    data: await effectiveness.summary(callerOf(request), request.query),
+    message: 'Effectiveness summary',
+  }));
+
+  api.get('/controls/heat-map', { schema: heatMapSchema }, async (request) => ({
+    data: await effectiveness.heatMap(callerOf(request), request.query),
+    message: 'Control heat map',
+  }));
+}

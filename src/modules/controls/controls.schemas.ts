@@ -1,0 +1,256 @@
+import { Type } from 'typebox';
+import {
+  CalendarDate,
+  DataResponse,
+  FreeText,
+  IdParams,
+  ListResponse,
+  MessageOnly,
+  Name,
+  Nullable,
+  PageResponse,
+  PaginationQuery,
+  Timestamp,
+  Uuid,
+  errorResponses,
+} from '../../platform/http/schemas.js';
+import { EFFECTIVENESS_LABELS, TOD_LEVELS, TOE_LEVELS } from './effectiveness-matrix.js';
+
+const TAGS = ['controls'];
+
+const Tod = (description = 'Test of Design: A (Excellent) to E (Inadequate)') => Type.Enum(TOD_LEVELS, { description });
+const Toe = (description = 'Test of Effectiveness: 1 (Highly Effective) to 5 (Ineffective)') => Type.Enum(TOE_LEVELS, { description });
+const Effectiveness = (description: string) => Type.Enum(EFFECTIVENESS_LABELS, { description });
+const TOTAL_EFFECTIVENESS = 'Computed by the service from tod and toe (3.5); null while either is unset (D7.1)';
+
+const Archived = Type.Optional(
+  Type.Boolean({ default: false, description: 'true also lists archived items; false (default) lists only active ones' }),
+);
+
+// ---- key controls ---------------------------------------------------------------------------------
+
+export const NestedSubControl = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  tod: Nullable(Tod()),
+  toe: Nullable(Toe()),
+  total_effectiveness: Nullable(Effectiveness(TOTAL_EFFECTIVENESS)),
+  archived: Type.Boolean({ description: 'Listed only with archived=true' }),
+});
+
+export const KeyControlView = Type.Object({
+  id: Uuid(),
+  name: Type.String({ description: 'Name of the key control' }),
+  description: Nullable(Type.String()),
+  archived: Type.Boolean(),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+});
+
+export const KeyControlListItem = Type.Object({
+  ...KeyControlView.properties,
+  sub_controls: Type.Array(NestedSubControl, {
+    description: 'Its sub-controls, newest first; archived ones only with archived=true',
+  }),
+});
+
+export const KeyControlParams = IdParams('key_control_id');
+
+export const listKeyControlsSchema = {
+  summary: 'List key controls with their sub-controls',
+  description: "The enterprise's control library, newest first, every member role (D5); archived key controls and sub-controls only with archived=true.",
+  operationId: 'controls.key_control.list',
+  tags: TAGS,
+  querystring: Type.Object({ archived: Archived, ...PaginationQuery }),
+  response: { 200: PageResponse(KeyControlListItem), ...errorResponses([]) },
+};
+
+export const CreateKeyControlBody = Type.Object(
+  {
+    name: Name('Name of the key control; at most 200 characters'),
+    description: Type.Optional(Nullable(FreeText('What the control achieves; at most 5,000 characters'))),
+  },
+  { additionalProperties: false },
+);
+
+export const createKeyControlSchema = {
+  summary: 'Create a key control',
+  description: 'Client admins only (D5).',
+  operationId: 'controls.key_control.create',
+  tags: TAGS,
+  body: CreateKeyControlBody,
+  response: { 201: DataResponse(KeyControlView), ...errorResponses([413, 415, 422]) },
+};
+
+export const UpdateKeyControlBody = Type.Object(
+  {
+    name: Type.Optional(Name('New name; at most 200 characters')),
+    description: Type.Optional(Nullable(FreeText('New description (null clears it); at most 5,000 characters'))),
+  },
+  { additionalProperties: false },
+);
+
+export const updateKeyControlSchema = {
+  summary: 'Rename or describe a key control',
+  description: 'Client admins only (D5, D7.2). An archived key control cannot be changed (409 INVALID_STATE).',
+  operationId: 'controls.key_control.update',
+  tags: TAGS,
+  params: KeyControlParams,
+  body: UpdateKeyControlBody,
+  response: { 200: DataResponse(KeyControlView), ...errorResponses([404, 409, 413, 415, 422]) },
+};
+
+export const archiveKeyControlSchema = {
+  summary: 'Archive a key control and its sub-controls',
+  description: 'Client admins only (D5, D7.2). Archives its sub-controls in the same transaction; archiving again changes nothing.',
+  operationId: 'controls.key_control.archive',
+  tags: TAGS,
+  params: KeyControlParams,
+  response: { 200: MessageOnly, ...errorResponses([404]) },
+};
+
+// ---- sub-controls ---------------------------------------------------------------------------------
+
+export const SubControlView = Type.Object({
+  id: Uuid(),
+  key_control_id: Uuid('Parent key control'),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  tod: Nullable(Tod()),
+  toe: Nullable(Toe()),
+  total_effectiveness: Nullable(Effectiveness(TOTAL_EFFECTIVENESS)),
+  testing_date: Nullable(CalendarDate('When it was last tested')),
+  tested_by: Nullable(Type.String({ description: 'Who tested it' })),
+  evidence_notes: Nullable(Type.String()),
+  tod_justification: Nullable(Type.String()),
+  toe_justification: Nullable(Type.String()),
+  archived: Type.Boolean(),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+});
+
+export const SubControlParams = IdParams('sub_control_id');
+
+export const listSubControlsSchema = {
+  summary: 'List sub-controls',
+  description:
+    'Every member role (D5); newest first; archived ones only with archived=true. A key_control_id that is not in the enterprise answers 404.',
+  operationId: 'controls.sub_control.list',
+  tags: TAGS,
+  querystring: Type.Object({
+    key_control_id: Type.Optional(Uuid('Only the sub-controls of this key control')),
+    archived: Archived,
+  }),
+  response: { 200: ListResponse(SubControlView), ...errorResponses([404]) },
+};
+
+export const CreateSubControlBody = Type.Object(
+  {
+    key_control_id: Uuid('Parent key control (not archived)'),
+    name: Name('Name of the sub-control; at most 200 characters'),
+    description: Type.Optional(Nullable(FreeText('What is tested; at most 5,000 characters'))),
+    tod: Type.Optional(Nullable(Tod())),
+    toe: Type.Optional(Nullable(Toe())),
+  },
+  { additionalProperties: false, description: 'total_effectiveness is computed, never sent (422)' },
+);
+
+export const createSubControlSchema = {
+  summary: 'Create a sub-control',
+  description:
+    'Client admins only (D5). total_effectiveness is computed from tod and toe (3.5); sending it is a 422. An unknown key_control_id is 400 INVALID_REFERENCE, an archived one 409 INVALID_STATE.',
+  operationId: 'controls.sub_control.create',
+  tags: TAGS,
+  body: CreateSubControlBody,
+  response: { 201: DataResponse(SubControlView), ...errorResponses([409, 413, 415, 422]) },
+};
+
+export const UpdateSubControlBody = Type.Object(
+  {
+    tod: Type.Optional(Nullable(Tod('Test of Design A to E; null clears it'))),
+    toe: Type.Optional(Nullable(Toe('Test of Effectiveness 1 to 5; null clears it'))),
+    testing_date: Type.Optional(Nullable(CalendarDate('When it was tested (YYYY-MM-DD)'))),
+    tested_by: Type.Optional(Nullable(Name('Who tested it; at most 200 characters'))),
+    evidence_notes: Type.Optional(Nullable(FreeText('Evidence of the test; at most 5,000 characters'))),
+    tod_justification: Type.Optional(Nullable(FreeText('Why this ToD; at most 5,000 characters'))),
+    toe_justification: Type.Optional(Nullable(FreeText('Why this ToE; at most 5,000 characters'))),
+  },
+  { additionalProperties: false, description: 'Test results; total_effectiveness is computed, never sent (422)' },
+);
+
+export const updateSubControlSchema = {
+  summary: 'Record test results of a sub-control',
+  description:
+    'Client admins and assessors (D5). The service recomputes total_effectiveness (3.5). An archived sub-control cannot be changed (409 INVALID_STATE).',
+  operationId: 'controls.sub_control.update',
+  tags: TAGS,
+  params: SubControlParams,
+  body: UpdateSubControlBody,
+  response: { 200: DataResponse(SubControlView), ...errorResponses([404, 409, 413, 415, 422]) },
+};
+
+export const archiveSubControlSchema = {
+  summary: 'Archive a sub-control',
+  description: 'Client admins only (D5, D7.2). Archiving again changes nothing.',
+  operationId: 'controls.sub_control.archive',
+  tags: TAGS,
+  params: SubControlParams,
+  response: { 200: MessageOnly, ...errorResponses([404]) },
+};
+
+// ---- effectiveness summary and heat map ------------------------------------------------------------
+
+export const ScopeQuery = Type.Object({
+  legal_entity_id: Type.Optional(Uuid('Only sub-controls linked to BRAs of this legal entity (D7.1)')),
+  business_unit_id: Type.Optional(Uuid('Only sub-controls linked to BRAs of this business unit (D7.1)')),
+  archived: Type.Optional(Type.Boolean({ default: false, description: 'true also counts archived sub-controls' })),
+});
+
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const EffectivenessSummary = Type.Object({
+  highly_effective: Count('Sub-controls rated Highly Effective'),
+  effective: Count('Sub-controls rated Effective'),
+  moderately_effective: Count('Sub-controls rated Moderately Effective'),
+  less_effective: Count('Sub-controls rated Less Effective'),
+  not_effective: Count('Sub-controls rated Not Effective'),
+  not_assessed: Count('Sub-controls whose ToD or ToE is unset (D7.1)'),
+  total: Count('Every sub-control in scope'),
+});
+
+const SCOPE_RULES =
+  'Every member role (D5). Without filters: the whole library. With legal_entity_id and/or business_unit_id: the sub-controls linked to BRAs of that entity or unit (D7.1); an assessor or reviewer naming an entity or unit not assigned to them gets 403. Archived sub-controls are left out unless archived=true.';
+
+export const effectivenessSchema = {
+  summary: 'Effectiveness summary of the sub-controls',
+  description: SCOPE_RULES,
+  operationId: 'controls.effectiveness',
+  tags: TAGS,
+  querystring: ScopeQuery,
+  response: { 200: DataResponse(EffectivenessSummary), ...errorResponses([404]) },
+};
+
+const Cell = Type.Object({
+  count: Count('Assessed sub-controls with this ToD and ToE'),
+  effectiveness: Effectiveness('The 3.5 label of this cell'),
+});
+const HeatMapRow = Type.Object(Object.fromEntries(TOE_LEVELS.map((toe) => [toe, Cell])) as Record<(typeof TOE_LEVELS)[number], typeof Cell>);
+
+export const HeatMapView = Type.Object({
+  tod_levels: Type.Array(Type.String(), { description: 'A to E' }),
+  toe_levels: Type.Array(Type.String(), { description: '1 to 5' }),
+  data: Type.Object(
+    Object.fromEntries(TOD_LEVELS.map((tod) => [tod, HeatMapRow])) as Record<(typeof TOD_LEVELS)[number], typeof HeatMapRow>,
+    { description: 'Keyed by ToD, then by ToE: all 25 cells, zeros included (D7.1)' },
+  ),
+  total_assessed: Count('Sub-controls with both ToD and ToE set'),
+});
+
+export const heatMapSchema = {
+  summary: 'Heat map of sub-controls by ToD and ToE',
+  description: SCOPE_RULES,
+  operationId: 'controls.heat_map',
+  tags: TAGS,
+  querystring: ScopeQuery,
+  response: { 200: DataResponse(HeatMapView), ...errorResponses([404]) },
+};
