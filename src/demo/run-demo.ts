@@ -13,6 +13,7 @@ import { findActiveUsersByEmail, findEnterpriseByName } from './demo.repository.
 import { actionsStep } from './steps/actions.step.js';
 import { catalogueStep } from './steps/catalogue.step.js';
 import { clientAdminStep } from './steps/client-admin.step.js';
+import { controlsStep } from './steps/controls.step.js';
 import { enterpriseStep } from './steps/enterprise.step.js';
 import { organisationStep } from './steps/organisation.step.js';
 import { passwordsStep } from './steps/passwords.step.js';
@@ -31,6 +32,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   organisationStep,
   catalogueStep,
   teamStep,
+  controlsStep,
   passwordsStep,
   actionsStep,
 ];

@@ -259,7 +259,7 @@ describe('sub-controls (4.3, 3.5, D5, D7)', async () => {
     const c = await createSubControl(ctx, listed.id, { keyControlId: second.id, name: 'c' });
     const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes)).toISOString();
     for (const [id, minutes] of [[a.id, 1], [b.id, 2], [c.id, 3]] as const) {
-      await ctx.db.updateTable('sub_controls').set({ created_at: at(minutes) }).where('id', '=', id).execute();
+      await ctx.db.updateTable('sub_controls').set({ created_at: at(minutes) } as never).where('id', '=', id).execute();
     }
 
     it('lists active sub-controls newest first, as data only (4.3), for every member role', async () => {
