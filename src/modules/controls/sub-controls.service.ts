@@ -103,7 +103,10 @@ export function createSubControlsService({ db }: { db: Executor }) {
         for (const field of TEXT_FIELDS) {
           if (body[field] !== undefined) wanted[field] = body[field] || null;
         }
-        wanted.total_effectiveness = totalEffectiveness(wanted.tod !== undefined ? wanted.tod : current.tod, wanted.toe !== undefined ? wanted.toe : current.toe);
+        // Recomputed from the resulting pair on every change (3.5); a client never sets it.
+        const tod = wanted.tod !== undefined ? wanted.tod : current.tod;
+        const toe = wanted.toe !== undefined ? wanted.toe : current.toe;
+        wanted.total_effectiveness = totalEffectiveness(tod, toe);
         const changes = changedFields(current, wanted);
         if (Object.keys(changes).length === 0) return current;
         const updated = await updateSubControl(trx, enterpriseId, id, wanted);
