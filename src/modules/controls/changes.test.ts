@@ -3,7 +3,7 @@ import { changedFields } from './changes.js';
 
 describe('changedFields (what an update audit entry records)', () => {
   it('lists only fields whose value differs, with before and after', () => {
-    const current = { tod: 'A', toe: null as string | null, tested_by: 'Ann' };
+    const current: { tod: string; toe: string | null; tested_by: string | null } = { tod: 'A', toe: null, tested_by: 'Ann' };
     expect(changedFields(current, { tod: 'A', toe: '2', tested_by: null })).toEqual({
       toe: { from: null, to: '2' },
       tested_by: { from: 'Ann', to: null },
