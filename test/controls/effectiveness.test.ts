@@ -180,13 +180,17 @@ describe('effectiveness summary and heat map (4.3, D7.1, D5)', async () => {
       await expectAccessDenied(ctx, superAdmin, await get(superAdmin, path));
     });
 
-    it.each(['effectiveness', 'heat-map'] as const)("%s: another enterprise's or an unknown entity or unit is 404 (D10.1)", async (path) => {
-      for (const query of [`?legal_entity_id=${foreignEntity.id}`, `?legal_entity_id=${randomUUID()}`, `?business_unit_id=${randomUUID()}`]) {
+    it.each(['effectiveness', 'heat-map'] as const)("%s: another enterprise's or an unknown entity or unit is 400 INVALID_REFERENCE (D2.2)", async (path) => {
+      for (const [query, field] of [
+        [`?legal_entity_id=${foreignEntity.id}`, 'legal_entity_id'],
+        [`?legal_entity_id=${randomUUID()}`, 'legal_entity_id'],
+        [`?business_unit_id=${randomUUID()}`, 'business_unit_id'],
+      ] as const) {
         const response = await get(admin, path, query);
-        expect(response.statusCode, query).toBe(404);
-        expect(response.json().code).toBe('NOT_FOUND');
+        expect(response.statusCode, query).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'INVALID_REFERENCE', details: { field } });
       }
-      expect((await get(otherAdmin, path, `?legal_entity_id=${bank.id}`)).statusCode).toBe(404);
+      expect((await get(otherAdmin, path, `?legal_entity_id=${bank.id}`)).json().code).toBe('INVALID_REFERENCE');
     });
 
     it.each(['effectiveness', 'heat-map'] as const)('%s: a unit of another entity is 400 INVALID_REFERENCE; malformed ids are 400 (D2.2)', async (path) => {

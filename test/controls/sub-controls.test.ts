@@ -289,9 +289,12 @@ describe('sub-controls (4.3, 3.5, D5, D7)', async () => {
       expect(all.map((s: { id: string }) => s.id)).toEqual([b.id, a.id]);
     });
 
-    it("answers 404 for a key_control_id of another enterprise, 400 for a malformed one (cross-tenant)", async () => {
-      expect((await call(otherAdmin, 'GET', `/sub-controls?key_control_id=${first.id}`)).statusCode).toBe(404);
-      expect((await call(listReviewer, 'GET', '/sub-controls?key_control_id=zzz')).statusCode).toBe(400);
+    it('a key_control_id of another enterprise is 400 INVALID_REFERENCE, a malformed one 400 BAD_REQUEST (D2.2, cross-tenant)', async () => {
+      const foreign = await call(otherAdmin, 'GET', `/sub-controls?key_control_id=${first.id}`);
+      expect(foreign.statusCode, foreign.body).toBe(400);
+      expect(foreign.json()).toMatchObject({ code: 'INVALID_REFERENCE', details: { field: 'key_control_id' } });
+      expect((await call(listReviewer, 'GET', `/sub-controls?key_control_id=${randomUUID()}`)).json().code).toBe('INVALID_REFERENCE');
+      expect((await call(listReviewer, 'GET', '/sub-controls?key_control_id=zzz')).json().code).toBe('BAD_REQUEST');
       const theirs = (await call(otherAdmin, 'GET', '/sub-controls?archived=true')).json().data.map((s: { id: string }) => s.id);
       expect(theirs).not.toContain(a.id);
     });

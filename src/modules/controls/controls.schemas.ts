@@ -134,14 +134,14 @@ export const SubControlParams = IdParams('sub_control_id');
 export const listSubControlsSchema = {
   summary: 'List sub-controls',
   description:
-    'Every member role (D5); newest first; archived ones only with archived=true. A key_control_id that is not in the enterprise answers 404.',
+    'Every member role (D5); newest first; archived ones only with archived=true. A key_control_id that is not of the enterprise is 400 INVALID_REFERENCE.',
   operationId: 'controls.sub_control.list',
   tags: TAGS,
   querystring: Type.Object({
     key_control_id: Type.Optional(Uuid('Only the sub-controls of this key control')),
     archived: Archived,
   }),
-  response: { 200: ListResponse(SubControlView), ...errorResponses([404]) },
+  response: { 200: ListResponse(SubControlView), ...errorResponses([]) },
 };
 
 export const CreateSubControlBody = Type.Object(
@@ -219,7 +219,7 @@ export const EffectivenessSummary = Type.Object({
 });
 
 const SCOPE_RULES =
-  'Every member role (D5). Without filters: the whole library. With legal_entity_id and/or business_unit_id: the sub-controls linked to BRAs of that entity or unit (D7.1); an assessor or reviewer naming an entity or unit not assigned to them gets 403. Archived sub-controls are left out unless archived=true.';
+  'Every member role (D5). Without filters: the whole library. With legal_entity_id and/or business_unit_id: the sub-controls linked to BRAs of that entity or unit (D7.1); an assessor or reviewer naming an entity or unit not assigned to them gets 403; an id not of the enterprise, or a unit of another entity, is 400 INVALID_REFERENCE. Archived sub-controls are left out unless archived=true.';
 
 export const effectivenessSchema = {
   summary: 'Effectiveness summary of the sub-controls',
@@ -227,7 +227,7 @@ export const effectivenessSchema = {
   operationId: 'controls.effectiveness',
   tags: TAGS,
   querystring: ScopeQuery,
-  response: { 200: DataResponse(EffectivenessSummary), ...errorResponses([404]) },
+  response: { 200: DataResponse(EffectivenessSummary), ...errorResponses([]) },
 };
 
 const Cell = Type.Object({
@@ -252,5 +252,5 @@ export const heatMapSchema = {
   operationId: 'controls.heat_map',
   tags: TAGS,
   querystring: ScopeQuery,
-  response: { 200: DataResponse(HeatMapView), ...errorResponses([404]) },
+  response: { 200: DataResponse(HeatMapView), ...errorResponses([]) },
 };

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { assignedScope, requireAssigned, requireMember, seesLegalEntity } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { AppError, forbidden, notFound } from '../../platform/http/errors.js';
+import { AppError, forbidden } from '../../platform/http/errors.js';
 import {
   countByEffectiveness,
   countByTodAndToe,
@@ -12,6 +12,8 @@ import {
   type EffectivenessCounts,
 } from './effectiveness.repository.js';
 import { shapeHeatMap, type HeatMap } from './heat-map.js';
+
+const invalidReference = (field: string, why: string) => new AppError('INVALID_REFERENCE', `${field} ${why}`, { field });
 
 export interface ScopeQuery {
   legal_entity_id?: string | undefined;
@@ -26,8 +28,9 @@ export interface ScopeQuery {
  */
 export function createEffectivenessService({ db }: { db: Executor }) {
   /**
-   * The scope of a query, checked in order: ids not of this enterprise → 404; a unit of another entity →
-   * 400 INVALID_REFERENCE; an entity or unit not assigned to an assessor or reviewer → 403 (D7.1, D10.1).
+   * The scope of a query, checked in order: an id that is not of this enterprise, or a unit of another
+   * entity → 400 INVALID_REFERENCE (D2.2); an entity or unit not assigned to an assessor or reviewer → 403
+   * (D7.1, D10.1).
    * Within an entity, an assessor or reviewer assigned to some of its units counts the BRAs of those units.
    */
   async function scopeOf(caller: Caller & { enterpriseId: string }, query: ScopeQuery): Promise<CountScope> {
@@ -37,13 +40,13 @@ export function createEffectivenessService({ db }: { db: Executor }) {
     const businessUnitId = query.business_unit_id;
     if (legalEntityId === undefined && businessUnitId === undefined) return { bras: sql`true`, includeArchived };
     if (legalEntityId !== undefined && (await findLegalEntity(db, enterpriseId, legalEntityId)) === undefined) {
-      throw notFound('Legal entity');
+      throw invalidReference('legal_entity_id', 'does not refer to a legal entity of your enterprise');
     }
     if (businessUnitId !== undefined) {
       const unit = await findBusinessUnit(db, enterpriseId, businessUnitId);
-      if (unit === undefined) throw notFound('Business unit');
+      if (unit === undefined) throw invalidReference('business_unit_id', 'does not refer to a business unit of your enterprise');
       if (legalEntityId !== undefined && unit.legal_entity_id !== legalEntityId) {
-        throw new AppError('INVALID_REFERENCE', 'business_unit_id does not belong to legal_entity_id', { field: 'business_unit_id' });
+        throw invalidReference('business_unit_id', 'does not belong to legal_entity_id');
       }
       legalEntityId = unit.legal_entity_id;
       requireAssigned(caller, legalEntityId, businessUnitId);

@@ -21,6 +21,10 @@ import {
 
 type SubControl = Static<typeof SubControlView>;
 
+/** A key_control_id (body or filter) that is not a key control of the caller's enterprise (D2.2). */
+const unknownKeyControl = () =>
+  new AppError('INVALID_REFERENCE', 'key_control_id does not refer to a key control of your enterprise', { field: 'key_control_id' });
+
 // Nullable text fields: an empty string (after trimming) is stored as "no value".
 const TEXT_FIELDS = ['tested_by', 'evidence_notes', 'tod_justification', 'toe_justification'] as const;
 
@@ -35,7 +39,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
       requireMember(caller);
       const enterpriseId = caller.enterpriseId;
       if (query.key_control_id !== undefined && (await findKeyControlState(db, enterpriseId, query.key_control_id)) === undefined) {
-        throw notFound('Key control');
+        throw unknownKeyControl();
       }
       return listSubControls(db, enterpriseId, { keyControlId: query.key_control_id, includeArchived: query.archived === true });
     },
@@ -46,11 +50,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
         const parent = await findKeyControlState(trx, enterpriseId, body.key_control_id, true);
-        if (parent === undefined) {
-          throw new AppError('INVALID_REFERENCE', 'key_control_id does not refer to a key control of this enterprise', {
-            field: 'key_control_id',
-          });
-        }
+        if (parent === undefined) throw unknownKeyControl();
         if (parent.archived) throw invalidState('Sub-controls cannot be added to an archived key control');
         const tod = body.tod ?? null;
         const toe = body.toe ?? null;
