@@ -5,6 +5,7 @@ import { MODULES } from './modules/index.js';
 import { recordAccessDenied } from './platform/audit/access-denied.js';
 import { registerApiGate } from './platform/auth/authenticate.js';
 import { createPrincipalResolver } from './platform/auth/principal-resolver.js';
+import { createPasswordHasher, type ScryptCost } from './platform/auth/provider/passwords.js';
 import { registerIdentityProvider } from './platform/auth/provider/provider.routes.js';
 import type { AuthSecrets } from './platform/auth/secrets.js';
 import { createTokenVerifier } from './platform/auth/token-verifier.js';
@@ -15,6 +16,7 @@ import { frameworkErrorHandler, registerErrorHandler, routeNotFound } from './pl
 import { registerGracefulClose } from './platform/http/graceful-close.js';
 import { registerHealthRoute } from './platform/http/health.routes.js';
 import { loggerOptions } from './platform/http/logging.js';
+import { registerNulUrlGuard } from './platform/http/nul-guard.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { addressKey, createRateLimiter } from './platform/http/rate-limit/rate-limit.hook.js';
 import type { RateLimitStore } from './platform/http/rate-limit/rate-limit-store.js';
@@ -28,6 +30,11 @@ import type { Monitor } from './platform/monitoring/monitor.js';
 export interface AppDeps extends RuntimeDeps {
   /** Tests pass false; the service passes nothing and gets pino JSON at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Tests only: a cheaper scrypt cost for the provider's password hashes (the suites sign in often). The
+   * service never passes it, and no configuration variable reaches it.
+   */
+  passwordCost?: ScryptCost;
   /** The modules to mount inside the /api/v1 gate (default: all of them). */
   modules?: readonly AppModule[];
   /** Mounted at the root after the modules: the platform suites' public probe routes (a route that throws, ...). */
@@ -37,6 +44,17 @@ export interface AppDeps extends RuntimeDeps {
 }
 
 export type { App, Platform } from './platform/module.js';
+
+/**
+ * Fastify's own hop count trusts nothing (it fails closed since 5.12, as it cannot check the peer), so a
+ * count is given as the function it stands for: the peer and the next hops - 1 addresses of
+ * X-Forwarded-For are proxies. Only for a service that cannot be reached except through them
+ * (decisions.md); a list of proxy addresses is checked against the peer and is the safer form.
+ */
+function trustProxyOption(trust: Config['trustProxy']): NonNullable<FastifyServerOptions['trustProxy']> {
+  if (typeof trust === 'number') return (_address: string, hop: number) => hop < trust;
+  return trust;
+}
 
 /** The composition root: platform plugins, then each module's routes inside the /api/v1 gate. Never listens. */
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -52,6 +70,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     frameworkErrors: frameworkErrorHandler,
+    // request.ip (rate limits, alerts, audit ip_address) is the client's, not a trusted proxy's.
+    trustProxy: trustProxyOption(config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addSchema(ErrorBody);
@@ -63,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     monitor.recordResponse(reply.elapsedTime);
   });
   registerJsonBodyParser(app);
+  registerNulUrlGuard(app);
   registerGracefulClose(app);
   reportCommitHookFailures(database.db, (error) => monitor.commitHookFailed(error));
 
@@ -88,7 +109,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals };
   if (config.auth.mode === 'embedded' && deps.secrets !== null) {
-    await registerIdentityProvider(app, { ...platform, secrets: deps.secrets }, limiter);
+    await registerIdentityProvider(app, { ...platform, secrets: deps.secrets }, {
+      limiter,
+      // Password sign-ins per account, from any number of addresses.
+      signInLimiter: createRateLimiter({
+        store: deps.rateLimitStore,
+        perMinute: config.rateLimit.signInPerMinute,
+        perHour: config.rateLimit.signInPerHour,
+      }),
+      passwords: createPasswordHasher(deps.passwordCost),
+    });
   }
   await app.register(
     async (api) => {

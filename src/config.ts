@@ -18,7 +18,21 @@ export type DatabaseTarget =
   | { kind: 'pglite-memory' }
   | { kind: 'postgres'; url: string };
 
+import { isIP } from 'node:net';
+
 export type AuthMode = 'embedded' | 'external';
+
+/**
+ * Which proxies in front of the service are trusted to say who the client is (X-Forwarded-For):
+ * false (none, the default: the peer address is the client), a number of hops, or a list of proxy
+ * addresses and CIDR ranges. Handed to Fastify's `trustProxy`.
+ */
+export type TrustProxy = false | number | string[];
+
+/** Where the embedded provider's signing key comes from when an operator supplies it (JWK or PEM). */
+export type SigningKeySource =
+  | { kind: 'env'; variable: 'AUTH_SIGNING_KEY'; text: string }
+  | { kind: 'file'; variable: 'AUTH_SIGNING_KEY_FILE'; path: string };
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type SubscriptionTier = 'starter' | 'professional' | 'enterprise';
 
@@ -29,7 +43,9 @@ export interface Config {
   database: DatabaseTarget;
   dataDir: string;
   redisUrl: string | null;
-  rateLimit: { perMinute: number; perHour: number };
+  trustProxy: TrustProxy;
+  /** D8's limits per user (or address); `signIn*`: password sign-ins per account, from any address. */
+  rateLimit: { perMinute: number; perHour: number; signInPerMinute: number; signInPerHour: number };
   auth: {
     mode: AuthMode;
     issuer: string;
@@ -39,6 +55,8 @@ export interface Config {
     /** null: generated at first start and kept in the database. */
     anonKey: string | null;
     serviceRoleKey: string | null;
+    /** null: keys generated and rotated by the service (`npm run keys -- rotate`), kept in the database. */
+    signingKey: SigningKeySource | null;
   };
   bootstrapSuperAdmin: { email: string; password: string } | null;
   logLevel: LogLevel;
@@ -99,6 +117,36 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   return raw as T;
 }
 
+/** `TRUST_PROXY`: unset, `false`, `0`: trust none; `N`: N hops; otherwise a comma-separated list of addresses and CIDRs. */
+function trustProxy(env: Env): TrustProxy {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw === null || raw === 'false' || raw === '0') return false;
+  if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 0, 20);
+  if (raw === 'true') {
+    // Trusting every hop lets any client choose its own address (and its rate-limit budget).
+    throw new ConfigError('TRUST_PROXY', 'must be a hop count or a list of proxy addresses, not "true"');
+  }
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      throw new ConfigError('TRUST_PROXY', `must be a hop count or addresses/CIDRs separated by commas, got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
+function signingKey(env: Env): SigningKeySource | null {
+  const inline = env['AUTH_SIGNING_KEY']?.trim() || null;
+  const path = text(env, 'AUTH_SIGNING_KEY_FILE');
+  if (inline !== null && path !== null) throw new ConfigError('AUTH_SIGNING_KEY', 'and AUTH_SIGNING_KEY_FILE must not both be set');
+  if (inline !== null) return { kind: 'env', variable: 'AUTH_SIGNING_KEY', text: inline };
+  if (path !== null) return { kind: 'file', variable: 'AUTH_SIGNING_KEY_FILE', path };
+  return null;
+}
+
 export function loadConfig(env: Env, version = '0.0.0'): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = text(env, 'HOST') ?? '127.0.0.1';
@@ -141,9 +189,12 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
     database: database(env, dataDir),
     dataDir,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    trustProxy: trustProxy(env),
     rateLimit: {
       perMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000),
       perHour: integer(env, 'RATE_LIMIT_PER_HOUR', 1000, 1, 100_000_000),
+      signInPerMinute: integer(env, 'RATE_LIMIT_SIGN_IN_PER_MINUTE', 10, 1, 1_000_000),
+      signInPerHour: integer(env, 'RATE_LIMIT_SIGN_IN_PER_HOUR', 60, 1, 100_000_000),
     },
     auth: {
       mode,
@@ -153,6 +204,7 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       jwtSecret,
       anonKey: text(env, 'AUTH_ANON_KEY'),
       serviceRoleKey: text(env, 'AUTH_SERVICE_ROLE_KEY'),
+      signingKey: signingKey(env),
     },
     bootstrapSuperAdmin: email !== null && password !== null ? { email, password } : null,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { formatDemoReport } from './demo/demo-report.js';
 import { DemoRefusal, runDemo } from './demo/run-demo.js';
+import { terminalAnnouncer } from './platform/auth/key-notice.js';
 import { prepareRuntime } from './platform/runtime.js';
 import { packageVersion } from './version.js';
 
@@ -14,7 +15,7 @@ async function demo(): Promise<number> {
   const config = loadConfig(process.env, packageVersion());
   const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
   const say = (message: string) => process.stdout.write(`${message}\n`);
-  const runtime = await prepareRuntime(config, log, (message) => say(`*** ${message}`));
+  const runtime = await prepareRuntime(config, log, terminalAnnouncer());
   try {
     const result = await runDemo(runtime.database, config, { ...(runtime.secrets !== null ? { secrets: runtime.secrets } : {}), log: say });
     say('');

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { terminalAnnouncer } from './platform/auth/key-notice.js';
 import { prepareRuntime } from './platform/runtime.js';
 import { packageVersion } from './version.js';
 
@@ -17,9 +18,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = pino({ level: config.logLevel });
-  // Generated secrets are shown once, on the console, not in the JSON log stream.
-  const announce = (message: string) => process.stdout.write(`\n*** ${message}\n\n`);
-  const runtime = await prepareRuntime(config, log, announce);
+  // Generated secrets are shown once, on a terminal only, never in the JSON log stream.
+  const runtime = await prepareRuntime(config, log, terminalAnnouncer());
   const app = await buildApp(runtime);
 
   let stopping = false;

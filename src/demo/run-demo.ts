@@ -3,6 +3,7 @@ import { createEnterprisesService } from '../modules/admin/enterprises/enterpris
 import { createEntityRolesService } from '../modules/admin/entity-roles/entity-roles.service.js';
 import { createUsersService } from '../modules/admin/users/users.service.js';
 import { createPrincipalResolver } from '../platform/auth/principal-resolver.js';
+import { createPasswordHasher } from '../platform/auth/provider/passwords.js';
 import { createProviderService } from '../platform/auth/provider/provider.service.js';
 import { loadAuthSecrets, type AuthSecrets } from '../platform/auth/secrets.js';
 import { createTokenVerifier } from '../platform/auth/token-verifier.js';
@@ -123,6 +124,7 @@ function newContext(database: Database, config: Config, secrets: AuthSecrets, lo
       principals,
       // The demo signs nobody in: there are no refused attempts to report.
       monitor: { authFailure: () => undefined },
+      passwords: createPasswordHasher(),
     }),
   };
   return {

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { openDatabase } from './db/engine.js';
 import type { RuntimeDeps } from './module.js';
 import { migrateToLatest } from './db/migrator.js';
-import { loadAuthSecrets } from './auth/secrets.js';
+import { loadAuthSecrets, type Announce } from './auth/secrets.js';
 import { ensureBootstrapSuperAdmin } from './auth/provider/bootstrap.js';
 import { createMonitor } from './monitoring/alert-monitor.js';
 import { createRateLimitStore } from './http/rate-limit/create-store.js';
@@ -15,7 +15,7 @@ import { createRateLimitStore } from './http/rate-limit/create-store.js';
 export async function prepareRuntime(
   config: Config,
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>,
-  announce: (message: string) => void,
+  announce: Announce,
 ): Promise<RuntimeDeps> {
   const database = await openDatabase(config.database);
   try {

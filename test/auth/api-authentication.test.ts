@@ -44,6 +44,22 @@ describe('authentication at the API (D4)', async () => {
 
   it('401 without an Authorization header', () => expect401({}));
 
+  it('the Bearer scheme is case-insensitive (RFC 7235 2.1): bearer and BEARER are accepted', async () => {
+    const token = await signWith((jwt) => jwt);
+    for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
+      const response = await me({ authorization: `${scheme} ${token}` });
+      expect(response.statusCode, `${scheme}: ${response.body}`).toBe(200);
+    }
+  });
+
+  it('401, not 500, for a validly signed token whose sub or session_id is not a UUID, or holds a NUL', async () => {
+    await expect401(bearer(await signWith((jwt) => jwt.setSubject('not-a-uuid'))));
+    await expect401(bearer(await signWith((jwt) => jwt, undefined, { session_id: 'not-a-uuid' })));
+    await expect401(bearer(await signWith((jwt) => jwt.setSubject(`${member.id}\u0000`))));
+    await expect401(bearer(await signWith((jwt) => jwt.setSubject('x'.repeat(5000)))));
+    await expect401(bearer(await signWith((jwt) => jwt, undefined, { session_id: 42 })));
+  });
+
   it('401 for a scheme other than Bearer', async () => {
     await expect401({ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` });
     await expect401({ authorization: `Token ${await signWith((jwt) => jwt)}` });
@@ -185,8 +201,8 @@ describe('GET /api/v1/me (D4.4)', async () => {
 describe('external identity provider (AUTH_MODE=external, HS256 secret)', async () => {
   const secret = 'an-external-provider-shared-secret-0123456789';
   const ctx = await createTestContext({ env: { AUTH_MODE: 'external', AUTH_JWT_SECRET: secret } });
-  const sign = (sub: string, email: string) =>
-    new SignJWT({ email, role: 'authenticated' })
+  const sign = (sub: string, email: string, emailVerified: unknown = true) =>
+    new SignJWT({ email, role: 'authenticated', ...(emailVerified !== 'absent' ? { email_verified: emailVerified } : {}) })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(sub)
       .setIssuer(ctx.config.auth.issuer)
@@ -214,6 +230,27 @@ describe('external identity provider (AUTH_MODE=external, HS256 secret)', async 
     const user = await createUser(ctx, { role: 'admin' });
     const es256 = await ctx.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(await tokenFor(ctx, user)) });
     expect(es256.statusCode).toBe(401);
+  });
+
+  it('403 and no link for a token whose e-mail is not verified: linking by an unverified address is an account takeover', async () => {
+    const user = await createUser(ctx, { role: 'admin', email: 'victim@example.test' });
+    for (const verified of [false, 'true', 'absent']) {
+      const response = await ctx.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(await sign(randomUUID(), 'victim@example.test', verified)) });
+      expect(response.statusCode, response.body).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'FORBIDDEN', error: expect.stringContaining('email_verified') });
+    }
+    const row = await ctx.db.selectFrom('users').select('external_subject').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.external_subject).toBeNull();
+    // The same address, verified, links as before.
+    const verified = await ctx.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(await sign(randomUUID(), 'victim@example.test')) });
+    expect(verified.json().data.user_id).toBe(user.id);
+  });
+
+  it("accepts a provider's subject that is not a UUID (only the embedded provider's are)", async () => {
+    const user = await createUser(ctx, { role: 'admin' });
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(await sign('auth0|5f7c8ec7c33c6c004bbafe82', user.email)) });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().data.user_id).toBe(user.id);
   });
 
   it('does not serve the embedded provider', async () => {

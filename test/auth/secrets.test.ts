@@ -13,7 +13,7 @@ describe('generated provider secrets', async () => {
 
   it('are generated and announced once, then read back unchanged by the next start', async () => {
     const firstAnnouncements: string[] = [];
-    const first = await loadAuthSecrets(database.db, config, (message) => firstAnnouncements.push(message));
+    const first = await loadAuthSecrets(database.db, config, (message, secret) => firstAnnouncements.push(`${message} ${secret ?? ''}`));
     expect(firstAnnouncements).toHaveLength(3);
     expect(firstAnnouncements.join('\n')).toContain(first.anonKey);
 

@@ -38,6 +38,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     PUBLIC_URL: TEST_PUBLIC_URL,
     RATE_LIMIT_PER_MINUTE: '1000000',
     RATE_LIMIT_PER_HOUR: '10000000',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: '1000000',
+    RATE_LIMIT_SIGN_IN_PER_HOUR: '10000000',
     LOG_LEVEL: 'silent',
     ...options.env,
   });

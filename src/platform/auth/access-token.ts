@@ -22,13 +22,14 @@ export async function signAccessToken(
   now = Math.floor(Date.now() / 1000),
 ): Promise<IssuedAccessToken> {
   const expiresAt = now + ACCESS_TOKEN_TTL_SECONDS;
+  const key = await secrets.signingKeys.signing();
   const token = await new SignJWT({ email: subject.email, role: 'authenticated', session_id: subject.sessionId })
-    .setProtectedHeader({ alg: 'ES256', kid: secrets.signingKey.kid, typ: 'JWT' })
+    .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' })
     .setSubject(subject.userId)
     .setIssuer(claims.issuer)
     .setAudience(claims.audience)
     .setIssuedAt(now)
     .setExpirationTime(expiresAt)
-    .sign(secrets.signingKey.privateKey);
+    .sign(key.privateKey);
   return { token, expiresAt };
 }

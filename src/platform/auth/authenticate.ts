@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.js';
 import { addressKey, type RateLimiter } from '../http/rate-limit/rate-limit.hook.js';
+import { bearerJwt } from './bearer.js';
 import type { PrincipalResolver } from './principal-resolver.js';
 import { InvalidTokenError, type TokenVerifier, type VerifiedClaims } from './token-verifier.js';
 
@@ -25,21 +26,12 @@ function hasQueryToken(url: string): boolean {
   return QUERY_TOKEN_NAMES.some((name) => params.has(name));
 }
 
-// RFC 7235: the scheme name is case-insensitive.
-const BEARER = /^bearer ([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*)$/i;
-
-/** The compact JWT of an `Authorization: Bearer` header, or null when the header is anything else. */
-export function bearerToken(header: string | undefined): string | null {
-  if (header === undefined) return null;
-  return BEARER.exec(header)?.[1] ?? null;
-}
-
 type TokenCheck = { kind: 'valid'; claims: VerifiedClaims } | { kind: 'missing' } | { kind: 'malformed' } | { kind: 'invalid' };
 
 async function checkToken(request: FastifyRequest, verify: TokenVerifier): Promise<TokenCheck> {
   const header = request.headers.authorization;
   if (header === undefined) return { kind: 'missing' };
-  const token = bearerToken(header);
+  const token = bearerJwt(header);
   if (token === null) return { kind: 'malformed' };
   try {
     return { kind: 'valid', claims: await verify(token) };
@@ -86,6 +78,11 @@ export function registerApiGate(api: FastifyInstance, deps: GateDeps): void {
         // Kept on the request so that the refusal's access_denied entry names the user.
         request.principal = resolution.principal;
         throw new AppError('FORBIDDEN', 'The user is not assigned to an enterprise');
+      case 'unverified_email':
+        throw new AppError(
+          'FORBIDDEN',
+          "The token's e-mail address is not verified (email_verified is not true): it cannot be linked to a user of this service",
+        );
       case 'unknown_user':
       case 'inactive_user':
       case 'revoked_session':

@@ -17,6 +17,8 @@ export type Resolution =
   | { kind: 'unknown_user' }
   | { kind: 'inactive_user' }
   | { kind: 'revoked_session' }
+  /** External mode: the token names no linked user and its e-mail is not verified, so it links to none. */
+  | { kind: 'unverified_email' }
   | { kind: 'no_membership'; principal: Principal };
 
 export interface PrincipalResolver {
@@ -46,9 +48,9 @@ interface Row {
 export function createPrincipalResolver(db: Kysely<DB>, mode: AuthMode): PrincipalResolver {
   const cache = new Map<string, { at: number; resolution: Resolution; userId: string; sessionId: string | null }>();
 
-  async function load(claims: VerifiedClaims): Promise<Row | undefined> {
+  async function load(claims: VerifiedClaims): Promise<Row | 'unverified_email' | undefined> {
     const userId = mode === 'embedded' ? claims.sub : await externalUserId(db, claims);
-    if (userId === null) return undefined;
+    if (userId === null || userId === 'unverified_email') return userId ?? undefined;
     return (await db
       .selectFrom('users as u')
       .leftJoin('enterprise_members as m', (join) => join.onRef('m.user_id', '=', 'u.id').on('m.active', '=', true))
@@ -83,8 +85,9 @@ export function createPrincipalResolver(db: Kysely<DB>, mode: AuthMode): Princip
       .executeTakeFirst()) as Row | undefined;
   }
 
-  function decide(claims: VerifiedClaims, row: Row | undefined): Resolution {
+  function decide(claims: VerifiedClaims, row: Row | 'unverified_email' | undefined): Resolution {
     if (row === undefined) return { kind: 'unknown_user' };
+    if (row === 'unverified_email') return { kind: 'unverified_email' };
     if (!row.active) return { kind: 'inactive_user' };
     // In embedded mode every token names a session; a missing or revoked one is refused.
     if (mode === 'embedded' && (claims.sessionId === null || row.session_revoked !== false)) {
@@ -129,13 +132,25 @@ export function createPrincipalResolver(db: Kysely<DB>, mode: AuthMode): Princip
 }
 
 /**
- * External mode: the provider's `sub` is linked to our user on first sight by the token's e-mail
- * (the token's signature vouches for it), then found by the link.
+ * External mode: the provider's `sub` is linked to our user on first sight by the token's e-mail, then
+ * found by the link. Only a verified address links: a provider that lets anyone sign up with any address
+ * would otherwise hand our user's account to whoever registered it first (account takeover).
  */
-async function externalUserId(db: Kysely<DB>, claims: VerifiedClaims): Promise<string | null> {
+async function externalUserId(db: Kysely<DB>, claims: VerifiedClaims): Promise<string | 'unverified_email' | null> {
   const linked = await db.selectFrom('users').select('id').where('external_subject', '=', claims.sub).executeTakeFirst();
   if (linked !== undefined) return linked.id;
   if (claims.email === null) return null;
+  if (!claims.emailVerified) {
+    // Refused with its reason when the address names a user it would have linked to; else nobody.
+    const candidate = await db
+      .selectFrom('users')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', claims.email!.toLowerCase()))
+      .where('active', '=', true)
+      .where('external_subject', 'is', null)
+      .executeTakeFirst();
+    return candidate === undefined ? null : 'unverified_email';
+  }
   const link = await db
     .updateTable('users')
     .set({ external_subject: claims.sub, updated_at: new Date() })

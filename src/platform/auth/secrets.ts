@@ -1,35 +1,32 @@
 import { randomBytes } from 'node:crypto';
-import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../db/schema.js';
+import { loadSigningKeyRing, type SigningKey, type SigningKeyRing } from './signing-keys.js';
 
 /**
- * Secrets the embedded identity provider generates at first start: the ES256 signing key and the two
- * API keys. They are kept in the database, so that restarts keep issued tokens valid and every instance
- * on the same database signs and accepts the same tokens.
+ * The embedded identity provider's secrets: the ES256 signing keys and the two API keys. Generated ones
+ * are kept in the database, so that restarts keep issued tokens valid and every instance on the same
+ * database signs and accepts the same tokens.
  */
 export interface AuthSecrets {
-  signingKey: { kid: string; privateKey: CryptoKey; publicJwk: JWK };
+  /** The key that signs now (as last loaded); `signingKeys` has the whole ring. */
+  readonly signingKey: SigningKey;
+  signingKeys: SigningKeyRing;
   anonKey: string;
   serviceRoleKey: string;
 }
 
-interface StoredSigningKey {
-  kid: string;
-  privateJwk: JWK;
-  publicJwk: JWK;
-}
+/**
+ * Tells the operator what was generated. A secret is passed apart from the message, so that whoever
+ * shows it can keep it out of the log stream (see key-notice.ts): only a terminal ever sees it.
+ */
+export type Announce = (message: string, secret?: string) => void;
 
-async function loadOrCreate<T>(
-  db: Kysely<DB>,
-  name: string,
-  create: () => Promise<T>,
-  announce: (value: T) => void,
-): Promise<T> {
+async function loadOrCreate(db: Kysely<DB>, name: string, create: () => string, announce: (value: string) => void): Promise<string> {
   const existing = await db.selectFrom('platform_secrets').select('value').where('name', '=', name).executeTakeFirst();
-  if (existing !== undefined) return existing.value as T;
-  const value = await create();
+  if (existing !== undefined) return existing.value as string;
+  const value = create();
   // Two instances starting together: the first insert wins and both read the winner back.
   const inserted = await db
     .insertInto('platform_secrets')
@@ -42,40 +39,34 @@ async function loadOrCreate<T>(
     return value;
   }
   const winner = await db.selectFrom('platform_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-  return winner.value as T;
+  return winner.value as string;
 }
 
 const randomKey = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64url')}`;
 
-export async function loadAuthSecrets(
-  db: Kysely<DB>,
-  config: Config,
-  announce: (message: string) => void,
-): Promise<AuthSecrets> {
-  const stored = await loadOrCreate<StoredSigningKey>(
-    db,
-    'auth.signing_key',
-    async () => {
-      const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
-      const kid = randomBytes(8).toString('hex');
-      return {
-        kid,
-        privateJwk: await exportJWK(privateKey),
-        publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' },
-      };
-    },
-    (key) => announce(`Generated the ES256 token signing key ${key.kid} (kept in the database).`),
+export const ANON_KEY_NAME = 'auth.anon_key';
+export const SERVICE_ROLE_KEY_NAME = 'auth.service_role_key';
+
+export async function loadAuthSecrets(db: Kysely<DB>, config: Config, announce: Announce): Promise<AuthSecrets> {
+  const signingKeys = await loadSigningKeyRing(db, config.auth.signingKey, (kid) =>
+    announce(`Generated the ES256 token signing key ${kid} (kept in the database; rotate with \`npm run keys -- rotate\`).`),
   );
   const anonKey =
     config.auth.anonKey ??
-    (await loadOrCreate(db, 'auth.anon_key', async () => randomKey('anon'), (key) =>
-      announce(`Generated AUTH_ANON_KEY (the public apikey): ${key}`),
+    (await loadOrCreate(db, ANON_KEY_NAME, () => randomKey('anon'), (key) =>
+      announce('Generated AUTH_ANON_KEY (the public apikey)', key),
     ));
   const serviceRoleKey =
     config.auth.serviceRoleKey ??
-    (await loadOrCreate(db, 'auth.service_role_key', async () => randomKey('service'), (key) =>
-      announce(`Generated AUTH_SERVICE_ROLE_KEY (admin key, keep it secret): ${key}`),
+    (await loadOrCreate(db, SERVICE_ROLE_KEY_NAME, () => randomKey('service'), (key) =>
+      announce('Generated AUTH_SERVICE_ROLE_KEY (admin key, keep it secret)', key),
     ));
-  const privateKey = (await importJWK(stored.privateJwk, 'ES256')) as CryptoKey;
-  return { signingKey: { kid: stored.kid, privateKey, publicJwk: stored.publicJwk }, anonKey, serviceRoleKey };
+  return {
+    get signingKey() {
+      return signingKeys.current;
+    },
+    signingKeys,
+    anonKey,
+    serviceRoleKey,
+  };
 }

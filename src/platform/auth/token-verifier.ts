@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import {
-  createLocalJWKSet,
   createRemoteJWKSet,
   jwtVerify,
   type JWTPayload,
@@ -15,9 +14,20 @@ const CACHE_LIMIT = 10_000;
 export interface VerifiedClaims {
   sub: string;
   email: string | null;
+  /** The token's `email_verified` claim is the boolean true (external mode links accounts only then). */
+  emailVerified: boolean;
   sessionId: string | null;
   exp: number;
 }
+
+/**
+ * What a claim may hold before it reaches a query: a signature vouches for who issued a value, not for
+ * its shape. A NUL character (PostgreSQL refuses it in text) or an oversized subject would otherwise
+ * turn a validly signed token into a 500.
+ */
+const MAX_CLAIM_LENGTH = 255;
+const usable = (value: unknown, max = MAX_CLAIM_LENGTH): value is string =>
+  typeof value === 'string' && value !== '' && value.length <= max && !value.includes('\u0000');
 
 export type TokenVerifier = (token: string) => Promise<VerifiedClaims>;
 
@@ -32,7 +42,8 @@ type KeySource = { algorithms: string[]; key: JWTVerifyGetKey | Uint8Array };
 function keySource(config: Config, secrets: AuthSecrets | null): KeySource {
   if (config.auth.mode === 'embedded') {
     if (secrets === null) throw new Error('embedded auth needs its secrets');
-    return { algorithms: ['ES256'], key: createLocalJWKSet({ keys: [secrets.signingKey.publicJwk] }) };
+    // The ring: the signing key and retired keys within their grace, reloaded on an unknown kid.
+    return { algorithms: ['ES256'], key: secrets.signingKeys.verificationKey };
   }
   if (config.auth.jwksUrl !== null) {
     // jose caches the remote set and refetches on an unknown kid (at most every 30 s).
@@ -77,15 +88,19 @@ export function createTokenVerifier(config: Config, secrets: AuthSecrets | null)
     } catch (error) {
       throw new InvalidTokenError(error instanceof Error ? error.message : 'invalid token');
     }
+    if (!usable(payload.sub)) throw new InvalidTokenError('unusable sub claim');
+    const rawSessionId = payload['session_id'];
+    if (rawSessionId !== undefined && rawSessionId !== null && !usable(rawSessionId)) throw new InvalidTokenError('unusable session_id claim');
     // Our own tokens name a user and a session by UUID; anything else was not issued by us (and would
     // otherwise reach a uuid column). External providers choose their own subject format.
-    const sessionId = typeof payload['session_id'] === 'string' ? payload['session_id'] : null;
-    if (config.auth.mode === 'embedded' && (!isUuid(payload.sub as string) || (sessionId !== null && !isUuid(sessionId)))) {
+    const sessionId = typeof rawSessionId === 'string' ? rawSessionId : null;
+    if (config.auth.mode === 'embedded' && (!isUuid(payload.sub) || (sessionId !== null && !isUuid(sessionId)))) {
       throw new InvalidTokenError('subject or session is not a UUID');
     }
     const claims: VerifiedClaims = {
-      sub: payload.sub as string,
-      email: typeof payload['email'] === 'string' ? payload['email'] : null,
+      sub: payload.sub,
+      email: usable(payload['email'], 254) ? payload['email'] : null,
+      emailVerified: payload['email_verified'] === true,
       sessionId,
       exp: payload.exp as number,
     };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from './errors.js';
+import { nulBodyError, nulField } from './nul-guard.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -59,6 +60,8 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
         if (isPoisoned(parsed)) {
           return done(new AppError('BAD_REQUEST', 'Body must not contain __proto__ or constructor.prototype'), undefined);
         }
+        const nul = nulField(parsed);
+        if (nul !== null) return done(nulBodyError(nul), undefined);
         // D2.3's trimming is for the API; the identity provider takes passwords exactly as typed.
         return done(null, request.url.startsWith('/api/') ? trimStrings(parsed) : parsed);
       } catch (error) {

@@ -1,7 +1,10 @@
+import { isDatabaseUnavailable } from '../db/constraint-errors.js';
 import type { AlertInput } from './alert-raiser.js';
 
 /** Pending alerts beyond this (a long database outage under a spray of causes) are dropped, oldest first. */
 const MAX_PENDING = 10_000;
+/** An alert the database keeps refusing while it answers (bad data, not an outage) is dropped after this many tries. */
+export const MAX_WRITE_ATTEMPTS = 3;
 
 export interface AlertQueue {
   /** Queues an alert for writing, unless the same alert (type, enterprise, cause, severity) was already queued this round. */
@@ -23,26 +26,45 @@ const keyOf = (alert: AlertInput) => `${alert.type}\n${alert.enterpriseId ?? ''}
  */
 export function createAlertQueue(
   write: (alert: AlertInput) => Promise<unknown>,
-  log: { warn(obj: object, message: string): void },
+  log: { warn(obj: object, message: string): void; error?(obj: object, message: string): void },
 ): AlertQueue {
   let pending = new Map<string, AlertInput>();
   const seenThisRound = new Set<string>();
+  /** Failed writes per alert key, while the database answered (an outage does not count). */
+  const failures = new Map<string, number>();
   let writing: Promise<void> = Promise.resolve();
+
+  function keep(alert: AlertInput): void {
+    if (!pending.has(keyOf(alert))) pending.set(keyOf(alert), alert);
+  }
 
   function drain(): Promise<void> {
     writing = writing.then(async () => {
       const batch = [...pending.values()];
       pending = new Map();
       for (const [index, alert] of batch.entries()) {
+        const key = keyOf(alert);
         try {
           await write(alert);
+          failures.delete(key);
         } catch (error) {
-          // The database may be the very thing that is down: keep this one and the rest for later.
-          for (const unwritten of batch.slice(index)) {
-            if (!pending.has(keyOf(unwritten))) pending.set(keyOf(unwritten), unwritten);
+          if (isDatabaseUnavailable(error)) {
+            // The database is the very thing that is down: keep this one and the rest for later.
+            for (const unwritten of batch.slice(index)) keep(unwritten);
+            log.warn({ err: error, alert: alert.type, pending: pending.size }, 'alert not written yet; will retry');
+            return;
           }
-          log.warn({ err: error, alert: alert.type, pending: pending.size }, 'alert not written yet; will retry');
-          return;
+          // The database answered and refused this alert: the others are still written. It is retried
+          // a few times (a transient conflict), then dropped loudly rather than retried forever.
+          const attempts = (failures.get(key) ?? 0) + 1;
+          if (attempts >= MAX_WRITE_ATTEMPTS) {
+            failures.delete(key);
+            (log.error ?? log.warn).call(log, { err: error, alert: alert.type, attempts }, 'alert dropped: the database refuses it');
+          } else {
+            failures.set(key, attempts);
+            keep(alert);
+            log.warn({ err: error, alert: alert.type, attempts }, 'alert not written; will retry');
+          }
         }
       }
     });

@@ -28,7 +28,8 @@ export class AuthFailureTracker {
 
   record(failure: AuthFailure, now: number): AlertInput[] {
     const alerts: AlertInput[] = [];
-    const account = failure.account?.trim().toLowerCase() || null;
+    // Bounded (an e-mail has at most 254 characters): whatever is counted here ends up in an alert.
+    const account = failure.account?.trim().toLowerCase().slice(0, 254) || null;
     const fromAddress = this.byAddress.hit(failure.ip, now);
     let coveredByAccount = false;
     if (account !== null) {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { bearerToken } from '../bearer.js';
 import type { AuthSecrets } from '../secrets.js';
 
 /** Pure helpers for the provider's credentials: API keys, bearer headers and refresh tokens. */
@@ -23,12 +24,6 @@ export function apiKeyKind(header: string | string[] | undefined, secrets: AuthS
   return service ? 'service_role' : anon ? 'anon' : null;
 }
 
-/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), or null. */
-export function bearerToken(header: string | undefined): string | null {
-  if (header === undefined) return null;
-  const match = /^Bearer +(\S+)$/i.exec(header);
-  return match?.[1] ?? null;
-}
 
 export function isServiceRoleBearer(header: string | undefined, secrets: AuthSecrets): boolean {
   const token = bearerToken(header);

@@ -119,3 +119,11 @@ export async function setPasswordHash(db: Executor, userId: string, passwordHash
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Replaces a hash with a stronger one of the same password. Only if it is still the hash that was
+ * checked: a password set meanwhile (admin call) is not overwritten, and updated_at stays as it was.
+ */
+export async function upgradePasswordHash(db: Executor, userId: string, checkedHash: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).where('password_hash', '=', checkedHash).execute();
+}

@@ -1,10 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { App, Platform } from '../../module.js';
 import { limitByAddress, type RateLimiter } from '../../http/rate-limit/rate-limit.hook.js';
 import { originOf } from '../principal.js';
 import type { AuthSecrets } from '../secrets.js';
 import { apiKeyKind } from './credentials.js';
+import type { PasswordHasher } from './passwords.js';
+import { limitSignInsPerAccount } from './provider-rate-limit.js';
 import { invalidApiKey, renderProviderError } from './provider.errors.js';
 import {
   adminSetPasswordSchema,
@@ -21,9 +23,10 @@ export const PROVIDER_PREFIX = '/auth/v1';
 export async function registerIdentityProvider(
   app: App,
   platform: Platform & { secrets: AuthSecrets },
-  limiter: RateLimiter,
+  own: { limiter: RateLimiter; signInLimiter: RateLimiter; passwords: PasswordHasher },
 ): Promise<void> {
   const service = createProviderService({
+    passwords: own.passwords,
     db: platform.database.db,
     secrets: platform.secrets,
     tokenClaims: { issuer: platform.config.auth.issuer, audience: platform.config.auth.audience },
@@ -37,7 +40,7 @@ export async function registerIdentityProvider(
       scope.setErrorHandler(async (error, _request, reply) => renderProviderError(error, reply));
       // Counted per address whatever the request carries: a bearer token must not buy an attacker a fresh
       // budget of password guesses per account it holds.
-      limitByAddress(scope, limiter);
+      limitByAddress(scope, own.limiter);
       registerKeySet(scope, platform.secrets);
       await scope.register(async (guarded) => {
         // Before body parsing, so that a caller without a valid key costs no body work.
@@ -46,7 +49,7 @@ export async function registerIdentityProvider(
             return reply.status(401).send(invalidApiKey().body());
           }
         });
-        registerCalls(guarded, service);
+        registerCalls(guarded, service, own.signInLimiter);
       });
     },
     { prefix: PROVIDER_PREFIX },
@@ -55,24 +58,34 @@ export async function registerIdentityProvider(
 
 /** Public keys only, for any verifier of our tokens: no apikey, cacheable. */
 function registerKeySet(scope: FastifyInstance, secrets: AuthSecrets): void {
-  const { kty, crv, x, y, kid, alg, use } = secrets.signingKey.publicJwk;
-  const keySet = { keys: [{ kty, crv, x, y, kid, alg, use }] };
   for (const [url, operation] of [
     ['/.well-known/jwks.json', 'auth.jwks'],
     ['/jwks', 'auth.jwks.alias'],
   ] as const) {
     scope.get(url, { schema: jwksSchema(operation), config: { public: true } }, async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=600');
-      return keySet;
+      // The signing key and the keys retired by a rotation that still verify, public members only.
+      return { keys: (await secrets.signingKeys.publicKeys()).map(({ kty, crv, x, y, kid, alg, use }) => ({ kty, crv, x, y, kid, alg, use })) };
     });
   }
 }
 
-function registerCalls(scope: FastifyInstance, service: ProviderService): void {
+/** Token responses are not to be stored by any cache (RFC 6749 5.1); nor is the user they describe. */
+function noStore(reply: FastifyReply): void {
+  reply.header('cache-control', 'no-store');
+  reply.header('pragma', 'no-cache');
+}
+
+function registerCalls(scope: FastifyInstance, service: ProviderService, signInLimiter: RateLimiter): void {
   const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
 
-  typed.post('/token', { schema: tokenSchema, config: { public: true } }, async (request) =>
-    service.token(request.query.grant_type, request.body, originOf(request)),
+  typed.post(
+    '/token',
+    { schema: tokenSchema, config: { public: true }, preHandler: limitSignInsPerAccount(signInLimiter) },
+    async (request, reply) => {
+      noStore(reply);
+      return service.token(request.query.grant_type, request.body, originOf(request));
+    },
   );
 
   typed.post('/logout', { schema: logoutSchema, config: { public: true } }, async (request, reply) => {
@@ -80,9 +93,10 @@ function registerCalls(scope: FastifyInstance, service: ProviderService): void {
     return reply.status(204).send(null);
   });
 
-  typed.get('/user', { schema: userSchema, config: { public: true } }, async (request) =>
-    service.user(request.headers.authorization, originOf(request)),
-  );
+  typed.get('/user', { schema: userSchema, config: { public: true } }, async (request, reply) => {
+    noStore(reply);
+    return service.user(request.headers.authorization, originOf(request));
+  });
 
   typed.put(
     '/admin/users/:user_id',

@@ -8,6 +8,13 @@ import { Nullable, Timestamp, Uuid } from '../../http/schemas.js';
  * error shape rather than the API's.
  */
 
+/**
+ * Every input of the provider is bounded: nothing a client sends can grow a log line, an alert or an index
+ * entry without limit (RFC 5321: an address is at most 254 characters).
+ */
+export const MAX_EMAIL_LENGTH = 254;
+export const MAX_PASSWORD_LENGTH = 1024;
+
 export const ProviderErrorBody = Type.Object(
   {
     error: Type.String({ description: 'OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ...' }),
@@ -56,12 +63,12 @@ export const tokenSchema = {
   security: [],
   headers: ApiKeyHeaders,
   querystring: Type.Object({
-    grant_type: Type.Optional(Type.String({ description: '`password` or `refresh_token`' })),
+    grant_type: Type.Optional(Type.String({ maxLength: 32, description: '`password` or `refresh_token`' })),
   }),
   body: Type.Object({
-    email: Type.Optional(Type.String({ description: 'grant_type=password (case-insensitive)' })),
-    password: Type.Optional(Type.String({ description: 'grant_type=password' })),
-    refresh_token: Type.Optional(Type.String({ description: 'grant_type=refresh_token' })),
+    email: Type.Optional(Type.String({ maxLength: MAX_EMAIL_LENGTH, description: 'grant_type=password (case-insensitive), at most 254 characters' })),
+    password: Type.Optional(Type.String({ maxLength: MAX_PASSWORD_LENGTH, description: 'grant_type=password' })),
+    refresh_token: Type.Optional(Type.String({ maxLength: 512, description: 'grant_type=refresh_token' })),
   }),
   response: {
     200: TokenResponse,
@@ -127,8 +134,10 @@ export const adminSetPasswordSchema = {
   tags: ['auth'],
   security: [],
   headers: ApiKeyHeaders,
-  params: Type.Object({ user_id: Type.String({ description: 'The user_id (UUID)' }) }),
-  body: Type.Object({ password: Type.Optional(Type.String({ description: 'At least 8 characters' })) }),
+  params: Type.Object({ user_id: Type.String({ maxLength: 64, description: 'The user_id (UUID)' }) }),
+  body: Type.Object({
+    password: Type.Optional(Type.String({ maxLength: MAX_PASSWORD_LENGTH, description: 'At least 8 characters, at most 1,024' })),
+  }),
   response: {
     200: ProviderUser,
     ...errors({

@@ -8,8 +8,9 @@ import type { PrincipalResolver } from '../principal-resolver.js';
 import type { AuthSecrets } from '../secrets.js';
 import { revokeSession, revokeUserSessions } from '../sessions.js';
 import { InvalidTokenError, type TokenVerifier } from '../token-verifier.js';
-import { bearerToken, isServiceRoleBearer } from './credentials.js';
-import { hashPassword } from './passwords.js';
+import { bearerToken } from '../bearer.js';
+import { isServiceRoleBearer } from './credentials.js';
+import type { PasswordHasher } from './passwords.js';
 import { invalidRequest, invalidToken, notAdmin, unsupportedGrantType, userNotFound, weakPassword } from './provider.errors.js';
 import { presentUser, type ProviderUserView, type TokenResponseView } from './provider.presenter.js';
 import * as repo from './provider.repository.js';
@@ -23,6 +24,7 @@ export interface ProviderDeps {
   verify: TokenVerifier;
   principals: PrincipalResolver;
   monitor: Pick<Monitor, 'authFailure'>;
+  passwords: PasswordHasher;
 }
 
 export type LogoutScope = 'local' | 'global' | 'others';
@@ -116,9 +118,12 @@ export function createProviderService(deps: ProviderDeps) {
       throw weakPassword(`Password should be at least ${MIN_PASSWORD_LENGTH} characters`);
     }
     if (!UUID.test(userId)) throw userNotFound();
-    const passwordHash = await hashPassword(body.password);
-    return inTransaction(db, async ({ trx }) => {
+    const passwordHash = await deps.passwords.hash(body.password);
+    return inTransaction(db, async ({ trx, onCommit }) => {
       if (!(await repo.setPasswordHash(trx, userId, passwordHash))) throw userNotFound();
+      // A password set by an administrator is a reset: whoever held the old one is signed out everywhere.
+      const ended = await revokeUserSessions(trx, userId, 'password_set');
+      onCommit(() => deps.principals.invalidateUser(userId));
       const account = (await repo.findAccountById(trx, userId)) as repo.AccountRow;
       // The caller is the service-role key, not a user: the entry names no actor and says so.
       await writeAudit(trx, {
@@ -127,7 +132,7 @@ export function createProviderService(deps: ProviderDeps) {
         action: 'update',
         entityType: 'user',
         entityId: userId,
-        details: { change: 'password_set', actor: 'service_role' },
+        details: { change: 'password_set', actor: 'service_role', sessions_ended: ended.length },
         operation: origin?.operation ?? null,
         ip: origin?.ip ?? null,
         userAgent: origin?.userAgent ?? null,

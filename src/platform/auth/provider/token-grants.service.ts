@@ -7,7 +7,6 @@ import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from '../access-token.js';
 import type { RequestOrigin } from '../principal.js';
 import { revokeSession } from '../sessions.js';
 import { REFRESH_TOKEN_TTL_MS, hashRefreshToken, newRefreshToken } from './credentials.js';
-import { verifyPassword } from './passwords.js';
 import { ProviderError, invalidCredentials, invalidRefreshToken, invalidRequest } from './provider.errors.js';
 import { presentUser, type TokenResponseView } from './provider.presenter.js';
 import * as repo from './provider.repository.js';
@@ -64,8 +63,8 @@ export function createTokenGrants(deps: ProviderDeps) {
     if (email === '' || password === '') throw invalidRequest('email and password are required');
     const account = await repo.findAccountByEmail(db, email);
     // Always pay for one scrypt, so that unknown and known accounts answer in the same time.
-    const passwordMatches = await verifyPassword(password, account?.password_hash ?? null);
-    if (account === undefined || !account.active || !passwordMatches) {
+    const check = await deps.passwords.verify(password, account?.password_hash ?? null);
+    if (account === undefined || !account.active || !check.matches) {
       if (account !== undefined) {
         // A refused attempt on a known account is evidence worth keeping (D3); an unknown e-mail has no account to file it under.
         const reason = !account.active ? 'user_inactive' : account.password_hash === null ? 'no_password' : 'wrong_password';
@@ -74,9 +73,12 @@ export function createTokenGrants(deps: ProviderDeps) {
       monitor.authFailure({ account: email.toLowerCase(), enterpriseId: account?.trail_enterprise_id ?? null, ip: origin.ip });
       throw invalidCredentials();
     }
+    // A hash of an older, cheaper cost is replaced now that the password is known (scrypt's cost only rises).
+    const upgraded = check.upgrade ? await deps.passwords.hash(password) : null;
     const now = new Date();
     const signedIn = { ...account, last_sign_in_at: now };
     return inTransaction(db, async ({ trx }) => {
+      if (upgraded !== null) await repo.upgradePasswordHash(trx, account.id, account.password_hash as string, upgraded);
       const sessionId = await repo.createSession(trx, account.id);
       await repo.recordSignIn(trx, account.id, now);
       const tokens = await issueTokens(trx, signedIn, sessionId, now);

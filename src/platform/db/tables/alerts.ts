@@ -13,6 +13,8 @@ export interface SystemAlertsTable {
   message: string;
   enterprise_id: string | null;
   cause: string;
+  /** SHA-256 (hex) of `cause`: the fixed-size key of the one-unresolved-alert index. */
+  cause_key: string;
   status: Generated<AlertStatus>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;

@@ -25,7 +25,19 @@ export interface PlatformSecretsTable {
   created_at: CreatedAt;
 }
 
+/** The embedded provider's ES256 signing keys: one signs, retired ones verify until verify_until. */
+export interface AuthSigningKeysTable {
+  kid: string;
+  private_jwk: unknown | null;
+  public_jwk: unknown;
+  source: string;
+  created_at: CreatedAt;
+  retired_at: Date | null;
+  verify_until: Date | null;
+}
+
 export interface AuthTables {
+  auth_signing_keys: AuthSigningKeysTable;
   auth_sessions: AuthSessionsTable;
   auth_refresh_tokens: AuthRefreshTokensTable;
   platform_secrets: PlatformSecretsTable;

@@ -1,0 +1,28 @@
+import { ConfigError, loadConfig } from './config.js';
+import { runKeysCommand } from './platform/auth/keys-command.js';
+import { openDatabase } from './platform/db/engine.js';
+import { migrateToLatest } from './platform/db/migrator.js';
+import { packageVersion } from './version.js';
+
+/**
+ * `npm run keys [-- rotate]` on the configured database (DATABASE_URL or DATA_DIR). It writes to this
+ * terminal only. The embedded database (PGlite) is single-process: run it while the service is stopped.
+ */
+async function keys(): Promise<number> {
+  const config = loadConfig(process.env, packageVersion());
+  const database = await openDatabase(config.database);
+  try {
+    await migrateToLatest(database);
+    return await runKeysCommand(database.db, config, process.argv.slice(2), (line) => process.stdout.write(`${line}\n`));
+  } finally {
+    await database.close();
+  }
+}
+
+keys().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof ConfigError ? '' : 'keys failed: '}${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(error instanceof ConfigError ? 78 : 1);
+  },
+);

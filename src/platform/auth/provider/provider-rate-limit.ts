@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimiter } from '../../http/rate-limit/rate-limit.hook.js';
+
+/** The counter of one account's password sign-ins: the e-mail as the service compares it, hashed so the store never holds it. */
+export const signInAccountKey = (email: string) =>
+  `sign-in:${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url')}`;
+
+/**
+ * Password sign-ins are limited per account as well as per address (the provider's scope counts every
+ * call per address, whatever token it carries): a guesser spread over many addresses still meets this
+ * one budget. A preHandler of POST /token: after validation, which bounds the e-mail to 254 characters.
+ */
+export function limitSignInsPerAccount(limiter: RateLimiter) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const grantType = (request.query as { grant_type?: string } | undefined)?.grant_type;
+    const email = (request.body as { email?: unknown } | undefined)?.email;
+    if (grantType !== 'password' || typeof email !== 'string' || email.trim() === '') return;
+    await limiter(request, reply, signInAccountKey(email));
+  };
+}

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from './errors.js';
+
+/**
+ * PostgreSQL refuses the NUL character in text and jsonb (22021, 22P05): a NUL that reached a query
+ * would be a 500 and a critical alert. It is refused at the edge instead, wherever it hides: in a body
+ * string or member name (422 on /api/v1, 400 on /auth/v1 through the provider's error mapping) and in
+ * the path or query string (400: a malformed parameter, D2.2).
+ */
+
+const NUL = '\u0000';
+
+/** The path of the first string (value or member name) holding a NUL, or null. */
+export function nulField(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes(NUL) ? path || '(body)' : null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = nulField(item, `${path}[${index}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, member] of Object.entries(value)) {
+      const field = path === '' ? key : `${path}.${key}`;
+      if (key.includes(NUL)) return field.replaceAll(NUL, '\\u0000');
+      const found = nulField(member, field);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+export function nulBodyError(field: string): AppError {
+  return new AppError('VALIDATION_ERROR', `Request body failed validation: ${field} must not contain the NUL character`, {
+    fields: [{ field, message: 'must not contain the NUL character (\\u0000)' }],
+  });
+}
+
+/** `%00` in the URL decodes to NUL in a path or query parameter. */
+export function registerNulUrlGuard(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (/%00/.test(request.url) || request.url.includes(NUL)) {
+      throw new AppError('BAD_REQUEST', 'The path and query string must not contain the NUL character (%00)');
+    }
+  });
+}
