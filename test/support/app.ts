@@ -8,8 +8,16 @@ import { createMonitor, type AlertMonitor } from '../../src/platform/monitoring/
 import { createMemoryRateLimitStore } from '../../src/platform/http/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../../src/platform/http/rate-limit/rate-limit-store.js';
 import { freshDatabase } from './database.js';
+import type { ScryptCost } from '../../src/platform/auth/provider/passwords.js';
 
 export const TEST_PUBLIC_URL = 'http://service.test';
+
+/**
+ * The suites sign in often, and the service's scrypt cost (N=2^17) takes about a third of a second a
+ * hash: test apps hash and verify at this cheaper cost (AppDeps.passwordCost, which only tests pass). The
+ * upgrade suite builds an app at the service's own cost.
+ */
+export const TEST_PASSWORD_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
 
 export interface TestContext {
   app: App;
@@ -27,6 +35,8 @@ export interface TestContextOptions {
   rateLimitStore?: RateLimitStore;
   extend?: AppDeps['extend'];
   extendApi?: AppDeps['extendApi'];
+  /** Default TEST_PASSWORD_COST; SCRYPT_COST for the service's own. */
+  passwordCost?: ScryptCost;
 }
 
 /**
@@ -50,7 +60,18 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const rateLimitStore = options.rateLimitStore ?? createMemoryRateLimitStore();
   // TEST_LOG_LEVEL=error shows the causes of 500s while debugging a suite.
   const logger = process.env['TEST_LOG_LEVEL'] ? loggerOptions(process.env['TEST_LOG_LEVEL'] as LogLevel) : false;
-  const app = await buildApp({ config, database, secrets, monitor, rateLimitStore, logger, extend: options.extend, extendApi: options.extendApi });
+  const passwordCost = options.passwordCost ?? TEST_PASSWORD_COST;
+  const app = await buildApp({
+    config,
+    database,
+    secrets,
+    monitor,
+    rateLimitStore,
+    logger,
+    extend: options.extend,
+    extendApi: options.extendApi,
+    passwordCost,
+  });
   let closed = false;
   const context: TestContext = {
     app,

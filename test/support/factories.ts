@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { signAccessToken } from '../../src/platform/auth/access-token.js';
-import { hashPassword } from '../../src/platform/auth/provider/passwords.js';
+import { createPasswordHasher } from '../../src/platform/auth/provider/passwords.js';
 import type { MemberRole } from '../../src/platform/db/tables/users.js';
-import type { TestContext } from './app.js';
+import { TEST_PASSWORD_COST, type TestContext } from './app.js';
 
 /**
  * Test factories: each creates the parents it needs unless given them. They write rows directly so
@@ -29,13 +29,14 @@ export interface TestUser {
 }
 
 const TEST_PASSWORD = 'correct horse battery';
+/** One hash for every user of a run, at the suites' cost (TEST_PASSWORD_COST). */
 let passwordHash: Promise<string> | undefined;
 
 export async function createUser(
   ctx: TestContext,
   values: { role: MemberRole | 'super_admin'; enterpriseId?: string; email?: string; fullName?: string } ,
 ): Promise<TestUser> {
-  passwordHash ??= hashPassword(TEST_PASSWORD);
+  passwordHash ??= createPasswordHasher(TEST_PASSWORD_COST).hash(TEST_PASSWORD);
   const email = values.email ?? `${randomUUID().slice(0, 12)}@example.test`;
   const fullName = values.fullName ?? unique('User');
   const user = await ctx.db
