@@ -29,6 +29,25 @@ describe('identity provider: admin password call, key set, OpenAPI', async () =>
       expect(stored.password_hash).not.toContain('a brand new secret');
     });
 
+    it("ends the user's existing sessions: old access and refresh tokens stop working, the audit entry counts them", async () => {
+      const user = await createUser(ctx, { role: 'assessor' });
+      const { signIn: signedIn, refreshGrant, me } = providerCalls(ctx);
+      const before = await signedIn(user);
+      const other = await signedIn(user);
+      expect((await me(before.access_token)).statusCode).toBe(200);
+      expect((await setPassword(user.id, { password: 'a reset password' })).statusCode).toBe(200);
+      expect((await me(before.access_token)).statusCode).toBe(401);
+      expect((await me(other.access_token)).statusCode).toBe(401);
+      const refreshed = await refreshGrant(before.refresh_token);
+      expect(refreshed.statusCode).toBe(400);
+      expect(refreshed.json().error).toBe('invalid_grant');
+      const [entry] = await auditEntries(ctx, { entityId: user.id, action: 'update' });
+      expect(entry!.action_details).toMatchObject({ change: 'password_set', sessions_ended: 2 });
+      // The new password opens a new session as usual.
+      const after = await signedIn({ email: user.email, password: 'a reset password' });
+      expect((await me(after.access_token)).statusCode).toBe(200);
+    });
+
     it('gives a password to a user created without one, who can then sign in', async () => {
       const user = await createUser(ctx, { role: 'reviewer' });
       await ctx.db.updateTable('users').set({ password_hash: null }).where('id', '=', user.id).execute();
