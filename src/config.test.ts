@@ -23,7 +23,8 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe('./data');
     expect(config.database).toEqual({ kind: 'pglite-dir', dataDir: './data' });
     expect(config.redisUrl).toBeNull();
-    expect(config.rateLimit).toEqual({ perMinute: 100, perHour: 1000 });
+    expect(config.rateLimit).toEqual({ perMinute: 100, perHour: 1000, signInPerMinute: 10, signInPerHour: 60 });
+    expect(config.trustProxy).toBe(false);
     expect(config.auth).toEqual({
       mode: 'embedded',
       issuer: 'http://127.0.0.1:3000/auth/v1',
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
       jwtSecret: null,
       anonKey: null,
       serviceRoleKey: null,
+      signingKey: null,
     });
     expect(config.bootstrapSuperAdmin).toBeNull();
     expect(config.logLevel).toBe('info');
@@ -75,7 +77,7 @@ describe('loadConfig', () => {
       BOOTSTRAP_SUPER_ADMIN_EMAIL: 'root@example.com',
       BOOTSTRAP_SUPER_ADMIN_PASSWORD: 'long enough',
     });
-    expect(config.rateLimit).toEqual({ perMinute: 5, perHour: 50 });
+    expect(config.rateLimit).toMatchObject({ perMinute: 5, perHour: 50 });
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(config.logLevel).toBe('debug');
     expect(config.bootstrapSuperAdmin).toEqual({ email: 'root@example.com', password: 'long enough' });
@@ -116,12 +118,32 @@ describe('loadConfig', () => {
       ],
       ['external mode without AUTH_JWKS_URL or AUTH_JWT_SECRET', { AUTH_MODE: 'external' }, 'AUTH_MODE'],
       ['a short AUTH_JWT_SECRET', { AUTH_MODE: 'external', AUTH_JWT_SECRET: 'short' }, 'AUTH_JWT_SECRET'],
+      ['TRUST_PROXY=true (every hop trusted: any client picks its address)', { TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+      ['TRUST_PROXY with a bad address', { TRUST_PROXY: '10.0.0.1, proxy.internal' }, 'TRUST_PROXY'],
+      ['TRUST_PROXY with a bad prefix', { TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+      ['TRUST_PROXY=99 hops', { TRUST_PROXY: '99' }, 'TRUST_PROXY'],
+      ['both AUTH_SIGNING_KEY and AUTH_SIGNING_KEY_FILE', { AUTH_SIGNING_KEY: '{}', AUTH_SIGNING_KEY_FILE: '/k.pem' }, 'AUTH_SIGNING_KEY'],
       ['AUTH_JWKS_URL that is not http(s)', { AUTH_MODE: 'external', AUTH_JWKS_URL: 'file:///etc/jwks' }, 'AUTH_JWKS_URL'],
     ];
     it.each(cases)('%s', (_label, env, variable) => {
       const error = refusal(env);
       expect(error.variable).toBe(variable);
       expect(error.message).toContain(variable);
+    });
+  });
+
+  it('TRUST_PROXY: off by default (also false and 0), a hop count, or addresses and CIDRs', () => {
+    for (const off of [undefined, '', 'false', '0']) expect(loadConfig(off === undefined ? {} : { TRUST_PROXY: off }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,fd00::/8, ::1' }).trustProxy).toEqual(['10.0.0.0/8', '192.0.2.7', 'fd00::/8', '::1']);
+  });
+
+  it('AUTH_SIGNING_KEY (the key itself) or AUTH_SIGNING_KEY_FILE (a path)', () => {
+    expect(loadConfig({ AUTH_SIGNING_KEY: '{"kty":"EC"}' }).auth.signingKey).toEqual({ kind: 'env', variable: 'AUTH_SIGNING_KEY', text: '{"kty":"EC"}' });
+    expect(loadConfig({ AUTH_SIGNING_KEY_FILE: '/run/secrets/signing.pem' }).auth.signingKey).toEqual({
+      kind: 'file',
+      variable: 'AUTH_SIGNING_KEY_FILE',
+      path: '/run/secrets/signing.pem',
     });
   });
 

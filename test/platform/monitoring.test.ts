@@ -74,6 +74,29 @@ describe('system alerts raised through the real paths (D9.5)', async () => {
     expect(await alertsWhere(ctx, { cause: 'address:10.1.0.3' })).toEqual([]);
   });
 
+  it('an over-long cause still alerts (keyed by its hash) and does not block the next alert', async () => {
+    // The probe's finding: ten refused sign-ins for a 9,000-character account made a cause too long for
+    // the unique index, and the queue retried it first forever. Reported through the monitor directly:
+    // the provider now refuses such an e-mail before it counts.
+    const account = `${'x'.repeat(9000)}@example.test`;
+    for (let i = 0; i < 10; i += 1) ctx.monitor.authFailure({ account, enterpriseId: null, ip: '10.1.0.9' });
+    const boom = await ctx.app.inject({ method: 'GET', url: '/api/v1/probe/boom' });
+    expect(boom.statusCode).toBe(500);
+    await ctx.monitor.flush();
+    const long = await ctx.db.selectFrom('system_alerts').selectAll().where('type', '=', 'authentication').where('cause', 'like', 'account:xxx%').execute();
+    expect(long).toHaveLength(1);
+    expect(long[0]!.cause.length).toBeLessThanOrEqual(500);
+    expect(await alertsWhere(ctx, { type: 'system', cause: 'GET /api/v1/probe/boom:Error' })).toHaveLength(1);
+
+    // Written directly, a cause of any length is one alert per hash: raised, then deduplicated, then escalated.
+    const cause = `address:${'9'.repeat(20_000)}`;
+    const alert: AlertInput = { type: 'authentication', severity: 'warning', title: 't', message: 'm', enterpriseId: null, cause };
+    expect(await raiseAlert(ctx.db, alert)).toBe('raised');
+    expect(await raiseAlert(ctx.db, alert)).toBe('exists');
+    expect(await raiseAlert(ctx.db, { ...alert, severity: 'error' })).toBe('escalated');
+    expect(await raiseAlert(ctx.db, { ...alert, cause: `${cause}0` })).toBe('raised');
+  });
+
   it('a 500 raises one system alert (critical); repeated 500s keep it one', async () => {
     for (let i = 0; i < 3; i += 1) {
       const response = await ctx.app.inject({ method: 'GET', url: '/api/v1/probe/boom' });
