@@ -1,0 +1,58 @@
+/**
+ * What a password sign-in costs at the service's scrypt cost (N=2^17, r=8, p=1): the median of a few
+ * sign-ins through the HTTP stack, on a scratch database of a PostgreSQL server (dropped afterwards).
+ *
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/sign-in-cost.ts
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createPasswordHasher } from '../src/platform/auth/provider/passwords.js';
+import { loadAuthSecrets } from '../src/platform/auth/secrets.js';
+import { openDatabase } from '../src/platform/db/engine.js';
+import { migrateToLatest } from '../src/platform/db/migrator.js';
+import { createMemoryRateLimitStore } from '../src/platform/http/rate-limit/memory-store.js';
+import { createMonitor } from '../src/platform/monitoring/alert-monitor.js';
+
+const serverUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const name = `bench_sign_in_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: serverUrl });
+await admin.connect();
+await admin.query(`create database ${name}`);
+const url = new URL(serverUrl);
+url.pathname = `/${name}`;
+const database = await openDatabase({ kind: 'postgres', url: url.toString() });
+try {
+  await migrateToLatest(database);
+  const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: 'silent', RATE_LIMIT_SIGN_IN_PER_MINUTE: '1000' });
+  const secrets = await loadAuthSecrets(database.db, config, () => undefined);
+  const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
+  const monitor = createMonitor(database.db, silent);
+  const app = await buildApp({ config, database, secrets, monitor, rateLimitStore: createMemoryRateLimitStore(), logger: false });
+  const password = 'correct horse battery staple';
+  await database.db
+    .insertInto('users')
+    .values({ email: 'bench@example.test', full_name: 'Bench', password_hash: await createPasswordHasher().hash(password), is_super_admin: true })
+    .execute();
+  const times: number[] = [];
+  for (let i = 0; i < 7; i += 1) {
+    const started = performance.now();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      headers: { apikey: secrets.anonKey },
+      payload: { email: 'bench@example.test', password },
+    });
+    if (response.statusCode !== 200) throw new Error(`sign-in answered ${response.statusCode}: ${response.body}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  process.stdout.write(`sign-in at N=2^17: median ${times[3]!.toFixed(0)} ms (min ${times[0]!.toFixed(0)}, max ${times[6]!.toFixed(0)}) over 7\n`);
+  await app.close();
+  await monitor.close();
+} finally {
+  await database.close();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
