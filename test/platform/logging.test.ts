@@ -3,7 +3,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { loggerOptions } from '../../src/platform/http/logging.js';
 import { createMemoryRateLimitStore } from '../../src/platform/http/rate-limit/memory-store.js';
-import { createTestContext } from '../support/app.js';
+import { TEST_PASSWORD_COST, createTestContext } from '../support/app.js';
 import { createUser, tokenFor } from '../support/factories.js';
 import { mountProbes } from './probes.js';
 
@@ -46,6 +46,7 @@ describe('logs never carry credentials, and carry the request id (D2.1, STYLE: e
     rateLimitStore,
     logger: { ...(loggerOptions('info') as object), stream } as AppDeps['logger'],
     extend: mountCarelessLogger,
+    passwordCost: TEST_PASSWORD_COST,
   });
   afterAll(async () => {
     await app.close();
