@@ -17,8 +17,16 @@ describe('tenant keys in the schema', async () => {
     from information_schema.tables t
     where t.table_schema = 'public' and t.table_type = 'BASE TABLE' and t.table_name not like 'kysely_%'`.execute(database.db);
   const tenantTables = new Set(tables.filter((t) => t.has_enterprise).map((t) => t.table_name));
-  // Platform-wide tables: identities, sessions, secrets, the enterprises themselves, chain heads.
-  const PLATFORM_TABLES = ['enterprises', 'users', 'auth_sessions', 'auth_refresh_tokens', 'platform_secrets', 'audit_chain_heads'];
+  // Platform-wide tables: identities, sessions, secrets and signing keys, the enterprises themselves, chain heads.
+  const PLATFORM_TABLES = [
+    'enterprises',
+    'users',
+    'auth_sessions',
+    'auth_refresh_tokens',
+    'auth_signing_keys',
+    'platform_secrets',
+    'audit_chain_heads',
+  ];
 
   it('every table is either platform-wide by design or carries enterprise_id', () => {
     const withoutTenant = tables.filter((t) => !t.has_enterprise).map((t) => t.table_name);
