@@ -127,6 +127,16 @@ describe('signing keys supplied by the operator (AUTH_SIGNING_KEY, AUTH_SIGNING_
     expect((await createTokenVerifier(fromFile, secrets)(previousToken)).sub).toBe(subject.userId);
   });
 
+  it('without a supplied key any more, the service goes back to a generated key; the supplied one keeps verifying', async () => {
+    const supplied = await loadAuthSecrets(database.db, loadConfig({ ...base, AUTH_SIGNING_KEY: pem }), () => undefined);
+    const suppliedToken = (await signAccessToken(subject, supplied, claims)).token;
+    const generatedKids: string[] = [];
+    const generated = await loadAuthSecrets(database.db, config, (message) => generatedKids.push(message));
+    expect(generated.signingKey.kid).not.toBe(supplied.signingKey.kid);
+    expect(generatedKids.join(' ')).toContain(generated.signingKey.kid);
+    expect((await createTokenVerifier(config, generated)(suppliedToken)).sub).toBe(subject.userId);
+  });
+
   it('a key that is not an EC P-256 private key stops the start with the variable named', async () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
     await expect(loadAuthSecrets(database.db, loadConfig({ ...base, AUTH_SIGNING_KEY: rsa }), () => undefined)).rejects.toThrow(/AUTH_SIGNING_KEY/);

@@ -147,6 +147,12 @@ export async function loadSigningKeyRing(
   const own = supplied === null ? null : await readSuppliedKey(supplied);
   if (own !== null) {
     await installSigningKey(db, { kid: own.kid, privateJwk: null, publicJwk: own.publicJwk }, supplied!.variable);
+  } else if ((await activeKey(db).executeTakeFirst())?.private_jwk === null) {
+    // The signing key was an operator's, and none is supplied any more: back to generated keys, with the
+    // operator's key retired (verifying its tokens) as by a rotation.
+    const generated = await generateSigningKey();
+    await installSigningKey(db, generated, 'generated');
+    onGenerated(generated.kid);
   } else if ((await activeKey(db).executeTakeFirst()) === undefined) {
     const generated = await generateSigningKey();
     // Two instances starting together: the unique index on the active key lets one insert win.
