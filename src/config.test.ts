@@ -21,7 +21,7 @@ describe('loadConfig', () => {
     expect(config.host).toBe('127.0.0.1');
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
     expect(config.dataDir).toBe('./data');
-    expect(config.database).toEqual({ kind: 'pglite-dir', dataDir: './data' });
+    expect(config.database).toEqual({ kind: 'embedded-dir', dataDir: './data' });
     expect(config.redisUrl).toBeNull();
     expect(config.rateLimit).toEqual({ perMinute: 100, perHour: 1000, signInPerMinute: 10, signInPerHour: 60 });
     expect(config.trustProxy).toBe(false);
@@ -55,17 +55,17 @@ describe('loadConfig', () => {
     const config = loadConfig({ PORT: '', LOG_LEVEL: '  ', DATABASE_URL: '' });
     expect(config.port).toBe(3000);
     expect(config.logLevel).toBe('info');
-    expect(config.database.kind).toBe('pglite-dir');
+    expect(config.database.kind).toBe('embedded-dir');
   });
 
-  it('selects the engine from DATABASE_URL: memory://, postgres://, postgresql://, else PGlite under DATA_DIR (D1)', () => {
-    expect(loadConfig({ DATABASE_URL: 'memory://' }).database).toEqual({ kind: 'pglite-memory' });
+  it('selects the engine from DATABASE_URL: memory://, postgres://, postgresql://, else the embedded server under DATA_DIR (D1)', () => {
+    expect(loadConfig({ DATABASE_URL: 'memory://' }).database).toEqual({ kind: 'embedded-memory' });
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db.example.com:5432/risk' }).database).toEqual({
       kind: 'postgres',
       url: 'postgres://u:p@db.example.com:5432/risk',
     });
     expect(loadConfig({ DATABASE_URL: 'postgresql://db/risk' }).database.kind).toBe('postgres');
-    expect(loadConfig({ DATA_DIR: '/var/lib/risk' }).database).toEqual({ kind: 'pglite-dir', dataDir: '/var/lib/risk' });
+    expect(loadConfig({ DATA_DIR: '/var/lib/risk' }).database).toEqual({ kind: 'embedded-dir', dataDir: '/var/lib/risk' });
   });
 
   it('reads the rate limits, Redis, log level and the bootstrap pair (D1)', () => {

@@ -14,8 +14,8 @@ export class ConfigError extends Error {
 }
 
 export type DatabaseTarget =
-  | { kind: 'pglite-dir'; dataDir: string }
-  | { kind: 'pglite-memory' }
+  | { kind: 'embedded-dir'; dataDir: string }
+  | { kind: 'embedded-memory' }
   | { kind: 'postgres'; url: string };
 
 import { isIP } from 'node:net';
@@ -102,8 +102,8 @@ function url(env: Env, name: string, protocols: readonly string[]): string | nul
 
 function database(env: Env, dataDir: string): DatabaseTarget {
   const raw = text(env, 'DATABASE_URL');
-  if (raw === null) return { kind: 'pglite-dir', dataDir };
-  if (raw === 'memory://') return { kind: 'pglite-memory' };
+  if (raw === null) return { kind: 'embedded-dir', dataDir };
+  if (raw === 'memory://') return { kind: 'embedded-memory' };
   const checked = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   return { kind: 'postgres', url: checked as string };
 }

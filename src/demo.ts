@@ -8,8 +8,8 @@ import { packageVersion } from './version.js';
 
 /**
  * `npm run demo`: opens the configured database (as the service would: DATABASE_URL or DATA_DIR),
- * migrates it, and creates the demo enterprise. Start the service on the same database to use it. The
- * embedded database (PGlite) is single-process: run the demo while the service is stopped.
+ * migrates it, and creates the demo enterprise. With the service running on the same DATA_DIR it joins
+ * that service's embedded server, so the service sees the demo at once.
  */
 async function demo(): Promise<number> {
   const config = loadConfig(process.env, packageVersion());
@@ -19,7 +19,7 @@ async function demo(): Promise<number> {
   try {
     const result = await runDemo(runtime.database, config, { ...(runtime.secrets !== null ? { secrets: runtime.secrets } : {}), log: say });
     say('');
-    process.stdout.write(formatDemoReport(result, { baseUrl: config.publicUrl, inMemory: config.database.kind === 'pglite-memory' }));
+    process.stdout.write(formatDemoReport(result, { baseUrl: config.publicUrl, inMemory: config.database.kind === 'embedded-memory' }));
     return 0;
   } finally {
     await runtime.monitor.close();

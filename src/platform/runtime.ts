@@ -17,7 +17,7 @@ export async function prepareRuntime(
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>,
   announce: Announce,
 ): Promise<RuntimeDeps> {
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { log: (message) => log.info(message) });
   try {
     const { applied } = await migrateToLatest(database);
     if (applied.length > 0) log.info({ applied }, 'migrations applied');

@@ -4,7 +4,6 @@ import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, countAuditEntries } from '../support/audit.js';
-import { engineUnderTest } from '../support/database.js';
 import { createEnterprise, createUser } from '../support/factories.js';
 import { providerCalls } from '../support/provider.js';
 
@@ -259,8 +258,8 @@ describe('identity provider: POST /auth/v1/token', async () => {
       expect(children).toHaveLength(2); // the original and one successor, never two successors
     });
 
-    // Needs a second connection to hold the row lock: PGlite has one session, so the server leg only.
-    it.runIf(engineUnderTest() === 'postgres')(
+    // A second connection holds the row lock: both engines are PostgreSQL servers with real sessions.
+    it(
       'a refresh that loses the claim to a concurrent rotation is a reuse: refused, and the session revoked',
       async () => {
         const user = await createUser(ctx, { role: 'reviewer' });

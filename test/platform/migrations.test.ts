@@ -1,13 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { PGLITE_PARSERS, openDatabase, wrapPglite, type Database } from '../../src/platform/db/engine.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/platform/db/engine.js';
 import { migrateToLatest } from '../../src/platform/db/migrator.js';
 import { loadMigrations } from '../../src/platform/db/migrations/index.js';
-import { freshDatabase } from '../support/database.js';
-import { withDatabase } from '../support/global-setup.js';
+import { emptyDatabase, freshDatabase } from '../support/database.js';
 
 const ALL = loadMigrations().map((migration) => migration.name);
 
@@ -18,35 +14,17 @@ async function tableNames(database: Database): Promise<string[]> {
   return rows.map((row) => row.table_name).sort();
 }
 
-/** A database with nothing in it: a new PGlite, or a new database on the server leg. */
-async function emptyDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const serverUrl = inject('serverUrl');
-  if (serverUrl === null) {
-    const database = wrapPglite(await PGlite.create({ parsers: PGLITE_PARSERS }));
-    return { database, drop: () => database.close() };
-  }
-  const name = `migrations_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const database = await openDatabase({ kind: 'postgres', url: withDatabase(serverUrl, name) }, { poolSize: 2 });
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
-describe('migrations', async () => {
-  // One clone of the migrated template and one empty database serve the whole file (each costs seconds).
-  const migrated = await freshDatabase();
-  const empty = await emptyDatabase();
+describe('migrations', () => {
+  // One clone of the migrated template and one empty database serve the whole file.
+  let migrated: Database;
+  let empty: Database;
+  beforeAll(async () => {
+    migrated = await freshDatabase();
+    empty = await emptyDatabase();
+  });
   afterAll(async () => {
-    await migrated.close();
-    await empty.drop();
+    await migrated?.close();
+    await empty?.close();
   });
 
   it('lists the migrations in timestamp order, each name unique', () => {
@@ -64,7 +42,7 @@ describe('migrations', async () => {
   });
 
   it('applies every migration in order to an empty database and creates the tables', async () => {
-    const { database } = empty;
+    const database = empty;
     expect(await tableNames(database)).toEqual([]);
     expect(await migrateToLatest(database)).toEqual({ applied: ALL });
     const tables = await tableNames(database);
@@ -78,6 +56,6 @@ describe('migrations', async () => {
   });
 
   it('then applies nothing on a second run (D1: migrations run at every start-up)', async () => {
-    expect(await migrateToLatest(empty.database)).toEqual({ applied: [] });
+    expect(await migrateToLatest(empty)).toEqual({ applied: [] });
   });
 });

@@ -1,31 +1,60 @@
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { PGLITE_PARSERS, openDatabase, wrapPglite, type Database } from '../../src/platform/db/engine.js';
+import { openDatabase, type Database } from '../../src/platform/db/engine.js';
 import { withDatabase } from './global-setup.js';
 
-export const engineUnderTest = (): 'pglite' | 'postgres' => (inject('serverUrl') === null ? 'pglite' : 'postgres');
+/** The engine of this run: the embedded server (PostgreSQL 18) or TEST_DATABASE_URL's server. */
+export const engineUnderTest = (): 'embedded' | 'postgres' => inject('engine');
 
-/** A fresh, migrated database for one test file, cloned from the run's template. */
-export async function freshDatabase(): Promise<Database & { url: string | null }> {
-  const templatePath = inject('pgliteTemplatePath');
-  if (templatePath !== null) {
-    const dump = new Blob([readFileSync(templatePath)]);
-    const pglite = await PGlite.create({ loadDataDir: dump, parsers: PGLITE_PARSERS });
-    return { ...wrapPglite(pglite), url: null };
-  }
-  const serverUrl = inject('serverUrl') as string;
-  const template = inject('serverTemplate') as string;
-  const name = `${template}_f${randomBytes(6).toString('hex')}`;
+/** Creates a database on the run's server: a clone of the migrated template, or an empty one. */
+async function createDatabase(name: string, fromTemplate: boolean): Promise<string> {
+  const serverUrl = inject('serverUrl');
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${name} template ${template}`);
+    await admin.query(`create database ${name}${fromTemplate ? ` template ${inject('serverTemplate')}` : ''}`);
   } finally {
     await admin.end();
   }
-  const url = withDatabase(serverUrl, name);
-  return { ...(await openDatabase({ kind: 'postgres', url }, { poolSize: 5 })), url };
+  return withDatabase(serverUrl, name);
+}
+
+async function dropDatabase(name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: inject('serverUrl') });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A database of the run's server for one test file, dropped when it closes: a clone of the migrated
+ * template (fresh) or an empty one (for migration tests). Its name starts with the template's, so the
+ * run's teardown drops whatever a crashed file left behind.
+ */
+async function databaseOfRun(fromTemplate: boolean): Promise<Database> {
+  const name = `${inject('serverTemplate')}_${fromTemplate ? 'f' : 'e'}${randomBytes(6).toString('hex')}`;
+  const database = await openDatabase({ kind: 'postgres', url: await createDatabase(name, fromTemplate) }, { poolSize: 5 });
+  let dropped: Promise<void> | null = null;
+  return {
+    ...database,
+    engine: engineUnderTest(),
+    close() {
+      dropped ??= database.close().then(() => dropDatabase(name));
+      return dropped;
+    },
+  };
+}
+
+/** A fresh, migrated database for one test file, cloned from the run's template. */
+export function freshDatabase(): Promise<Database> {
+  return databaseOfRun(true);
+}
+
+/** An empty database (no migrations applied) on the run's server. */
+export function emptyDatabase(): Promise<Database> {
+  return databaseOfRun(false);
 }

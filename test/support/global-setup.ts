@@ -1,44 +1,37 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { PGLITE_PARSERS, openDatabase, wrapPglite } from '../../src/platform/db/engine.js';
+import { openDatabase } from '../../src/platform/db/engine.js';
+import { joinEmbeddedServer } from '../../src/platform/db/embedded/embedded-server.js';
 import { migrateToLatest } from '../../src/platform/db/migrator.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Embedded leg: the file holding a dump of a migrated PGlite database. */
-    pgliteTemplatePath: string | null;
-    /** Server leg: the URL of the server and the name of the migrated template database. */
-    serverUrl: string | null;
-    serverTemplate: string | null;
+    /** Which engine the run tests: the embedded server (PostgreSQL 18) or TEST_DATABASE_URL's server. */
+    engine: 'embedded' | 'postgres';
+    /** A superuser URL of the server (its `postgres` database) and the name of the migrated template. */
+    serverUrl: string;
+    serverTemplate: string;
   }
 }
 
+/** Where the run's embedded server lives; a run killed half-way leaves it running for the next to adopt. */
+export const TEST_DATA_DIR = '.test-data';
+
 /**
- * Migrates one template per run (initdb and migrations cost seconds); every test file then clones it:
- * PGlite from a dump of its data directory, a server by CREATE DATABASE ... TEMPLATE.
+ * Migrates one template per run (migrations cost seconds); every test file then clones it with
+ * CREATE DATABASE ... TEMPLATE (about 50 ms). Without TEST_DATABASE_URL the run uses one embedded server
+ * under .test-data, tuned for throw-away data, and stops it at the end.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const serverUrl = process.env['TEST_DATABASE_URL']?.trim() || null;
-  if (serverUrl === null) {
-    const pglite = await PGlite.create({ parsers: PGLITE_PARSERS });
-    const database = wrapPglite(pglite);
-    await migrateToLatest(database);
-    const dump = await pglite.dumpDataDir('gzip');
-    await database.close();
-    mkdirSync('.test-data', { recursive: true });
-    const path = `.test-data/template-${process.pid}.tar.gz`;
-    writeFileSync(path, Buffer.from(await dump.arrayBuffer()));
-    project.provide('pgliteTemplatePath', path);
-    project.provide('serverUrl', null);
-    project.provide('serverTemplate', null);
-    return async () => {
-      const { rmSync } = await import('node:fs');
-      rmSync(path, { force: true });
-    };
-  }
+  const externalUrl = process.env['TEST_DATABASE_URL']?.trim() || null;
+  const server =
+    externalUrl === null
+      ? await joinEmbeddedServer(TEST_DATA_DIR, {
+          settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' },
+        })
+      : null;
+  const serverUrl = externalUrl ?? (server?.url({ database: 'postgres' }) as string);
 
   const template = `test_template_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -47,20 +40,22 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const database = await openDatabase({ kind: 'postgres', url: withDatabase(serverUrl, template) }, { poolSize: 2 });
   await migrateToLatest(database);
   await database.close();
-  project.provide('pgliteTemplatePath', null);
+  project.provide('engine', server === null ? 'postgres' : 'embedded');
   project.provide('serverUrl', serverUrl);
   project.provide('serverTemplate', template);
   return async () => {
-    // Drop the template and every clone this run made.
+    // Drop the template and every database this run cloned from it, then leave the server.
     const { rows } = await admin.query<{ datname: string }>(
       `select datname from pg_database where datname = $1 or datname like $2`,
-      [template, `${template}_f%`],
+      [template, `${template}\\_%`],
     );
     for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
     await admin.end();
+    await server?.release();
   };
 }
 
+/** The URL of another database on the same server (works for socket URLs too: the host is a parameter). */
 export function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${name}`;

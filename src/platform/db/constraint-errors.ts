@@ -59,7 +59,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (code !== undefined && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
   const text = message ?? '';
   return (
-    /PGlite is closed|database is closed|Connection terminated|timeout exceeded when trying to connect|driver has already been destroyed/i.test(
+    /database is closed|Connection terminated|timeout exceeded when trying to connect|driver has already been destroyed/i.test(
       text,
     ) || (error instanceof AggregateError && error.errors.some(isDatabaseUnavailable))
   );

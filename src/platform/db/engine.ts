@@ -1,28 +1,33 @@
-import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { DatabaseTarget } from '../../config.js';
+import { joinEmbeddedServer, type EmbeddedServer } from './embedded/embedded-server.js';
 import type { DB } from './schema.js';
 
 /**
- * One PostgreSQL dialect, two engines: a pooled server connection or PGlite in process.
- * Both hand dates back as 'YYYY-MM-DD' text and timestamps as Date (rendered with a Z by the serializer),
- * so no layer above has to know which engine it runs on.
+ * One code path for every engine: a pg pool and Kysely's PostgresDialect, on a PostgreSQL server the
+ * service runs itself under DATA_DIR (reached through its Unix socket) or on an external one. Dates come
+ * back as 'YYYY-MM-DD' text and timestamps as Date (rendered with a Z by the serializer).
  */
 export interface Database {
   db: Kysely<DB>;
-  engine: 'postgres' | 'pglite';
-  /**
-   * Runs a multi-statement SQL script (a migration). PGlite's extended-protocol query takes one statement,
-   * so scripts go through its exec; PGlite has one session, so this joins the migrator's open transaction.
-   */
+  engine: 'embedded' | 'postgres';
+  /** The connection URL of this database (embedded: through the server's socket). */
+  url: string;
+  /** Embedded: the server this process uses, which hands out URLs for any role and database. */
+  server: EmbeddedServer | null;
+  /** Runs a multi-statement SQL script (a migration) on the executor (the migrator's transaction). */
   execScript(executor: Kysely<DB>, script: string): Promise<void>;
   /** Resolves when the database answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The application's database on the embedded server. */
+export const EMBEDDED_DATABASE = 'risk';
 
 const DATE_OID = 1082;
 const INT8_OID = 20;
@@ -33,57 +38,77 @@ pg.types.setTypeParser(DATE_OID, (value: string) => value);
 pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
 
 export interface OpenOptions {
-  /** Starts PGlite from a dump of an already migrated database (test templates). */
-  loadDataDir?: Blob;
   poolSize?: number;
+  /** Start-up messages of the embedded server (started, joined, initialised). */
+  log?: (message: string) => void;
 }
 
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
-  if (target.kind === 'postgres') return openPostgres(target.url, options.poolSize ?? 10);
-  const dataDir = target.kind === 'pglite-dir' ? target.dataDir : undefined;
-  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create({
-    ...(dataDir !== undefined ? { dataDir: `${dataDir}/pgdata` } : {}),
-    ...(options.loadDataDir !== undefined ? { loadDataDir: options.loadDataDir } : {}),
-    parsers: PGLITE_PARSERS,
+  const poolSize = options.poolSize ?? 10;
+  if (target.kind === 'postgres') return openPool(target.url, poolSize, 'postgres', null, async () => undefined);
+  if (target.kind === 'embedded-dir') {
+    const server = await joinEmbeddedServer(target.dataDir, options.log !== undefined ? { log: options.log } : {});
+    return onServer(server, poolSize, () => server.release());
+  }
+  // memory://: a server of its own in a temporary directory, removed when the database closes.
+  const dir = mkdtempSync(join(tmpdir(), 'risk-memory-'));
+  chmodSync(dir, 0o755);
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  let server: EmbeddedServer;
+  try {
+    server = await joinEmbeddedServer(dir, { settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } });
+  } catch (error) {
+    removeDir();
+    throw error;
+  }
+  return onServer(server, poolSize, async () => {
+    await server.release();
+    removeDir();
   });
-  return wrapPglite(pglite);
 }
 
-/** Wraps a PGlite instance the caller created (the test harness clones a migrated template this way). */
-export function wrapPglite(pglite: PGlite): Database {
-  return wrap(new Kysely<DB>({ dialect: new PGliteDialect(pglite) }), 'pglite', { pglite });
+async function onServer(server: EmbeddedServer, poolSize: number, release: () => Promise<void>): Promise<Database> {
+  try {
+    await server.ensureDatabase(EMBEDDED_DATABASE);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  return openPool(server.url({ database: EMBEDDED_DATABASE }), poolSize, 'embedded', server, release);
 }
 
-export const PGLITE_PARSERS = {
-  [DATE_OID]: (value: string) => value,
-  [INT8_OID]: (value: string) => Number(value),
-};
-
-function openPostgres(url: string, max: number): Database {
+function openPool(
+  url: string,
+  max: number,
+  engine: Database['engine'],
+  server: EmbeddedServer | null,
+  release: () => Promise<void>,
+): Database {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
-  return wrap(new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), 'postgres', {});
-}
-
-function wrap(db: Kysely<DB>, engine: Database['engine'], handles: { pglite?: PGlite }): Database {
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {
     db,
     engine,
+    url,
+    server,
     async execScript(executor, script) {
-      if (handles.pglite !== undefined) await handles.pglite.exec(script);
-      else await sql.raw(script).execute(executor);
+      await sql.raw(script).execute(executor);
     },
     async ping() {
-      if (closed || handles.pglite?.closed) throw new Error('database is closed');
+      if (closed) throw new Error('database is closed');
       await sql`select 1`.execute(db);
     },
     async close() {
       if (closed) return;
       closed = true;
-      await db.destroy();
+      try {
+        await db.destroy();
+      } finally {
+        await release();
+      }
     },
   };
 }

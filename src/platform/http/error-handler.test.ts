@@ -51,7 +51,7 @@ describe('toAppError (D2.2)', () => {
     ['a connection exception (08006)', Object.assign(new Error('connection failure'), { code: '08006' })],
     ['admin shutdown (57P01)', Object.assign(new Error('terminating connection'), { code: '57P01' })],
     ['too many connections (53300)', Object.assign(new Error('too many clients'), { code: '53300' })],
-    ['a closed PGlite', new Error('PGlite is closed')],
+    ['a closed pool', new Error('database is closed')],
     ['a destroyed Kysely', new Error('driver has already been destroyed')],
     ['a pool timeout', new Error('timeout exceeded when trying to connect')],
     ['a dropped connection', new Error('Connection terminated unexpectedly')],
