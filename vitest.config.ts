@@ -3,11 +3,16 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    // One embedded PostgreSQL server (or TEST_DATABASE_URL's) and one migrated template per run; each test
+    // file clones the template into a database of its own (see test/support/global-setup.ts).
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
+    // The machine has 2 cores. Files share a worker's module graph (isolate: false): each file still gets
+    // its own database and app, so only module-level state is shared, and no file relies on it.
+    maxWorkers: 2,
+    isolate: false,
+    fileParallelism: true,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Each test file owns a fresh database cloned from one migrated template (see global-setup).
-    fileParallelism: true,
   },
 });

@@ -43,7 +43,16 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // Port taken, say: leave the database as found (the embedded server stops if no one else uses it).
+    await app.close().catch(() => undefined);
+    await runtime.monitor.close().catch(() => undefined);
+    await runtime.rateLimitStore.close().catch(() => undefined);
+    await runtime.database.close().catch(() => undefined);
+    throw error;
+  }
 }
 
 main().catch((error: unknown) => {

@@ -27,9 +27,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const externalUrl = process.env['TEST_DATABASE_URL']?.trim() || null;
   const server =
     externalUrl === null
-      ? await joinEmbeddedServer(TEST_DATA_DIR, {
-          settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' },
-        })
+      ? await joinEmbeddedServer(TEST_DATA_DIR, { ephemeral: true, settings: { max_connections: '300' } })
       : null;
   const serverUrl = externalUrl ?? (server?.url({ database: 'postgres' }) as string);
 

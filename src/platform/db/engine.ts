@@ -56,7 +56,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
   let server: EmbeddedServer;
   try {
-    server = await joinEmbeddedServer(dir, { settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } });
+    server = await joinEmbeddedServer(dir, { ephemeral: true, ...(options.log !== undefined ? { log: options.log } : {}) });
   } catch (error) {
     removeDir();
     throw error;

@@ -74,7 +74,7 @@ function firstUnreachableAncestor(user: ServerUser, dir: string): string | null 
   return chain.find((ancestor) => !serverUserCan(user, '-x', ancestor)) ?? null;
 }
 
-export async function initialiseCluster(layout: ClusterLayout, binaries: PostgresBinaries, user: ServerUser): Promise<void> {
+export async function initialiseCluster(layout: ClusterLayout, binaries: PostgresBinaries, user: ServerUser, noSync: boolean): Promise<void> {
   // Trust over the socket only: the socket directory is private to the server user (and root), and the
   // server listens on no TCP address. The builtin C.UTF-8 locale sorts the same on every platform.
   const { code, output } = await runAsServerUser(user, binaries.initdb, [
@@ -87,6 +87,7 @@ export async function initialiseCluster(layout: ClusterLayout, binaries: Postgre
     '--locale-provider=builtin',
     '--builtin-locale=C.UTF-8',
     '--no-instructions',
+    ...(noSync ? ['--no-sync'] : []),
   ]);
   if (code !== 0) throw new Error(`initdb failed for ${layout.clusterDir} (exit ${String(code)}): ${output.trim()}`);
 }

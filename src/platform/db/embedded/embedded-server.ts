@@ -35,9 +35,16 @@ export interface EmbeddedServer {
 
 export const LEASE_NAME = 'risk-assurance-lease';
 
+const EPHEMERAL_SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
+
 export interface JoinOptions {
   /** Server settings for when this process starts it (`-c name=value`); ignored when joining. */
   settings?: Record<string, string>;
+  /**
+   * Throw-away data (memory://, test runs): initdb skips its final sync and the server does not fsync.
+   * Never for DATA_DIR, where an acknowledged write must survive a crash.
+   */
+  ephemeral?: boolean;
   log?: (message: string) => void;
 }
 
@@ -55,9 +62,10 @@ export async function joinEmbeddedServer(dataDir: string, options: JoinOptions =
         prepareDirectories(layout, user);
         if (!isInitialised(layout)) {
           log(`Initialising the embedded PostgreSQL server in ${layout.clusterDir}.`);
-          await initialiseCluster(layout, binaries, user);
+          await initialiseCluster(layout, binaries, user, options.ephemeral === true);
         }
-        await startCluster(layout, binaries, user, options.settings ?? {});
+        const settings = options.ephemeral === true ? { ...EPHEMERAL_SETTINGS, ...options.settings } : (options.settings ?? {});
+        await startCluster(layout, binaries, user, settings);
         running = readRunningServer(layout);
         if (running === null) throw new Error(`The embedded PostgreSQL server in ${layout.clusterDir} stopped right after starting.`);
         started = true;

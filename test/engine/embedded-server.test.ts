@@ -1,0 +1,109 @@
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/platform/db/engine.js';
+import { clusterLayout, readRunningServer } from '../../src/platform/db/embedded/cluster.js';
+import { joinEmbeddedServer } from '../../src/platform/db/embedded/embedded-server.js';
+
+/** The embedded server's own rules: where its files and socket go, who may use it, who stops it. */
+const roots: string[] = [];
+function scratch(mode = 0o755): string {
+  const dir = mkdtempSync(join(tmpdir(), 'risk-engine-unit-'));
+  chmodSync(dir, mode);
+  roots.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of roots) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('embedded server layout', () => {
+  it('keeps the cluster, its socket and its log under DATA_DIR', () => {
+    const layout = clusterLayout('/var/lib/risk');
+    expect(layout).toMatchObject({ clusterDir: '/var/lib/risk/postgres', socketDir: '/var/lib/risk/run', lockFile: '/var/lib/risk/engine.lock' });
+  });
+
+  it('moves the socket to a short directory named after the cluster when DATA_DIR is too deep for a socket path (107 bytes)', () => {
+    const deep = `/srv/${'d'.repeat(100)}`;
+    const layout = clusterLayout(deep);
+    expect(layout.socketDir.startsWith(tmpdir())).toBe(true);
+    expect(Buffer.byteLength(join(layout.socketDir, '.s.PGSQL.5432'))).toBeLessThanOrEqual(107);
+    expect(clusterLayout(deep).socketDir).toBe(layout.socketDir);
+    expect(clusterLayout(`${deep}x`).socketDir).not.toBe(layout.socketDir);
+  });
+});
+
+describe('embedded server processes', () => {
+  it.runIf(process.getuid?.() === 0)(
+    'as root, refuses before initdb a DATA_DIR the unprivileged server user cannot reach, naming it and the fix',
+    async () => {
+      const locked = scratch(0o700);
+      const dataDir = join(locked, 'data');
+      await expect(joinEmbeddedServer(dataDir)).rejects.toThrow(
+        new RegExp(`DATA_DIR ${dataDir} .*user "postgres".*may not enter ${locked}, mode 0700.*chmod o\\+x ${locked}`),
+      );
+      expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(false);
+    },
+  );
+
+  it('listens on no TCP address: only its Unix socket, with trust for local connections', async () => {
+    const server = await joinEmbeddedServer(join(scratch(), 'data'), { ephemeral: true });
+    try {
+      const client = new pg.Client({ connectionString: server.url() });
+      await client.connect();
+      const { rows } = await client.query<{ listen: string; version: string }>(
+        "select current_setting('listen_addresses') as listen, current_setting('server_version_num') as version",
+      );
+      await client.end();
+      expect(rows[0]).toMatchObject({ listen: '' });
+      expect(Number(rows[0]?.version)).toBeGreaterThanOrEqual(180000);
+    } finally {
+      await server.release();
+    }
+  }, 60_000);
+
+  it('counts its users: the last process to leave stops the server, not the one that started it', async () => {
+    const dataDir = join(scratch(), 'data');
+    const starter = await joinEmbeddedServer(dataDir, { ephemeral: true });
+    const joiner = await joinEmbeddedServer(dataDir, { ephemeral: true });
+    expect([starter.started, joiner.started]).toEqual([true, false]);
+    const pid = readRunningServer(clusterLayout(dataDir))?.pid;
+    await starter.release();
+    expect(readRunningServer(clusterLayout(dataDir))?.pid).toBe(pid);
+    await joiner.release();
+    expect(readRunningServer(clusterLayout(dataDir))).toBeNull();
+  }, 60_000);
+
+  it('hands out URLs for other roles and databases on its socket (an owner and a runtime role)', async () => {
+    const server = await joinEmbeddedServer(join(scratch(), 'data'), { ephemeral: true });
+    try {
+      const admin = new pg.Client({ connectionString: server.url() });
+      await admin.connect();
+      await admin.query('create role app_runtime login');
+      await admin.end();
+      await server.ensureDatabase('other');
+      const asRuntime = new pg.Client({ connectionString: server.url({ database: 'other', role: 'app_runtime' }) });
+      await asRuntime.connect();
+      const { rows } = await asRuntime.query<{ who: string; db: string }>('select current_user as who, current_database() as db');
+      await asRuntime.end();
+      expect(rows[0]).toEqual({ who: 'app_runtime', db: 'other' });
+    } finally {
+      await server.release();
+    }
+  }, 60_000);
+
+  it('memory:// runs a server of its own in a temporary directory, gone when the database closes (D1)', async () => {
+    const database = await openDatabase({ kind: 'embedded-memory' });
+    const dataDir = database.server?.dataDir as string;
+    expect(database.engine).toBe('embedded');
+    expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
+    const { rows } = await sql<{ n: number }>`select 1 as n`.execute(database.db);
+    expect(rows).toEqual([{ n: 1 }]);
+    await database.close();
+    expect(existsSync(dataDir)).toBe(false);
+    await expect(database.ping()).rejects.toThrow('database is closed');
+  }, 60_000);
+});
