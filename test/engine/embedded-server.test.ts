@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/platform/db/engine.js';
 import { clusterLayout, readRunningServer } from '../../src/platform/db/embedded/cluster.js';
 import { joinEmbeddedServer } from '../../src/platform/db/embedded/embedded-server.js';
+import { engineUnderTest } from '../support/database.js';
 
 /** The embedded server's own rules: where its files and socket go, who may use it, who stops it. */
 const roots: string[] = [];
@@ -36,7 +37,8 @@ describe('embedded server layout', () => {
   });
 });
 
-describe('embedded server processes', () => {
+// Real servers of their own: run on the embedded leg only (the server leg would repeat them).
+describe.runIf(engineUnderTest() === 'embedded')('embedded server processes', () => {
   it.runIf(process.getuid?.() === 0)(
     'as root, refuses before initdb a DATA_DIR the unprivileged server user cannot reach, naming it and the fix',
     async () => {

@@ -7,6 +7,7 @@ import { DEMO_MEMBERS, DEMO_SUPER_ADMIN } from '../../src/demo/demo-data.js';
 import { verifyAuditChain } from '../../src/platform/audit/chain-verifier.js';
 import { openDatabase } from '../../src/platform/db/engine.js';
 import { clusterLayout, readRunningServer } from '../../src/platform/db/embedded/cluster.js';
+import { engineUnderTest } from '../support/database.js';
 import { ensureBuilt, postmastersOf, runScript, startService, type ServiceProcess } from '../support/service-process.js';
 
 /**
@@ -52,7 +53,13 @@ async function api(service: ServiceProcess, token: string, method: string, path:
   return { status: response.status, body: (await response.json()) as { data: Record<string, unknown> } };
 }
 
-beforeAll(() => ensureBuilt(), 180_000);
+// These tests run the embedded engine whatever the leg: on the server leg (TEST_DATABASE_URL) they would
+// only repeat the embedded leg.
+const embeddedLeg = engineUnderTest() === 'embedded';
+
+beforeAll(() => {
+  if (embeddedLeg) ensureBuilt();
+}, 180_000);
 
 afterAll(async () => {
   for (const service of running) if (service.child.exitCode === null && service.child.signalCode === null) await service.stop();
@@ -63,7 +70,7 @@ afterAll(async () => {
   }
 }, 60_000);
 
-describe('one DATA_DIR, several processes: one PostgreSQL server (D1)', () => {
+describe.runIf(embeddedLeg)('one DATA_DIR, several processes: one PostgreSQL server (D1)', () => {
   it('a second service and the demo join the first service\'s server; the demo\'s users sign in to both services', async () => {
     const DATA_DIR = newDataDir();
     const { clusterDir } = clusterLayout(DATA_DIR);
@@ -99,7 +106,7 @@ describe('one DATA_DIR, several processes: one PostgreSQL server (D1)', () => {
   }, 240_000);
 });
 
-describe('recovery after SIGKILL (D1: no acknowledged write lost)', () => {
+describe.runIf(embeddedLeg)('recovery after SIGKILL (D1: no acknowledged write lost)', () => {
   it('adopts the server a killed service left behind, then restarts after a crash of the server itself; every acknowledged write is there and the audit chain is valid', async () => {
     const DATA_DIR = newDataDir();
     const layout = clusterLayout(DATA_DIR);
