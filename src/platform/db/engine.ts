@@ -61,7 +61,14 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     removeDir();
     throw error;
   }
+  // A process that exits without closing (a crash) must not leave the server and its files behind.
+  const onExit = () => {
+    server.stopNow();
+    removeDir();
+  };
+  process.once('exit', onExit);
   return onServer(server, poolSize, async () => {
+    process.removeListener('exit', onExit);
     await server.release();
     removeDir();
   });

@@ -85,6 +85,11 @@ export function runAsServerUser(user: ServerUser, file: string, args: string[], 
   });
 }
 
+export function runAsServerUserSync(user: ServerUser, file: string, args: string[]): number | null {
+  const ids = user.uid !== undefined ? { uid: user.uid, gid: user.gid } : {};
+  return spawnSync(file, args, { ...ids, env: { ...process.env, LC_ALL: 'C' }, stdio: 'ignore' }).status;
+}
+
 /** True when the server user may do `test <flag> path` (-x: enter a directory, -w: write). */
 export function serverUserCan(user: ServerUser, flag: '-x' | '-w', path: string): boolean {
   if (user.uid === undefined) return true;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { runAsServerUser, serverUserCan, type PostgresBinaries, type ServerUser } from './binaries.js';
+import { runAsServerUser, runAsServerUserSync, serverUserCan, type PostgresBinaries, type ServerUser } from './binaries.js';
 
 /** Where one embedded server keeps its files under DATA_DIR. */
 export interface ClusterLayout {
@@ -155,6 +155,11 @@ export async function stopCluster(layout: ClusterLayout, binaries: PostgresBinar
   // "fast": open sessions are ended, every committed transaction is already durable.
   const { code, output } = await runAsServerUser(user, binaries.pg_ctl, ['stop', '--wait', '--timeout=60', '--mode=fast', `--pgdata=${layout.clusterDir}`]);
   if (code !== 0 && readRunningServer(layout) !== null) throw new Error(`The embedded PostgreSQL server did not stop: ${output.trim()}`);
+}
+
+/** For exit handlers: stops the server at once (no checkpoint; only for throw-away clusters). */
+export function stopClusterNow(layout: ClusterLayout, binaries: PostgresBinaries, user: ServerUser): void {
+  runAsServerUserSync(user, binaries.pg_ctl, ['stop', '--wait', '--timeout=10', '--mode=immediate', `--pgdata=${layout.clusterDir}`]);
 }
 
 function logTail(layout: ClusterLayout): string {

@@ -9,6 +9,7 @@ import {
   readRunningServer,
   startCluster,
   stopCluster,
+  stopClusterNow,
   type ClusterLayout,
   type RunningServer,
 } from './cluster.js';
@@ -31,6 +32,8 @@ export interface EmbeddedServer {
   ensureDatabase(name: string, template?: string): Promise<void>;
   /** Ends this process's lease; the last process to leave stops the server. */
   release(): Promise<void>;
+  /** For exit handlers of throw-away servers (memory://): stops it at once, synchronously. */
+  stopNow(): void;
 }
 
 export const LEASE_NAME = 'risk-assurance-lease';
@@ -135,6 +138,10 @@ export async function joinEmbeddedServer(dataDir: string, options: JoinOptions =
       if (released) return;
       released = true;
       await release(layout, binaries, user, lease);
+    },
+    stopNow() {
+      released = true;
+      stopClusterNow(layout, binaries, user);
     },
   };
 }
