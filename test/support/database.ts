@@ -37,7 +37,12 @@ async function dropDatabase(name: string): Promise<void> {
  */
 async function databaseOfRun(fromTemplate: boolean): Promise<Database> {
   const name = `${inject('serverTemplate')}_${fromTemplate ? 'f' : 'e'}${randomBytes(6).toString('hex')}`;
-  const database = await openDatabase({ kind: 'postgres', url: await createDatabase(name, fromTemplate) }, { poolSize: 5 });
+  // Suites fire hundreds of concurrent transactions at 5 connections on a shared 2-core machine: a query
+  // may wait long for its connection, which is no failure of the code under test.
+  const database = await openDatabase(
+    { kind: 'postgres', url: await createDatabase(name, fromTemplate) },
+    { poolSize: 5, connectionTimeoutMs: 60_000 },
+  );
   let dropped: Promise<void> | null = null;
   return {
     ...database,

@@ -39,16 +39,18 @@ pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
 
 export interface OpenOptions {
   poolSize?: number;
+  /** How long a query waits for a pooled connection (default 5 s: then the request answers 503). */
+  connectionTimeoutMs?: number;
   /** Start-up messages of the embedded server (started, joined, initialised). */
   log?: (message: string) => void;
 }
 
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
-  const poolSize = options.poolSize ?? 10;
-  if (target.kind === 'postgres') return openPool(target.url, poolSize, 'postgres', null, async () => undefined);
+  const pool = { max: options.poolSize ?? 10, connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000 };
+  if (target.kind === 'postgres') return openPool(target.url, pool, 'postgres', null, async () => undefined);
   if (target.kind === 'embedded-dir') {
     const server = await joinEmbeddedServer(target.dataDir, options.log !== undefined ? { log: options.log } : {});
-    return onServer(server, poolSize, () => server.release());
+    return onServer(server, pool, () => server.release());
   }
   // memory://: a server of its own in a temporary directory, removed when the database closes.
   const dir = mkdtempSync(join(tmpdir(), 'risk-memory-'));
@@ -67,31 +69,33 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     removeDir();
   };
   process.once('exit', onExit);
-  return onServer(server, poolSize, async () => {
+  return onServer(server, pool, async () => {
     process.removeListener('exit', onExit);
     await server.release();
     removeDir();
   });
 }
 
-async function onServer(server: EmbeddedServer, poolSize: number, release: () => Promise<void>): Promise<Database> {
+type PoolOptions = { max: number; connectionTimeoutMillis: number };
+
+async function onServer(server: EmbeddedServer, pool: PoolOptions, release: () => Promise<void>): Promise<Database> {
   try {
     await server.ensureDatabase(EMBEDDED_DATABASE);
   } catch (error) {
     await release();
     throw error;
   }
-  return openPool(server.url({ database: EMBEDDED_DATABASE }), poolSize, 'embedded', server, release);
+  return openPool(server.url({ database: EMBEDDED_DATABASE }), pool, 'embedded', server, release);
 }
 
 function openPool(
   url: string,
-  max: number,
+  options: PoolOptions,
   engine: Database['engine'],
   server: EmbeddedServer | null,
   release: () => Promise<void>,
 ): Database {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({ connectionString: url, ...options });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
