@@ -1,13 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../src/platform/db/engine.js';
 import { clusterLayout, readRunningServer } from '../../src/platform/db/embedded/cluster.js';
 import { joinEmbeddedServer } from '../../src/platform/db/embedded/embedded-server.js';
 import { engineUnderTest } from '../support/database.js';
+import { TEST_DATA_DIR } from '../support/global-setup.js';
 
 /** The embedded server's own rules: where its files and socket go, who may use it, who stops it. */
 const roots: string[] = [];
@@ -51,8 +53,10 @@ describe.runIf(engineUnderTest() === 'embedded')('embedded server processes', ()
     },
   );
 
+  // These two join the run's own server (started by the global setup): joining costs no initdb.
   it('listens on no TCP address: only its Unix socket, with trust for local connections', async () => {
-    const server = await joinEmbeddedServer(join(scratch(), 'data'), { ephemeral: true });
+    const server = await joinEmbeddedServer(TEST_DATA_DIR);
+    expect(server.started).toBe(false);
     try {
       const client = new pg.Client({ connectionString: server.url() });
       await client.connect();
@@ -80,19 +84,24 @@ describe.runIf(engineUnderTest() === 'embedded')('embedded server processes', ()
   }, 60_000);
 
   it('hands out URLs for other roles and databases on its socket (an owner and a runtime role)', async () => {
-    const server = await joinEmbeddedServer(join(scratch(), 'data'), { ephemeral: true });
+    const server = await joinEmbeddedServer(TEST_DATA_DIR);
+    // Named after the run's template, so that the run's teardown drops it whatever happens here.
+    const database = `${inject('serverTemplate')}_roles`;
+    const role = `runtime_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: server.url() });
+    await admin.connect();
     try {
-      const admin = new pg.Client({ connectionString: server.url() });
-      await admin.connect();
-      await admin.query('create role app_runtime login');
-      await admin.end();
-      await server.ensureDatabase('other');
-      const asRuntime = new pg.Client({ connectionString: server.url({ database: 'other', role: 'app_runtime' }) });
+      await admin.query(`create role ${role} login`);
+      await server.ensureDatabase(database);
+      const asRuntime = new pg.Client({ connectionString: server.url({ database, role }) });
       await asRuntime.connect();
       const { rows } = await asRuntime.query<{ who: string; db: string }>('select current_user as who, current_database() as db');
       await asRuntime.end();
-      expect(rows[0]).toEqual({ who: 'app_runtime', db: 'other' });
+      expect(rows[0]).toEqual({ who: role, db: database });
     } finally {
+      await admin.query(`drop database if exists ${database} with (force)`);
+      await admin.query(`drop role if exists ${role}`);
+      await admin.end();
       await server.release();
     }
   }, 60_000);

@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/platform/db/engine.js';
@@ -15,13 +17,17 @@ declare module 'vitest' {
   }
 }
 
-/** Where the run's embedded server lives; a run killed half-way leaves it running for the next to adopt. */
-export const TEST_DATA_DIR = '.test-data';
+/**
+ * Where the run's embedded server lives: in the temporary directory, one per checkout (a run killed half-way
+ * leaves it running for the next run to adopt). Not inside the checkout: as root, the server runs as the
+ * user `postgres`, which cannot reach a checkout under a 0700 home.
+ */
+export const TEST_DATA_DIR = join(tmpdir(), `risk-test-${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12)}`);
 
 /**
  * Migrates one template per run (migrations cost seconds); every test file then clones it with
  * CREATE DATABASE ... TEMPLATE (about 50 ms). Without TEST_DATABASE_URL the run uses one embedded server
- * under .test-data, tuned for throw-away data, and stops it at the end.
+ * under TEST_DATA_DIR, tuned for throw-away data, and stops it at the end.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const externalUrl = process.env['TEST_DATABASE_URL']?.trim() || null;
