@@ -6,8 +6,9 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../src/platform/db/engine.js';
-import { clusterLayout, readRunningServer } from '../../src/platform/db/embedded/cluster.js';
-import { joinEmbeddedServer } from '../../src/platform/db/embedded/embedded-server.js';
+import { loadBinaries, resolveServerUser } from '../../src/platform/db/embedded/binaries.js';
+import { clusterLayout, readRunningServer, stopCluster } from '../../src/platform/db/embedded/cluster.js';
+import { joinEmbeddedServer, LEASE_NAME } from '../../src/platform/db/embedded/embedded-server.js';
 import { engineUnderTest } from '../support/database.js';
 import { TEST_DATA_DIR } from '../support/global-setup.js';
 
@@ -82,6 +83,33 @@ describe.runIf(engineUnderTest() === 'embedded')('embedded server processes', ()
     await joiner.release();
     expect(readRunningServer(clusterLayout(dataDir))).toBeNull();
   }, 60_000);
+
+  it('a process whose server was stopped under it (by hand) starts it again and keeps counting as its user', async () => {
+    const dataDir = join(scratch(), 'data');
+    const layout = clusterLayout(dataDir);
+    const server = await joinEmbeddedServer(dataDir, { ephemeral: true });
+    try {
+      const first = readRunningServer(layout)?.pid;
+      await stopCluster(layout, await loadBinaries(), resolveServerUser());
+      let again = readRunningServer(layout);
+      for (let i = 0; i < 300 && (again === null || again.pid === first || again.status !== 'ready'); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        again = readRunningServer(layout);
+      }
+      expect(again?.pid).not.toBe(first);
+      const client = new pg.Client({ connectionString: server.url() });
+      await client.connect();
+      const { rows } = await client.query<{ n: number }>(
+        'select count(*)::int as n from pg_stat_activity where application_name = $1',
+        [LEASE_NAME],
+      );
+      await client.end();
+      expect(rows[0]?.n).toBe(1);
+    } finally {
+      await server.release();
+    }
+    expect(readRunningServer(layout)).toBeNull();
+  }, 90_000);
 
   it('hands out URLs for other roles and databases on its socket (an owner and a runtime role)', async () => {
     const server = await joinEmbeddedServer(TEST_DATA_DIR);
