@@ -6,7 +6,7 @@ import { packageVersion } from './version.js';
 
 /**
  * `npm run keys [-- rotate]` on the configured database (DATABASE_URL or DATA_DIR). It writes to this
- * terminal only. The embedded database (PGlite) is single-process: run it while the service is stopped.
+ * terminal only. With the service running on the same DATA_DIR it joins the service's embedded server.
  */
 async function keys(): Promise<number> {
   const config = loadConfig(process.env, packageVersion());
