@@ -23,8 +23,12 @@ export async function writeAudit(trx: Transaction<DB>, event: AuditEvent): Promi
     .updateTable('audit_chain_heads')
     .set((eb) => ({ last_seq: eb('last_seq', '+', 1) }))
     .where('chain_key', '=', chainKey)
-    .returning(['last_seq', 'last_hash'])
+    .returning(['last_seq', 'last_hash', 'last_created_at'])
     .executeTakeFirstOrThrow();
+  // Never earlier than the predecessor (a clock stepping back, another instance's clock): chain order is
+  // time order, which the search relies on (dates map to chain ranges).
+  const now = new Date();
+  const createdAt = head.last_created_at !== null && head.last_created_at > now ? head.last_created_at : now;
 
   const content: ChainedContent = {
     id: randomUUID(),
@@ -40,7 +44,7 @@ export async function writeAudit(trx: Transaction<DB>, event: AuditEvent): Promi
     ip_address: event.ip,
     user_agent: event.userAgent,
     status: event.status ?? 'success',
-    created_at: new Date().toISOString(),
+    created_at: createdAt.toISOString(),
   };
   const hash = entryHash(head.last_hash, content);
   await trx
@@ -53,6 +57,10 @@ export async function writeAudit(trx: Transaction<DB>, event: AuditEvent): Promi
       hash,
     })
     .execute();
-  await trx.updateTable('audit_chain_heads').set({ last_hash: hash }).where('chain_key', '=', chainKey).execute();
+  await trx
+    .updateTable('audit_chain_heads')
+    .set({ last_hash: hash, last_created_at: createdAt })
+    .where('chain_key', '=', chainKey)
+    .execute();
   return content.id;
 }

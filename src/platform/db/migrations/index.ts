@@ -11,6 +11,7 @@ const MIGRATION_FILES = [
   '20261123090100_controls.sql',
   '20261123090300_mitigation_actions.sql',
   '20261123100000_security.sql',
+  '20261123100000_audit_trail.sql',
 ] as const;
 
 export interface SqlMigration {

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface AuditLogTable {
   id: string;
@@ -23,9 +23,26 @@ export interface AuditChainHeadsTable {
   chain_key: string;
   last_seq: number;
   last_hash: string;
+  /** The newest entry's created_at: the next entry's is never earlier, so chain order is time order. */
+  last_created_at: Date | null;
+}
+
+export interface AuditCheckpointsTable {
+  id: Generated<string>;
+  enterprise_id: string | null;
+  chain_seq: number;
+  last_entry_id: string;
+  last_hash: string;
+  entry_count: number;
+  signed_at: ColumnType<Date, string, never>;
+  algorithm: 'Ed25519';
+  key_id: string;
+  public_key: string;
+  signature: string;
 }
 
 export interface AuditTables {
   audit_log: AuditLogTable;
   audit_chain_heads: AuditChainHeadsTable;
+  audit_checkpoints: AuditCheckpointsTable;
 }
