@@ -1,3 +1,5 @@
+import { createPrivateKey } from 'node:crypto';
+
 /**
  * The service's configuration, read once from the environment (decisions.md D1).
  * loadConfig is pure: it reads only the object it is given and throws a ConfigError that names the
@@ -63,6 +65,12 @@ export interface Config {
   /** Monthly price per subscription tier, in cents (D9.1). */
   tierPricesCents: Record<SubscriptionTier, number>;
   version: string;
+  audit: {
+    /** AUDIT_SIGNING_KEY: the Ed25519 private key (PEM, or base64 PKCS#8 DER) that signs checkpoints; null: a file under DATA_DIR. */
+    signingKeyPem: string | null;
+    /** AUDIT_CHECKPOINT_INTERVAL_MINUTES: how often every chain head is signed; 0 turns the periodic signing off. */
+    checkpointIntervalMinutes: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -214,5 +222,25 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       enterprise: integer(env, 'PRICE_ENTERPRISE_CENTS', 249_900, 0, 100_000_000),
     },
     version,
+    audit: {
+      signingKeyPem: auditSigningKey(env),
+      checkpointIntervalMinutes: integer(env, 'AUDIT_CHECKPOINT_INTERVAL_MINUTES', 60, 0, 10_080),
+    },
   };
+}
+
+/** Parsed here so that a bad key stops the start-up; kept as PEM text (the config stays plain data). */
+function auditSigningKey(env: Env): string | null {
+  const raw = text(env, 'AUDIT_SIGNING_KEY');
+  if (raw === null) return null;
+  try {
+    const key = raw.includes('-----BEGIN')
+      ? createPrivateKey(raw.replace(/\\n/g, '\n'))
+      : createPrivateKey({ key: Buffer.from(raw, 'base64'), format: 'der', type: 'pkcs8' });
+    if (key.asymmetricKeyType !== 'ed25519') throw new ConfigError('AUDIT_SIGNING_KEY', 'must be an Ed25519 private key');
+    return key.export({ type: 'pkcs8', format: 'pem' }).toString();
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError('AUDIT_SIGNING_KEY', 'must be an Ed25519 private key in PEM or base64 PKCS#8 DER');
+  }
 }

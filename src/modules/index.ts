@@ -5,6 +5,7 @@ import { registerAlertRoutes } from './admin/alerts/alerts.routes.js';
 import { registerLegalEntityRoutes } from './admin/legal-entities/legal-entities.routes.js';
 import { registerRiskScenarioRoutes } from './admin/risk-scenarios/risk-scenarios.routes.js';
 import { registerControlRoutes } from './controls/controls.routes.js';
+import { registerAuditTrailRoutes } from './audit-trail/audit-trail.routes.js';
 import { registerMeRoutes } from './me/me.routes.js';
 
 /**
@@ -19,4 +20,5 @@ export const MODULES: readonly AppModule[] = [
   { name: 'alerts', routes: registerAlertRoutes },
   { name: 'actions', routes: registerActionRoutes },
   { name: 'controls', routes: registerControlRoutes },
+  { name: 'audit-trail', routes: registerAuditTrailRoutes },
 ];

@@ -1,21 +1,27 @@
 /** Typed audit events (interface.md 2.9, decisions.md D10.3). */
-export type AuditAction = 'create' | 'update' | 'delete' | 'approve' | 'cancel' | 'login' | 'logout' | 'access_denied';
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
- * The contract's entity types, plus the platform's own: `enterprise` and `system_alert` (platform trail)
- * and `risk_scenario` (the catalogue), which the interface's list does not name.
+ * The contract's entity types, plus the platform's own: `enterprise` and `system_alert` (platform trail),
+ * `risk_scenario` (the catalogue) and `audit_checkpoint` (a signed chain head), which the interface's list
+ * does not name. The audit search accepts exactly these as its `entity_type` filter.
  */
-export type AuditEntityType =
-  | 'bra'
-  | 'bra_rating'
-  | 'control'
-  | 'mitigation_action'
-  | 'legal_entity'
-  | 'user'
-  | 'risk_appetite'
-  | 'risk_scenario'
-  | 'enterprise'
-  | 'system_alert';
+export const AUDIT_ENTITY_TYPES = [
+  'bra',
+  'bra_rating',
+  'control',
+  'mitigation_action',
+  'legal_entity',
+  'user',
+  'risk_appetite',
+  'risk_scenario',
+  'enterprise',
+  'system_alert',
+  'audit_checkpoint',
+] as const;
+export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
+
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'approve', 'cancel', 'login', 'logout', 'access_denied'] as const;
 
 export interface AuditActor {
   userId: string | null;

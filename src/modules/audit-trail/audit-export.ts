@@ -1,0 +1,105 @@
+import { Readable } from 'node:stream';
+import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import type { DB } from '../../platform/db/schema.js';
+import { csvRow } from './csv-cell.js';
+
+/** D7.6: the CSV columns, in this order. */
+export const CSV_COLUMNS = [
+  'id',
+  'created_at',
+  'user_id',
+  'user_email',
+  'user_name',
+  'action_type',
+  'entity_type',
+  'entity_id',
+  'status',
+  'ip_address',
+  'user_agent',
+  'action_details',
+] as const;
+
+/** The JSON members of an entry, in the order of interface 2.9 (as GET /audit renders them). */
+const JSON_MEMBERS = [
+  'id',
+  'user_id',
+  'user_email',
+  'user_name',
+  'action_type',
+  'entity_type',
+  'entity_id',
+  'action_details',
+  'ip_address',
+  'user_agent',
+  'status',
+  'created_at',
+] as const;
+
+export type ExportFormat = 'json' | 'csv';
+
+export const exportContentType = (format: ExportFormat) =>
+  format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';
+
+export const exportFileName = (format: ExportFormat, now: Date) =>
+  `audit-export-${now.toISOString().slice(0, 10).replace(/-/g, '')}.${format}`;
+
+type Row = Record<string, unknown>;
+
+const jsonEntry = (row: Row) =>
+  JSON.stringify(Object.fromEntries(JSON_MEMBERS.map((member) => [member, row[member] ?? null])));
+
+/** Renders batches of rows: the opening (header row or `[`), each batch, and the closing. */
+export function exportRenderer(format: ExportFormat) {
+  let first = true;
+  if (format === 'csv') {
+    return {
+      open: () => csvRow(CSV_COLUMNS),
+      batch: (rows: Row[]) => rows.map((row) => csvRow(CSV_COLUMNS.map((column) => row[column]))).join(''),
+      close: () => '',
+    };
+  }
+  return {
+    open: () => '[',
+    batch: (rows: Row[]) => {
+      const text = rows.map(jsonEntry).join(',');
+      const out = first || rows.length === 0 ? text : `,${text}`;
+      if (rows.length > 0) first = false;
+      return out;
+    },
+    close: () => ']',
+  };
+}
+
+export const FETCH_SIZE = 500;
+const CURSOR = 'audit_export';
+
+/**
+ * Streams a query's rows from a server-side cursor (DECLARE … FETCH) in a read-only, repeatable-read
+ * transaction of its own, so the export is one consistent snapshot and holds one connection. A batch is
+ * fetched only when the socket has taken the previous one (Readable back-pressure, 64 KiB high-water
+ * mark): memory stays flat whatever the number of rows. When the client goes away, Fastify destroys the
+ * stream, the generator's `finally` rolls back, and the connection returns to the pool at once.
+ */
+export function streamExport(db: Kysely<DB>, query: Compilable, format: ExportFormat, onError: (error: unknown) => void): Readable {
+  const render = exportRenderer(format);
+  async function* chunks(): AsyncGenerator<string> {
+    const trx = await db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
+    try {
+      const compiled = query.compile();
+      await trx.executeQuery(CompiledQuery.raw(`declare ${CURSOR} no scroll cursor for ${compiled.sql}`, [...compiled.parameters]));
+      yield render.open();
+      for (;;) {
+        const { rows } = await trx.executeQuery<Row>(CompiledQuery.raw(`fetch forward ${FETCH_SIZE} from ${CURSOR}`));
+        if (rows.length > 0) yield render.batch(rows);
+        if (rows.length < FETCH_SIZE) break;
+      }
+      yield render.close();
+    } catch (error) {
+      onError(error);
+      throw error;
+    } finally {
+      await trx.rollback().execute().catch(onError);
+    }
+  }
+  return Readable.from(chunks(), { objectMode: false, highWaterMark: 64 * 1024 });
+}

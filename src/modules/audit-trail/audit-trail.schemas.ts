@@ -1,0 +1,161 @@
+import { Type, type Static } from 'typebox';
+import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from '../../platform/audit/audit-events.js';
+import {
+  CalendarDate,
+  DataResponse,
+  Nullable,
+  Pagination,
+  PaginationQuery,
+  Timestamp,
+  Uuid,
+  errorResponses,
+} from '../../platform/http/schemas.js';
+
+export const AuditEntryView = Type.Object({
+  id: Uuid(),
+  user_id: Nullable(Uuid('The acting user; null for actions of no known user (a refused sign-in of an unknown e-mail)')),
+  user_email: Nullable(Type.String({ description: "The acting user's e-mail at the time" })),
+  user_name: Nullable(Type.String({ description: "The acting user's full name at the time (D10.3)" })),
+  action_type: Type.String({ description: `One of ${AUDIT_ACTIONS.join(', ')}` }),
+  entity_type: Nullable(Type.String({ description: `One of ${AUDIT_ENTITY_TYPES.join(', ')}; null for sign-ins and refusals` })),
+  entity_id: Nullable(Uuid('The changed resource')),
+  action_details: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'Change-specific JSON; `operation` (first) names the API operation that made the change',
+  }),
+  ip_address: Nullable(Type.String({ description: 'Source address' })),
+  user_agent: Nullable(Type.String({ description: 'User-Agent of the request' })),
+  status: Type.Enum(['success', 'failed'], { description: 'failed for refusals (access_denied) and refused sign-ins' }),
+  created_at: Timestamp('When the entry was written (never earlier than the entry before it in the trail)'),
+});
+export type AuditEntryView = Static<typeof AuditEntryView>;
+
+const AuditFilters = {
+  action_type: Type.Optional(Type.Enum([...AUDIT_ACTIONS], { description: 'Only entries of this action' })),
+  entity_type: Type.Optional(Type.Enum([...AUDIT_ENTITY_TYPES], { description: 'Only entries about this kind of resource' })),
+  user_id: Type.Optional(Uuid('Only entries of this acting user')),
+  start_date: Type.Optional(CalendarDate('Entries from this UTC date on (inclusive), YYYY-MM-DD')),
+  end_date: Type.Optional(CalendarDate('Entries up to this UTC date (inclusive), YYYY-MM-DD')),
+};
+
+export const SearchAuditQuery = Type.Object({ ...AuditFilters, ...PaginationQuery });
+export type SearchAuditQuery = Static<typeof SearchAuditQuery>;
+
+export const ExportAuditQuery = Type.Object({
+  ...AuditFilters,
+  format: Type.Optional(Type.Enum(['json', 'csv'], { default: 'json', description: 'File format (default json)' })),
+});
+export type ExportAuditQuery = Static<typeof ExportAuditQuery>;
+
+export const AuditPagination = Type.Object({
+  ...Pagination.properties,
+  total_is_estimate: Type.Boolean({
+    description:
+      'true when a filter on action_type, entity_type or user_id matches more than 10,000 entries: `total` (and ' +
+      '`total_pages`) is then the planner\'s estimate, never below 10,001; `has_next` is always exact',
+  }),
+});
+
+export const VerificationView = Type.Object({
+  valid: Type.Boolean({ description: 'true when every entry and every signed checkpoint agree' }),
+  entries_checked: Type.Integer({ description: 'Entries read before the walk ended' }),
+  first_invalid_id: Nullable(Uuid('The first entry that breaks the chain or disagrees with a checkpoint')),
+  checkpoints_checked: Type.Integer({ description: 'Signed checkpoints the chain was checked against' }),
+  failure: Nullable(
+    Type.Enum(['hash_mismatch', 'broken_link', 'sequence_gap', 'checkpoint_mismatch', 'checkpoint_signature', 'missing_entries'], {
+      description:
+        'Why the chain is invalid: hash_mismatch (content changed), broken_link (prev_hash differs), sequence_gap (an ' +
+        'entry missing), checkpoint_mismatch (the chain was rewritten since a checkpoint), checkpoint_signature (a ' +
+        'checkpoint was altered), missing_entries (entries a checkpoint vouched for are gone)',
+    }),
+  ),
+});
+
+export const CheckpointView = Type.Object({
+  id: Uuid(),
+  enterprise_id: Uuid('The enterprise whose trail was signed'),
+  chain_seq: Type.Integer({ description: 'Position of the last entry in the trail (1 is the first entry)' }),
+  last_entry_id: Uuid('The last entry at signing time'),
+  last_hash: Type.String({ description: "That entry's chain hash (hex SHA-256)" }),
+  entry_count: Type.Integer({ description: 'Entries the trail held at signing time, from its first' }),
+  signed_at: Timestamp('When the checkpoint was signed'),
+  algorithm: Type.Literal('Ed25519'),
+  key_id: Type.String({ description: 'First 16 hex digits of SHA-256 over the public key (SPKI DER)' }),
+  public_key: Type.String({ description: 'The public key (SPKI PEM) that verifies the signature' }),
+  signature: Type.String({
+    description:
+      'Base64 Ed25519 signature of "risk-assurance audit checkpoint v1\\n" followed by the canonical JSON (keys sorted, ' +
+      'no spaces) of enterprise_id, chain_seq, last_entry_id, last_hash, entry_count and signed_at',
+  }),
+});
+export type CheckpointView = Static<typeof CheckpointView>;
+
+const TAGS = ['audit'];
+const ROLES = 'Client admins and reviewers (the whole enterprise); assessors and super admins get 403 (D5).';
+
+export const searchAuditSchema = {
+  summary: 'Search the audit trail',
+  description:
+    `The enterprise's audit entries, newest first (trail order), filtered by action, entity type, user and inclusive ` +
+    `UTC dates. ${ROLES} The platform trail (super admins' changes) is never listed.`,
+  operationId: 'audit.search',
+  tags: TAGS,
+  querystring: SearchAuditQuery,
+  response: {
+    200: Type.Object({ data: Type.Array(AuditEntryView), pagination: AuditPagination }, { description: 'One page of entries' }),
+    ...errorResponses([]),
+  },
+};
+
+export const exportAuditSchema = {
+  summary: 'Export the audit trail as a file',
+  description:
+    `The entries the same filters select, newest first, streamed as a download (D7.6): JSON (an array of entries, ` +
+    `the default) or CSV (columns id, created_at, user_id, user_email, user_name, action_type, entity_type, entity_id, ` +
+    `status, ip_address, user_agent, action_details). File name audit-export-<YYYYMMDD>.<json|csv>. ${ROLES}`,
+  operationId: 'audit.export',
+  tags: TAGS,
+  querystring: ExportAuditQuery,
+  produces: ['application/json', 'text/csv'],
+  response: {
+    200: {
+      description: 'The file, streamed',
+      content: {
+        'application/json': { schema: Type.Array(AuditEntryView) },
+        'text/csv': { schema: Type.String({ description: 'RFC 4180 CSV with a header row' }) },
+      },
+    },
+    ...errorResponses([]),
+  },
+};
+
+export const verifyAuditSchema = {
+  summary: "Verify the enterprise's audit hash chain",
+  description:
+    `Recomputes every entry's hash in trail order (in batches) and checks the chain against the signed checkpoints, ` +
+    `so that a trail rewritten with recomputed hashes is still detected (D7.5). ${ROLES}`,
+  operationId: 'audit.verify',
+  tags: TAGS,
+  response: { 200: Type.Object({ data: VerificationView }), ...errorResponses([]) },
+};
+
+export const listCheckpointsSchema = {
+  summary: 'List the signed checkpoints of the audit trail',
+  description: `Signed heads of the enterprise's trail, newest first; keep one to verify the trail later. ${ROLES}`,
+  operationId: 'audit.checkpoints.list',
+  tags: TAGS,
+  querystring: Type.Object({ ...PaginationQuery }),
+  response: {
+    200: Type.Object({ data: Type.Array(CheckpointView), pagination: Pagination }, { description: 'One page of checkpoints' }),
+    ...errorResponses([]),
+  },
+};
+
+export const createCheckpointSchema = {
+  summary: 'Sign the head of the audit trail now',
+  description:
+    `Signs the current head of the enterprise's trail (the service also does so periodically). The creation is ` +
+    `itself audited, and the checkpoint covers that entry. ${ROLES}`,
+  operationId: 'audit.checkpoints.create',
+  tags: TAGS,
+  response: { 201: DataResponse(CheckpointView), ...errorResponses([]) },
+};

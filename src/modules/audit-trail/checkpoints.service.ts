@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../../platform/auth/principal.js';
+import { auditFrom } from '../../platform/audit/audit-events.js';
+import { writeAudit } from '../../platform/audit/audit-writer.js';
+import type { ChainAnchor } from '../../platform/audit/chain-verifier.js';
+import type { Executor } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import { paginationInfo, pageRequest } from '../../platform/http/pagination.js';
+import { requireAuditor } from './audit-access.js';
+import { checkpointSignatureValid, signCheckpoint, type CheckpointClaims, type SigningKey } from './checkpoint-signature.js';
+import {
+  chainsAheadOfCheckpoints,
+  checkpointsBetween,
+  countCheckpoints,
+  findChainHead,
+  insertCheckpoint,
+  listCheckpoints,
+  type CheckpointRow,
+} from './checkpoints.repository.js';
+import type { CheckpointView } from './audit-trail.schemas.js';
+
+const claimsOf = (row: Omit<CheckpointClaims, 'signed_at'> & { signed_at: Date | string }): CheckpointClaims => ({
+  enterprise_id: row.enterprise_id,
+  chain_seq: Number(row.chain_seq),
+  last_entry_id: row.last_entry_id,
+  last_hash: row.last_hash,
+  entry_count: Number(row.entry_count),
+  signed_at: row.signed_at instanceof Date ? row.signed_at.toISOString() : row.signed_at,
+});
+
+const present = (row: CheckpointRow): CheckpointView => ({
+  ...row,
+  enterprise_id: row.enterprise_id as string,
+  chain_seq: Number(row.chain_seq),
+  entry_count: Number(row.entry_count),
+});
+
+/**
+ * Signed checkpoints (D7.5): the service signs a chain's head with a key the database does not hold, so
+ * that someone able to write the tables cannot rewrite history and recompute the hashes unnoticed.
+ */
+export function createCheckpointsService({ db, signingKey }: { db: Executor; signingKey: () => SigningKey }) {
+  /** Signs the chain's head as `db` sees it; null for a chain with no entry yet. */
+  async function signHead(executor: Executor, enterpriseId: string | null, id: string = randomUUID()) {
+    const head = await findChainHead(executor, enterpriseId);
+    if (head === null) return null;
+    const key = signingKey();
+    const claims: CheckpointClaims = {
+      enterprise_id: enterpriseId,
+      chain_seq: head.last_seq,
+      last_entry_id: head.last_entry_id,
+      last_hash: head.last_hash,
+      // Nothing is ever deleted from a chain numbered from 1: the count is the last position.
+      entry_count: head.last_seq,
+      signed_at: new Date().toISOString(),
+    };
+    return insertCheckpoint(executor, {
+      id,
+      ...claims,
+      algorithm: 'Ed25519',
+      key_id: key.keyId,
+      public_key: key.publicKeyPem,
+      signature: signCheckpoint(key, claims),
+    });
+  }
+
+  return {
+    /** On demand: the request's audit entry first, then the head that includes it, in one transaction. */
+    async create(caller: Caller): Promise<CheckpointView> {
+      requireAuditor(caller);
+      const enterpriseId = caller.enterpriseId;
+      return inTransaction(db, async ({ trx }) => {
+        const id = randomUUID();
+        await writeAudit(trx, {
+          enterpriseId,
+          ...auditFrom(caller),
+          action: 'create',
+          entityType: 'audit_checkpoint',
+          entityId: id,
+          details: {},
+        });
+        const row = await signHead(trx, enterpriseId, id);
+        return present(row!);
+      });
+    },
+
+    async list(caller: Caller, query: { page?: number | undefined; page_size?: number | undefined }) {
+      requireAuditor(caller);
+      const request = pageRequest(query);
+      const total = await countCheckpoints(db, caller.enterpriseId);
+      const rows = request.offset < total ? await listCheckpoints(db, caller.enterpriseId, request.pageSize, request.offset) : [];
+      return { data: rows.map(present), pagination: paginationInfo(request, total) };
+    },
+
+    /** The periodic job: every chain (the platform's too) whose head moved since its last checkpoint. */
+    async signChainsAhead(): Promise<number> {
+      let signed = 0;
+      for (const enterpriseId of await chainsAheadOfCheckpoints(db)) {
+        if ((await signHead(db, enterpriseId)) !== null) signed += 1;
+      }
+      return signed;
+    },
+
+    /**
+     * The verifier's anchors: checkpoints signed by this service's key, each marked trusted when its
+     * signature holds. Checkpoints of another key are left out (this service cannot vouch for them).
+     */
+    anchorsOf(enterpriseId: string | null) {
+      return async (from: number, to: number): Promise<ChainAnchor[]> => {
+        const rows = await checkpointsBetween(db, enterpriseId, from, to);
+        if (rows.length === 0) return [];
+        const key = signingKey();
+        return rows
+          .filter((row) => row.key_id === key.keyId)
+          .map((row) => ({
+            chain_seq: Number(row.chain_seq),
+            last_entry_id: row.last_entry_id,
+            last_hash: row.last_hash,
+            trusted: row.enterprise_id === enterpriseId && checkpointSignatureValid(key.publicKey, claimsOf(row), row.signature),
+          }));
+      };
+    },
+  };
+}
+
+export type CheckpointsService = ReturnType<typeof createCheckpointsService>;
