@@ -1,0 +1,125 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestContext, TEST_PUBLIC_URL } from '../support/app.js';
+import { freshDatabase } from '../support/database.js';
+import { sessionHeaders } from '../support/api.js';
+import { createEnterprise, createUser } from '../support/factories.js';
+import { bulkAuditEntries } from '../support/governance-factories.js';
+
+const ENTRIES = 200_000;
+const MB = 1024 * 1024;
+
+function open(url: string, headers: Record<string, string>): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers }, resolve);
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+/** The resident set of a process, from /proc (Linux). */
+const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+
+/**
+ * D7.6: the export's memory does not grow with the number of rows. The service runs as a process of its
+ * own (src/main.ts on this suite's database), so its RSS is measured alone while this process reads the
+ * download and keeps none of it.
+ */
+describe('audit export memory', async () => {
+  const database = await freshDatabase();
+  const ctx = await createTestContext({ database });
+  const headers = sessionHeaders(ctx);
+  const enterprise = await createEnterprise(ctx);
+  const admin = await createUser(ctx, { role: 'admin', enterpriseId: enterprise.id });
+  await bulkAuditEntries(ctx, enterprise.id, ENTRIES, { start: new Date('2026-05-01T00:00:00Z') });
+  // A tenth of the size warms the service up: were memory to grow with rows, the full export would need
+  // about ten times what this one did.
+  const small = await createEnterprise(ctx);
+  const smallAdmin = await createUser(ctx, { role: 'admin', enterpriseId: small.id });
+  await bulkAuditEntries(ctx, small.id, ENTRIES / 10, { start: new Date('2026-05-01T00:00:00Z') });
+
+  let service: ChildProcess | undefined;
+  let running: { base: string; pid: number } | undefined;
+  afterAll(() => {
+    service?.kill('SIGTERM');
+  });
+
+  async function startService(): Promise<{ base: string; pid: number }> {
+    if (database.url === null) throw new Error('the service process needs a database URL');
+    const port = await freePort();
+    service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_PER_HOUR: '1000000' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const base = `http://127.0.0.1:${port}`;
+    for (let attempt = 0; attempt < 600; attempt += 1) {
+      try {
+        const response = await fetch(`${base}/health`);
+        if (response.ok) return { base, pid: service.pid! };
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the service did not start');
+  }
+
+  /** Reads the whole download, counting bytes and records without keeping any of it. */
+  async function exportAll(base: string, format: 'csv' | 'json', user = admin) {
+    const response = await open(`${base}/api/v1/audit/export?format=${format}`, await headers(user));
+    const marker = Buffer.from(format === 'csv' ? '\r\n' : '{"id":');
+    let bytes = 0;
+    let records = 0;
+    let carry = Buffer.alloc(0);
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      const window = Buffer.concat([carry, chunk]);
+      let last = -1;
+      for (let at = window.indexOf(marker); at !== -1; at = window.indexOf(marker, at + marker.length)) {
+        records += 1;
+        last = at;
+      }
+      // Keep the tail that might hold the start of a marker cut by the chunk boundary (never a counted one).
+      const keepFrom = Math.max(last === -1 ? 0 : last + marker.length, window.length - marker.length + 1);
+      carry = Buffer.from(window.subarray(keepFrom));
+    }
+    return { status: response.statusCode, bytes, records };
+  }
+
+  it.each(['csv', 'json'] as const)(`the service exports ${ENTRIES.toLocaleString('en')} entries as %s with RSS growth under 50 MB`, async (format) => {
+    running ??= await startService();
+    const { base, pid } = running;
+    const warm = await exportAll(base, format, smallAdmin);
+    expect(warm.records).toBe(format === 'csv' ? ENTRIES / 10 + 1 : ENTRIES / 10);
+    const before = rssOf(pid);
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssOf(pid));
+    }, 10);
+    try {
+      const result = await exportAll(base, format);
+      expect(result.status).toBe(200);
+      expect(result.records).toBe(format === 'csv' ? ENTRIES + 1 : ENTRIES);
+      expect(result.bytes).toBeGreaterThan(ENTRIES * 200);
+    } finally {
+      clearInterval(sampler);
+    }
+    peak = Math.max(peak, rssOf(pid));
+    const growthMb = (peak - before) / MB;
+    process.stdout.write(
+      `audit export ${format}: ${ENTRIES} entries, service RSS ${Math.round(before / MB)} MB → peak ${Math.round(peak / MB)} MB (+${growthMb.toFixed(1)} MB)\n`,
+    );
+    expect(growthMb).toBeLessThan(50);
+  }, 300_000);
+});

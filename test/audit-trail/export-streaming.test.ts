@@ -1,0 +1,65 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../support/app.js';
+import { sessionHeaders } from '../support/api.js';
+import { createEnterprise, createUser } from '../support/factories.js';
+import { bulkAuditEntries } from '../support/governance-factories.js';
+
+/** Connections of this database other than the asking one that are running or holding a transaction. */
+async function busyConnections(ctx: TestContext): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and pid <> pg_backend_pid() and state is not null and state <> 'idle'`.execute(ctx.db);
+  return Number(rows[0]!.n);
+}
+
+async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 400; attempt += 1) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+function open(url: string, headers: Record<string, string>): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers }, resolve);
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** D7.6: the export streams from a cursor with back-pressure, and lets go of its connection when the client does. */
+describe('audit export streaming', async () => {
+  const ctx = await createTestContext();
+  const headers = sessionHeaders(ctx);
+  const enterprise = await createEnterprise(ctx);
+  const admin = await createUser(ctx, { role: 'admin', enterpriseId: enterprise.id });
+  await bulkAuditEntries(ctx, enterprise.id, 40_000, { start: new Date('2026-04-01T00:00:00Z') });
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+
+  it('a client that stops reading holds the export at the cursor; when it disconnects the connection is released at once', async () => {
+    const response = await open(`${base}/api/v1/audit/export?format=csv`, await headers(admin));
+    expect(response.statusCode).toBe(200);
+    response.pause();
+    // Back-pressure: the service waits for the socket with its cursor's transaction open (not running, not done).
+    await until(async () => (await busyConnections(ctx)) === 1, 'the export holding its cursor');
+    const { rows } = await sql<{ state: string }>`
+      select state from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`.execute(ctx.db);
+    expect(rows.map((row) => row.state)).toEqual(['idle in transaction']);
+    response.destroy();
+    await until(async () => (await busyConnections(ctx)) === 0, 'the export connection released');
+    expect(await busyConnections(ctx)).toBe(0);
+  });
+
+  it('a full export still completes afterwards, every entry once (the pool was not left short)', async () => {
+    const response = await open(`${base}/api/v1/audit/export?format=csv`, await headers(admin));
+    let records = 0;
+    for await (const chunk of response) records += (chunk.toString().match(/\r\n/g) ?? []).length;
+    expect(records).toBe(40_001);
+    expect(await busyConnections(ctx)).toBe(0);
+  });
+});
