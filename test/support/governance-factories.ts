@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { GENESIS_HASH, entryHash, type ChainedContent } from '../../src/platform/audit/hash-chain.js';
 import type { TestContext } from './app.js';
@@ -115,4 +115,10 @@ export async function createDefaultAppetite(ctx: TestContext, enterpriseId: stri
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** An Ed25519 key for AUDIT_SIGNING_KEY, so that a suite's checkpoints are signed without a file under DATA_DIR. */
+export function signingKeyEnv(): { AUDIT_SIGNING_KEY: string } {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  return { AUDIT_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
 }
