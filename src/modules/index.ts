@@ -6,6 +6,7 @@ import { registerLegalEntityRoutes } from './admin/legal-entities/legal-entities
 import { registerRiskScenarioRoutes } from './admin/risk-scenarios/risk-scenarios.routes.js';
 import { registerControlRoutes } from './controls/controls.routes.js';
 import { registerAuditTrailRoutes } from './audit-trail/audit-trail.routes.js';
+import { registerGovernanceRoutes } from './governance/governance.routes.js';
 import { registerMeRoutes } from './me/me.routes.js';
 
 /**
@@ -21,4 +22,5 @@ export const MODULES: readonly AppModule[] = [
   { name: 'actions', routes: registerActionRoutes },
   { name: 'controls', routes: registerControlRoutes },
   { name: 'audit-trail', routes: registerAuditTrailRoutes },
+  { name: 'governance', routes: registerGovernanceRoutes },
 ];

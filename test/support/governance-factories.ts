@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { GENESIS_HASH, entryHash, type ChainedContent } from '../../src/platform/audit/hash-chain.js';
 import type { TestContext } from './app.js';
-import type { TestUser } from './factories.js';
+import { createBusinessUnit, createEnterprise, createLegalEntity, createUser, type TestUser } from './factories.js';
 
 /**
  * Factories of the governance and audit-trail suites. They write rows directly (as the shared factories
@@ -121,4 +121,14 @@ export async function createDefaultAppetite(ctx: TestContext, enterpriseId: stri
 export function signingKeyEnv(): { AUDIT_SIGNING_KEY: string } {
   const { privateKey } = generateKeyPairSync('ed25519');
   return { AUDIT_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+}
+
+/** An enterprise as POST /admin/enterprises leaves it (with its default appetite), a client admin, and an entity with a unit. */
+export async function createGovernedEnterprise(ctx: TestContext) {
+  const enterprise = await createEnterprise(ctx);
+  const defaultAppetite = await createDefaultAppetite(ctx, enterprise.id);
+  const admin = await createUser(ctx, { role: 'admin', enterpriseId: enterprise.id });
+  const entity = await createLegalEntity(ctx, enterprise.id);
+  const unit = await createBusinessUnit(ctx, enterprise.id, entity.id);
+  return { enterprise, defaultAppetite, admin, entity, unit };
 }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
 import type { RiskLevel } from '../../platform/db/tables/governance.js';
 
@@ -87,7 +87,133 @@ export async function insertAppetiteHistory(
       new_threshold: entry.next?.threshold ?? null,
       changed_by: entry.changedBy,
       reason: entry.reason,
+      // The moment of the change itself (after any row lock was granted), not the transaction's start:
+      // concurrent changes of one record are then ordered as they were applied.
+      changed_at: sql<Date>`clock_timestamp()` as unknown as Date,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+}
+
+type Predicate = Expression<SqlBool>;
+
+export interface AppetiteFilters {
+  legal_entity_id?: string | undefined;
+  business_unit_id?: string | undefined;
+}
+
+/** The records of the enterprise the caller may see (`visible`), narrowed by the filters; newest first. */
+export async function listAppetites(db: Executor, enterpriseId: string, filters: AppetiteFilters, visible: Predicate) {
+  let query = db.selectFrom('risk_appetites').select(APPETITE_COLUMNS).where('enterprise_id', '=', enterpriseId).where(visible);
+  if (filters.legal_entity_id !== undefined) query = query.where('legal_entity_id', '=', filters.legal_entity_id);
+  if (filters.business_unit_id !== undefined) query = query.where('business_unit_id', '=', filters.business_unit_id);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+/** The record of exactly this scope, locked until the transaction ends (the upsert's read). */
+export async function findAppetiteOfScopeForUpdate(db: Executor, enterpriseId: string, scope: AppetiteScope) {
+  return db
+    .selectFrom('risk_appetites')
+    .select(APPETITE_COLUMNS)
+    .where('enterprise_id', '=', enterpriseId)
+    .where((eb) => (scope.legalEntityId === null ? eb('legal_entity_id', 'is', null) : eb('legal_entity_id', '=', scope.legalEntityId)))
+    .where((eb) => (scope.businessUnitId === null ? eb('business_unit_id', 'is', null) : eb('business_unit_id', '=', scope.businessUnitId)))
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/**
+ * Inserts the record of a scope unless one exists (risk_appetites_scope_key, nulls not distinct): a
+ * concurrent upsert that inserted first makes this return undefined, and the caller updates instead.
+ */
+export async function insertAppetiteIfAbsent(
+  db: Executor,
+  enterpriseId: string,
+  values: AppetiteScope & { risk_level: RiskLevel; threshold_value: number; description: string | null; updated_by: string },
+) {
+  return db
+    .insertInto('risk_appetites')
+    .values({
+      enterprise_id: enterpriseId,
+      legal_entity_id: values.legalEntityId,
+      business_unit_id: values.businessUnitId,
+      risk_level: values.risk_level,
+      threshold_value: values.threshold_value,
+      description: values.description,
+      updated_by: values.updated_by,
+    })
+    .onConflict((oc) => oc.constraint('risk_appetites_scope_key').doNothing())
+    .returning(APPETITE_COLUMNS)
+    .executeTakeFirst();
+}
+
+export async function updateAppetite(
+  db: Executor,
+  enterpriseId: string,
+  id: string,
+  values: { risk_level: RiskLevel; threshold_value: number; description: string | null; updated_by: string },
+) {
+  return db
+    .updateTable('risk_appetites')
+    .set({ ...values, updated_at: sql<Date>`now()` })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .returning(APPETITE_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export async function findAppetiteForUpdate(db: Executor, enterpriseId: string, id: string) {
+  return db
+    .selectFrom('risk_appetites')
+    .select(APPETITE_COLUMNS)
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function deleteAppetite(db: Executor, enterpriseId: string, id: string): Promise<void> {
+  await db.deleteFrom('risk_appetites').where('enterprise_id', '=', enterpriseId).where('id', '=', id).execute();
+}
+
+/** The legal entity of a business unit of the enterprise (null when there is no such unit). */
+export async function findLegalEntityOfUnit(db: Executor, enterpriseId: string, businessUnitId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('business_units')
+    .select('legal_entity_id')
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', businessUnitId)
+    .executeTakeFirst();
+  return row?.legal_entity_id ?? null;
+}
+
+export interface HistoryFilters {
+  risk_appetite_id?: string | undefined;
+  legal_entity_id?: string | undefined;
+}
+
+const HISTORY_COLUMNS = [
+  'id',
+  'risk_appetite_id',
+  'legal_entity_id',
+  'business_unit_id',
+  'previous_level',
+  'new_level',
+  'previous_threshold',
+  'new_threshold',
+  'changed_by',
+  'changed_at',
+  'reason',
+] as const;
+
+/** History of the enterprise the caller may see, newest first (changed_at desc, then id). */
+export async function listAppetiteHistory(db: Executor, enterpriseId: string, filters: HistoryFilters, visible: Predicate) {
+  let query = db
+    .selectFrom('risk_appetite_history')
+    .select(HISTORY_COLUMNS)
+    .where('enterprise_id', '=', enterpriseId)
+    .where(visible);
+  if (filters.risk_appetite_id !== undefined) query = query.where('risk_appetite_id', '=', filters.risk_appetite_id);
+  if (filters.legal_entity_id !== undefined) query = query.where('legal_entity_id', '=', filters.legal_entity_id);
+  return query.orderBy('changed_at', 'desc').orderBy('id', 'desc').execute();
 }

@@ -1,6 +1,26 @@
+import type { Caller } from '../../platform/auth/principal.js';
+import { requireMember, requireRole } from '../../platform/auth/policies.js';
+import { auditFrom } from '../../platform/audit/audit-events.js';
+import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { findApplicableAppetite, insertAppetite, insertAppetiteHistory, type AppetiteScope } from './risk-appetite.repository.js';
+import { AppError, invalidState, notFound, validationError } from '../../platform/http/errors.js';
+import { requireVisibleFilter, visibleAppetites } from './appetite-visibility.js';
+import {
+  deleteAppetite,
+  findApplicableAppetite,
+  findAppetiteForUpdate,
+  findAppetiteOfScopeForUpdate,
+  findLegalEntityOfUnit,
+  insertAppetite,
+  insertAppetiteHistory,
+  insertAppetiteIfAbsent,
+  listAppetiteHistory,
+  listAppetites,
+  updateAppetite,
+  type AppetiteScope,
+} from './risk-appetite.repository.js';
+import type { HistoryQuery, ListAppetitesQuery, RiskAppetiteView, UpsertAppetiteBody } from './risk-appetite.schemas.js';
 
 /** D6.9: every enterprise starts with this enterprise-wide appetite. */
 export const DEFAULT_APPETITE = {
@@ -11,6 +31,16 @@ export const DEFAULT_APPETITE = {
 } as const;
 
 export type AppetiteRecord = NonNullable<Awaited<ReturnType<typeof findApplicableAppetite>>>;
+
+const isDefault = (record: { legal_entity_id: string | null; business_unit_id: string | null }) =>
+  record.legal_entity_id === null && record.business_unit_id === null;
+
+const levelOf = (record: AppetiteRecord) => ({ level: record.risk_level, threshold: record.threshold_value });
+
+function requireClientAdmin(caller: Caller): asserts caller is Caller & { enterpriseId: string } {
+  requireMember(caller);
+  requireRole(caller, ['admin'], 'changing the risk appetite');
+}
 
 /**
  * Risk appetite (4.5, D6.9, D7.4). Bound to an executor: handed a caller's transaction, its reads and
@@ -49,6 +79,112 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
         });
         return record;
       });
+    },
+
+    /** GET /governance/risk-appetite (4.5): the records the caller may see, narrowed by scope filters. */
+    async list(caller: Caller, query: ListAppetitesQuery): Promise<RiskAppetiteView[]> {
+      requireMember(caller);
+      const unitEntity =
+        query.business_unit_id === undefined ? undefined : await findLegalEntityOfUnit(db, caller.enterpriseId, query.business_unit_id);
+      requireVisibleFilter(caller, {
+        legalEntityId: query.legal_entity_id,
+        businessUnit: query.business_unit_id === undefined ? undefined : { id: query.business_unit_id, legalEntityId: unitEntity ?? null },
+      });
+      return listAppetites(db, caller.enterpriseId, query, visibleAppetites(caller));
+    },
+
+    /**
+     * POST /governance/risk-appetite (4.5, D7.4): one record per scope. The scope's record is read with a
+     * row lock; when there is none, an insert that yields to a concurrent one (ON CONFLICT DO NOTHING) and
+     * then updates the winner. So concurrent upserts of one scope leave one record and a history entry each.
+     */
+    async upsert(caller: Caller, body: UpsertAppetiteBody): Promise<{ created: boolean; record: RiskAppetiteView }> {
+      requireClientAdmin(caller);
+      const enterpriseId = caller.enterpriseId;
+      const scope: AppetiteScope = { legalEntityId: body.legal_entity_id ?? null, businessUnitId: body.business_unit_id ?? null };
+      if (scope.businessUnitId !== null && scope.legalEntityId === null) {
+        throw validationError([{ field: 'legal_entity_id', message: 'is required with business_unit_id' }]);
+      }
+      const values = {
+        risk_level: body.risk_level,
+        threshold_value: body.threshold_value,
+        description: body.description ?? null,
+        updated_by: caller.userId,
+      };
+      return inTransaction(db, async ({ trx }) => {
+        let previous = await findAppetiteOfScopeForUpdate(trx, enterpriseId, scope);
+        let record = previous === undefined ? await insertAppetiteIfAbsent(trx, enterpriseId, { ...scope, ...values }) : undefined;
+        if (previous === undefined && record === undefined) {
+          // A concurrent request created the record first: update it (the lock waits for its commit).
+          previous = await findAppetiteOfScopeForUpdate(trx, enterpriseId, scope);
+          if (previous === undefined) throw new AppError('CONFLICT', 'The risk appetite of this scope changed concurrently; retry');
+        }
+        if (previous !== undefined) record = await updateAppetite(trx, enterpriseId, previous.id, values);
+        const saved = record!;
+        await insertAppetiteHistory(trx, enterpriseId, {
+          ...scope,
+          riskAppetiteId: saved.id,
+          previous: previous === undefined ? null : levelOf(previous),
+          next: levelOf(saved),
+          changedBy: caller.userId,
+          reason: body.reason ?? null,
+        });
+        await writeAudit(trx, {
+          enterpriseId,
+          ...auditFrom(caller),
+          action: previous === undefined ? 'create' : 'update',
+          entityType: 'risk_appetite',
+          entityId: saved.id,
+          details: {
+            legal_entity_id: scope.legalEntityId,
+            business_unit_id: scope.businessUnitId,
+            previous: previous === undefined ? null : { risk_level: previous.risk_level, threshold_value: previous.threshold_value, description: previous.description },
+            new: { risk_level: saved.risk_level, threshold_value: saved.threshold_value, description: saved.description },
+            reason: body.reason ?? null,
+          },
+        });
+        return { created: previous === undefined, record: saved };
+      });
+    },
+
+    /** DELETE /governance/risk-appetite/{id} (4.5, D7.4): overrides only; the default answers 409. */
+    async remove(caller: Caller, id: string): Promise<void> {
+      requireClientAdmin(caller);
+      const enterpriseId = caller.enterpriseId;
+      await inTransaction(db, async ({ trx }) => {
+        const record = await findAppetiteForUpdate(trx, enterpriseId, id);
+        if (record === undefined) throw notFound('Risk appetite');
+        if (isDefault(record)) throw invalidState('The enterprise default risk appetite cannot be deleted, only updated');
+        await deleteAppetite(trx, enterpriseId, id);
+        await insertAppetiteHistory(trx, enterpriseId, {
+          legalEntityId: record.legal_entity_id,
+          businessUnitId: record.business_unit_id,
+          riskAppetiteId: record.id,
+          previous: levelOf(record),
+          next: null,
+          changedBy: caller.userId,
+          reason: null,
+        });
+        await writeAudit(trx, {
+          enterpriseId,
+          ...auditFrom(caller),
+          action: 'delete',
+          entityType: 'risk_appetite',
+          entityId: record.id,
+          details: {
+            legal_entity_id: record.legal_entity_id,
+            business_unit_id: record.business_unit_id,
+            previous: { risk_level: record.risk_level, threshold_value: record.threshold_value, description: record.description },
+          },
+        });
+      });
+    },
+
+    /** GET /governance/risk-appetite/history (D7.4): newest first, scope as for the list. */
+    async history(caller: Caller, query: HistoryQuery) {
+      requireMember(caller);
+      requireVisibleFilter(caller, { legalEntityId: query.legal_entity_id });
+      return listAppetiteHistory(db, caller.enterpriseId, query, visibleAppetites(caller));
     },
   };
 }

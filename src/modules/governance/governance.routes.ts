@@ -1,0 +1,29 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { callerOf } from '../../platform/auth/principal.js';
+import type { App, Platform } from '../../platform/module.js';
+import { appetiteHistorySchema, deleteAppetiteSchema, listAppetitesSchema, upsertAppetiteSchema } from './risk-appetite.schemas.js';
+import { createRiskAppetiteService } from './risk-appetite.service.js';
+
+/** Governance (4.5): risk appetites per scope and their change history. */
+export function registerGovernanceRoutes(app: App, platform: Platform): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const appetites = createRiskAppetiteService({ db: platform.database.db });
+
+  api.get('/governance/risk-appetite', { schema: listAppetitesSchema }, async (request) => ({
+    data: await appetites.list(callerOf(request), request.query),
+  }));
+
+  api.post('/governance/risk-appetite', { schema: upsertAppetiteSchema }, async (request, reply) => {
+    const { created, record } = await appetites.upsert(callerOf(request), request.body);
+    return reply.code(created ? 201 : 200).send({ data: record, message: created ? 'Risk appetite created' : 'Risk appetite updated' });
+  });
+
+  api.delete('/governance/risk-appetite/:risk_appetite_id', { schema: deleteAppetiteSchema }, async (request) => {
+    await appetites.remove(callerOf(request), request.params.risk_appetite_id);
+    return { message: 'Risk appetite override deleted' };
+  });
+
+  api.get('/governance/risk-appetite/history', { schema: appetiteHistorySchema }, async (request) => ({
+    data: await appetites.history(callerOf(request), request.query),
+  }));
+}
