@@ -16,6 +16,7 @@ import { catalogueStep } from './steps/catalogue.step.js';
 import { clientAdminStep } from './steps/client-admin.step.js';
 import { controlsStep } from './steps/controls.step.js';
 import { enterpriseStep } from './steps/enterprise.step.js';
+import { governanceStep } from './steps/governance.step.js';
 import { organisationStep } from './steps/organisation.step.js';
 import { passwordsStep } from './steps/passwords.step.js';
 import { platformAdminStep } from './steps/platform-admin.step.js';
@@ -36,6 +37,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   controlsStep,
   passwordsStep,
   actionsStep,
+  governanceStep,
 ];
 
 export type DemoResult =
