@@ -43,6 +43,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   database: DatabaseTarget;
+  /** MIGRATION_DATABASE_URL: the owner role that runs migrations and grants DATABASE_URL's role its rights; null: DATABASE_URL migrates. */
+  migrationDatabaseUrl: string | null;
   dataDir: string;
   redisUrl: string | null;
   trustProxy: TrustProxy;
@@ -190,11 +192,18 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
     throw new ConfigError('BOOTSTRAP_SUPER_ADMIN_PASSWORD', 'must be at least 8 characters');
   }
 
+  const target = database(env, dataDir);
+  const migrationDatabaseUrl = url(env, 'MIGRATION_DATABASE_URL', ['postgres:', 'postgresql:']);
+  if (migrationDatabaseUrl !== null && target.kind !== 'postgres') {
+    throw new ConfigError('MIGRATION_DATABASE_URL', 'needs DATABASE_URL to name a PostgreSQL server (the embedded engine sets up its roles itself)');
+  }
+
   return {
     port,
     host,
     publicUrl,
-    database: database(env, dataDir),
+    database: target,
+    migrationDatabaseUrl,
     dataDir,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     trustProxy: trustProxy(env),

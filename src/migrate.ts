@@ -1,13 +1,13 @@
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './platform/db/engine.js';
-import { migrateToLatest } from './platform/db/migrator.js';
+import { setUpSchema } from './platform/db/schema-setup.js';
 
 /** `npm run migrate`: applies pending migrations and exits (the service also migrates at start-up). */
 async function migrate(): Promise<void> {
   const config = loadConfig(process.env);
   const database = await openDatabase(config.database);
   try {
-    const { applied } = await migrateToLatest(database);
+    const { applied } = await setUpSchema(config, database);
     process.stdout.write(applied.length === 0 ? 'Nothing to apply: the database is up to date.\n' : `Applied: ${applied.join(', ')}\n`);
   } finally {
     await database.close();

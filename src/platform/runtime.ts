@@ -4,6 +4,8 @@ import { openDatabase } from './db/engine.js';
 import type { RuntimeDeps } from './module.js';
 import { migrateToLatest } from './db/migrator.js';
 import { loadAuthSecrets, type Announce } from './auth/secrets.js';
+import { OWNER_WARNING, setUpSchema } from './db/schema-setup.js';
+import { loadAuthSecrets } from './auth/secrets.js';
 import { ensureBootstrapSuperAdmin } from './auth/provider/bootstrap.js';
 import { createMonitor } from './monitoring/alert-monitor.js';
 import { createRateLimitStore } from './http/rate-limit/create-store.js';
@@ -19,8 +21,9 @@ export async function prepareRuntime(
 ): Promise<RuntimeDeps> {
   const database = await openDatabase(config.database, { log: (message) => log.info(message) });
   try {
-    const { applied } = await migrateToLatest(database);
+    const { applied, ownerRuns } = await setUpSchema(config, database);
     if (applied.length > 0) log.info({ applied }, 'migrations applied');
+    if (ownerRuns) log.warn(OWNER_WARNING);
     const secrets = config.auth.mode === 'embedded' ? await loadAuthSecrets(database.db, config, announce) : null;
     if (config.bootstrapSuperAdmin !== null) {
       const created = await ensureBootstrapSuperAdmin(database.db, config.bootstrapSuperAdmin);
