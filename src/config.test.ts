@@ -155,3 +155,27 @@ describe('loadConfig', () => {
     expect(loadConfig({}).port).toBe(3000);
   });
 });
+
+describe('audit settings (D7.5)', () => {
+  it('accepts an Ed25519 key in PEM (also with escaped newlines) and base64 PKCS#8, and refuses others', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const der = privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
+    expect(loadConfig({ AUDIT_SIGNING_KEY: pem }).audit.signingKeyPem).toBe(pem);
+    expect(loadConfig({ AUDIT_SIGNING_KEY: pem.replace(/\n/g, '\\n') }).audit.signingKeyPem).toBe(pem);
+    expect(loadConfig({ AUDIT_SIGNING_KEY: der }).audit.signingKeyPem).toBe(pem);
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(() => loadConfig({ AUDIT_SIGNING_KEY: ec })).toThrow(/AUDIT_SIGNING_KEY/);
+    expect(() => loadConfig({ AUDIT_SIGNING_KEY: 'not a key' })).toThrow(/AUDIT_SIGNING_KEY/);
+  });
+
+  it('takes the checkpoint interval in minutes (0 turns it off) and MIGRATION_DATABASE_URL only beside a server DATABASE_URL', () => {
+    expect(loadConfig({}).audit.checkpointIntervalMinutes).toBe(60);
+    expect(loadConfig({ AUDIT_CHECKPOINT_INTERVAL_MINUTES: '0' }).audit.checkpointIntervalMinutes).toBe(0);
+    expect(() => loadConfig({ AUDIT_CHECKPOINT_INTERVAL_MINUTES: 'hourly' })).toThrow(/AUDIT_CHECKPOINT_INTERVAL_MINUTES/);
+    const owner = 'postgres://owner@db:5432/risk';
+    expect(loadConfig({ DATABASE_URL: 'postgres://service@db:5432/risk', MIGRATION_DATABASE_URL: owner }).migrationDatabaseUrl).toBe(owner);
+    expect(() => loadConfig({ MIGRATION_DATABASE_URL: owner })).toThrow(/MIGRATION_DATABASE_URL/);
+  });
+});

@@ -88,6 +88,24 @@ describe('audit chain verification', async () => {
     expect(result.first_invalid_id).toBe(last.last_entry_id);
   });
 
+  it('a trail whose oldest entries were moved to cold storage at a signed checkpoint still verifies (docs/audit-retention.md)', async () => {
+    const { enterprise, ids, verify, checkpoint } = await setup(6);
+    const cut = (await checkpoint()).json().data;
+    await appendAuditEntries(ctx, enterprise.id, [{ createdAt: new Date() }, { createdAt: new Date() }]);
+    await tamper(ctx, async (trx) => {
+      await sql`delete from audit_log where enterprise_id = ${enterprise.id} and chain_seq <= ${cut.chain_seq}`.execute(trx);
+    });
+    expect((await verify()).json().data).toMatchObject({ valid: true, checkpoints_checked: 1 });
+    // Without the checkpoint at the cut, the first entry left cannot be vouched for.
+    await tamper(ctx, async (trx) => {
+      await sql`alter table audit_checkpoints disable trigger audit_checkpoints_immutable`.execute(trx);
+      await sql`delete from audit_checkpoints where id = ${cut.id}`.execute(trx);
+      await sql`alter table audit_checkpoints enable trigger audit_checkpoints_immutable`.execute(trx);
+    });
+    expect((await verify()).json().data).toMatchObject({ valid: false, failure: 'sequence_gap' });
+    expect(ids).toHaveLength(6);
+  });
+
   it('refuses an assessor and a super admin (D5); a reviewer may verify', async () => {
     const { enterprise } = await setup(2);
     const reviewer = await createUser(ctx, { role: 'reviewer', enterpriseId: enterprise.id });
