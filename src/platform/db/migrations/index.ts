@@ -10,9 +10,8 @@ const MIGRATION_FILES = [
   '20261123090000_domain_links.sql',
   '20261123090100_controls.sql',
   '20261123090300_mitigation_actions.sql',
-  '20261123100000_security.sql',
-  '20261123100000_audit_trail.sql',
   '20261123090400_audit_trail.sql',
+  '20261123100000_security.sql',
 ] as const;
 
 export interface SqlMigration {
