@@ -12,7 +12,8 @@ import { canRewriteAuditTrail, grantRuntimePrivileges } from './runtime-role.js'
 export async function setUpSchema(config: Config, database: Database): Promise<MigrationReport & { ownerRuns: boolean }> {
   if (config.migrationDatabaseUrl === null) {
     const report = await migrateToLatest(database);
-    return { ...report, ownerRuns: await canRewriteAuditTrail(database.db) };
+    // Only a server has roles to separate; the in-process embedded database has a single user.
+    return { ...report, ownerRuns: config.database.kind === 'postgres' && (await canRewriteAuditTrail(database.db)) };
   }
   const owner = await openDatabase({ kind: 'postgres', url: config.migrationDatabaseUrl }, { poolSize: 1 });
   try {
