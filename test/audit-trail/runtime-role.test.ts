@@ -48,6 +48,11 @@ describe.skipIf(engineUnderTest() === 'pglite')('the runtime database role', asy
     expect(await canRewriteAuditTrail(ctx.db)).toBe(true);
   });
 
+  it('started as the owner (no MIGRATION_DATABASE_URL), the service is told it could rewrite the trail', async () => {
+    const single = loadConfig({ DATABASE_URL: database.url!, LOG_LEVEL: 'silent' });
+    expect((await setUpSchema(single, database)).ownerRuns).toBe(true);
+  });
+
   it('the runtime role appends and reads audit entries through the writer', async () => {
     const id = await inTransaction(runtime.db, ({ trx }) =>
       writeAudit(trx, { enterpriseId: enterprise.id, actor: { userId: null, email: null, fullName: null }, action: 'update', entityType: 'user', entityId: null, details: {}, ip: null, userAgent: null }),
