@@ -4,7 +4,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestContext, TEST_PUBLIC_URL } from '../support/app.js';
-import { engineUnderTest, freshDatabase } from '../support/database.js';
+import { freshDatabase } from '../support/database.js';
 import { sessionHeaders } from '../support/api.js';
 import { createEnterprise, createUser } from '../support/factories.js';
 import { bulkAuditEntries } from '../support/governance-factories.js';
@@ -36,7 +36,7 @@ const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/pr
  * own (src/main.ts on this suite's database), so its RSS is measured alone while this process reads the
  * download and keeps none of it.
  */
-describe.skipIf(engineUnderTest() === 'pglite')('audit export memory', async () => {
+describe('audit export memory', async () => {
   const database = await freshDatabase();
   const ctx = await createTestContext({ database });
   const headers = sessionHeaders(ctx);

@@ -2,7 +2,6 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { engineUnderTest } from '../support/database.js';
 import { createTestContext, type TestContext } from '../support/app.js';
 import { sessionHeaders } from '../support/api.js';
 import { createEnterprise, createUser } from '../support/factories.js';
@@ -33,7 +32,7 @@ function open(url: string, headers: Record<string, string>): Promise<IncomingMes
 }
 
 /** D7.6: the export streams from a cursor with back-pressure, and lets go of its connection when the client does. */
-describe.skipIf(engineUnderTest() === 'pglite')('audit export streaming', async () => {
+describe('audit export streaming', async () => {
   const ctx = await createTestContext();
   const headers = sessionHeaders(ctx);
   const enterprise = await createEnterprise(ctx);

@@ -8,7 +8,7 @@ import { canRewriteAuditTrail } from '../../src/platform/db/runtime-role.js';
 import { setUpSchema } from '../../src/platform/db/schema-setup.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
 import { createTestContext } from '../support/app.js';
-import { engineUnderTest, freshDatabase } from '../support/database.js';
+import { freshDatabase } from '../support/database.js';
 import { createEnterprise } from '../support/factories.js';
 import { appendAuditEntries } from '../support/governance-factories.js';
 
@@ -18,15 +18,13 @@ const asRole = (url: string, role: string) => Object.assign(new URL(url), { user
  * D7.5: entries cannot be changed even by SQL through the service's own role. Migrations run as the owner
  * (MIGRATION_DATABASE_URL); the service's role (DATABASE_URL) may only insert and read the audit trail.
  */
-describe.skipIf(engineUnderTest() === 'pglite')('the runtime database role', async () => {
-  // Vitest collects a skipped suite's body too: a single-user embedded database has no roles to set up.
-  if (engineUnderTest() === 'pglite') return;
+describe('the runtime database role', async () => {
   const database = await freshDatabase();
   const ctx = await createTestContext({ database });
   const role = `risk_runtime_${randomBytes(4).toString('hex')}`;
   await sql`create role ${sql.id(role)} login`.execute(ctx.db);
-  const runtime: Database = await openDatabase({ kind: 'postgres', url: asRole(database.url!, role) }, { poolSize: 2 });
-  const config = loadConfig({ DATABASE_URL: asRole(database.url!, role), MIGRATION_DATABASE_URL: database.url!, LOG_LEVEL: 'silent' });
+  const runtime: Database = await openDatabase({ kind: 'postgres', url: asRole(database.url, role) }, { poolSize: 2 });
+  const config = loadConfig({ DATABASE_URL: asRole(database.url, role), MIGRATION_DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
   const report = await setUpSchema(config, runtime);
   const enterprise = await createEnterprise(ctx);
   const [entryId] = await appendAuditEntries(ctx, enterprise.id, [{ createdAt: new Date('2026-08-01T00:00:00Z') }]);
@@ -49,7 +47,7 @@ describe.skipIf(engineUnderTest() === 'pglite')('the runtime database role', asy
   });
 
   it('started as the owner (no MIGRATION_DATABASE_URL), the service is told it could rewrite the trail', async () => {
-    const single = loadConfig({ DATABASE_URL: database.url!, LOG_LEVEL: 'silent' });
+    const single = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
     expect((await setUpSchema(single, database)).ownerRuns).toBe(true);
   });
 
