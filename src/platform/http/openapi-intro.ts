@@ -3,6 +3,8 @@ import type { TagInfo } from './openapi-document.js';
 
 export const PRODUCT_NAME = 'Risk Assurance Service';
 
+export const DOCS_PATH = '/docs';
+
 /** The path the document is served at; /docs loads it from there. */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 

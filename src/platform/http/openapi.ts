@@ -3,9 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { SECURITY_SCHEMES, finishDocument } from './openapi-document.js';
-import { OPENAPI_PATH, PRODUCT_NAME, TAGS, apiIntroduction } from './openapi-intro.js';
-
-export const DOCS_PATH = '/docs';
+import { DOCS_PATH, OPENAPI_PATH, PRODUCT_NAME, TAGS, apiIntroduction } from './openapi-intro.js';
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas: a route added anywhere appears here
