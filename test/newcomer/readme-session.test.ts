@@ -44,6 +44,30 @@ describe('the README first session works verbatim (issue: a newcomer reaches a f
   });
 });
 
+describe('the guide\'s walk-through from a super admin to a client admin works verbatim (issue: the two traps spelled out)', () => {
+  const dataDir = tempDir('guide-session');
+  afterAll(() => dataDir.remove());
+
+  it('runs every sh block of "## From a super admin to a client admin" in one shell', async () => {
+    const blocks = shellBlocks(readFileSync('docs/guide.md', 'utf8'), 'From a super admin to a client admin');
+    const code = blocks.map((block) => block.code).join('\n');
+    expect(code).toContain('BOOTSTRAP_SUPER_ADMIN_EMAIL');
+    expect(code).toContain('/auth/v1/admin/users/$ADMIN_USER_ID');
+    const port = await freePort();
+    const script = sessionScript(blocks, (block) => block.replaceAll(README_BASE_URL, `http://127.0.0.1:${port}`));
+    const result = await run('bash', ['-c', script], cleanEnv({ PORT: String(port), DATA_DIR: dataDir.path }), SESSION_TIMEOUT_MS);
+    const output = result.stdout + result.stderr;
+    expect(result.timedOut, output).toBe(false);
+    expect(result.code, output).toBe(0);
+    // The password call answered the user, the client admin built its entity, and the catalogue was seeded.
+    expect(output).toContain('ada@northwind.example');
+    expect(output).toContain('Retail Banking');
+    expect(output).toContain('Northwind Bank plc');
+    expect(output).toMatch(/^(1[4-9]|[2-9]\d)$/m);
+    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+  });
+});
+
 describe('npm run demo prints ready-to-run commands (issue: the same kind of commands as the README)', () => {
   const dataDir = tempDir('demo-commands');
   afterAll(() => dataDir.remove());
