@@ -25,9 +25,9 @@ export const TAGS: readonly TagInfo[] = [
 export function apiIntroduction(config: Config): string {
   const { perMinute, perHour } = config.rateLimit;
   const embedded = config.auth.mode === 'embedded';
-  return `A multi-tenant JSON API for Business Risk Assessments, control assurance, mitigation actions, governance and a
-tamper-evident audit trail. Each enterprise sees only its own data; inside an enterprise, assessors and reviewers see
-only the legal entities they are assigned to.
+  return `A multi-tenant JSON API for business risk assessment and control assurance. Each enterprise sees only its own
+data; inside an enterprise, assessors and reviewers see only the legal entities they are assigned to. The operations
+below are what this version serves.
 
 This page is generated from the route schemas; the same document is served at \`${OPENAPI_PATH}\` for client
 generators. The service's own guide is \`docs/guide.md\` in the repository.
@@ -67,10 +67,9 @@ Roles come from the service's records, never from the token.
 
 - **Super admin**: administers the platform (\`/api/v1/admin/*\`, \`/api/v1/me\`); refused (403) on an enterprise's
   risk data.
-- **Client admin**: everything in its own enterprise: users, legal entities, the scenario catalogue, assessments.
+- **Client admin**: everything in its own enterprise: users, entity roles, legal entities, the scenario catalogue.
 - **Assessor** and **reviewer**: only the legal entities (or business units) they are assigned to through entity
-  roles; assessors create and edit assessments and record control tests there, reviewers read them (and the
-  enterprise's audit trail).
+  roles.
 
 A new user is created by \`POST /api/v1/admin/enterprises/{enterprise_id}/users\`; its password is then set by
 \`PUT /auth/v1/admin/users/{user_id}\` with the service-role key. That call takes the \`user_id\` of the answer, not
