@@ -127,9 +127,22 @@ function stringFor(schema: Schema, property: string | undefined, state: { uuid: 
     return id;
   }
   let text = (typeof format === 'string' ? FORMATS[format] : undefined) ?? (property !== undefined ? (BY_PROPERTY[property] ?? property.replace(/_/g, ' ')) : 'text');
+  if (typeof schema['pattern'] === 'string') text = matchingPattern(schema['pattern'], text);
   const minLength = typeof schema['minLength'] === 'number' ? schema['minLength'] : 0;
   const maxLength = typeof schema['maxLength'] === 'number' ? schema['maxLength'] : Infinity;
   if (text.length < minLength) text = text.padEnd(minLength, 'x');
   if (text.length > maxLength) text = text.slice(0, maxLength);
   return text;
+}
+
+/** A pattern cannot be inverted in general; a few common shapes are tried before giving up. */
+function matchingPattern(pattern: string, preferred: string): string {
+  let expression: RegExp;
+  try {
+    expression = new RegExp(pattern, 'u');
+  } catch {
+    return preferred;
+  }
+  const candidates = [preferred, 'GB', 'ABC', 'abc', 'ABC-123', 'abc-123', 'A1', '1', '2026-03-31', '09:30', '#1e88e5', 'text'];
+  return candidates.find((candidate) => expression.test(candidate)) ?? preferred;
 }
