@@ -14,6 +14,7 @@ export const TAGS: readonly TagInfo[] = [
   { name: 'identity', description: 'Who the bearer token belongs to, with the role and assignments taken from our records.' },
   { name: 'legal entities', description: 'The legal entities of an enterprise and their business units: what risk is assessed for.' },
   { name: 'risk scenarios', description: "The enterprise's risk-scenario catalogue, seeded with a starter set when the enterprise is created." },
+  { name: 'controls', description: 'The key-control library and its sub-controls, their test results, and the effectiveness they add up to.' },
   { name: 'mitigation actions', description: 'What is done about a risk, by whom and by when: create, change, bulk-update and archive mitigation actions.' },
   { name: 'admin', description: 'Platform and enterprise administration: enterprises, users, entity roles, system alerts.' },
   { name: 'platform', description: 'Health of the service and its database.' },
