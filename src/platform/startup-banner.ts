@@ -8,7 +8,7 @@ export interface BannerFacts {
   /** Where the server actually listens (the port may have been chosen by the system). */
   listening: { host: string; port: number };
   superAdmins: number;
-  /** The embedded provider's public client key; null in external mode. */
+  /** The embedded provider's public client key; null when not to be shown (external mode, output not a terminal). */
   anonKey: string | null;
 }
 
@@ -43,8 +43,9 @@ export function formatStartupBanner(config: Config, facts: BannerFacts): string 
   if (config.publicUrl !== local) lines.push(`  Public URL:  ${config.publicUrl} (PUBLIC_URL; the token issuer is ${config.auth.issuer})`);
   lines.push(`  Database:    ${describeDatabase(config)}`);
   if (config.redisUrl !== null) lines.push(`  Redis:       ${redactUrl(config.redisUrl)} (rate-limit counters shared by every instance)`);
-  if (facts.anonKey !== null) lines.push(`  apikey:      ${facts.anonKey} (AUTH_ANON_KEY, the public client key for /auth/v1)`);
-  else lines.push(`  Tokens:      from the external provider ${config.auth.issuer} (AUTH_MODE=external)`);
+  if (config.auth.mode === 'external') lines.push(`  Tokens:      from the external provider ${config.auth.issuer} (AUTH_MODE=external)`);
+  else if (facts.anonKey !== null) lines.push(`  apikey:      ${facts.anonKey} (AUTH_ANON_KEY, the public client key for /auth/v1)`);
+  else lines.push('  apikey:      `npm run keys` shows AUTH_ANON_KEY, the client key for /auth/v1');
   lines.push('');
   if (facts.superAdmins > 0) {
     lines.push(`Super admin: ${facts.superAdmins === 1 ? 'one exists' : `${facts.superAdmins} exist`}. Sign in: POST ${local}/auth/v1/token?grant_type=password`);
@@ -86,5 +87,7 @@ export async function printStartupBanner(
   // The listening address is what the OS reports; keep the configured host name when it is a name.
   if (!/^[\d.:]+$/.test(config.host)) listening.host = config.host;
   const superAdmins = await countActiveSuperAdmins(deps.db).catch(() => -1);
-  write(formatStartupBanner(config, { listening, superAdmins: Math.max(superAdmins, 0), anonKey: deps.anonKey }));
+  // Keys are written to an interactive terminal only, never to an output that may be collected (key-notice.ts).
+  const anonKey = process.stdout.isTTY === true ? deps.anonKey : null;
+  write(formatStartupBanner(config, { listening, superAdmins: Math.max(superAdmins, 0), anonKey }));
 }
