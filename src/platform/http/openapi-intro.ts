@@ -48,7 +48,8 @@ Here, press **Authorize**, paste the \`apikey\` and, after signing in through \`
 ## The two keys
 
 ${embedded ? `The embedded identity provider under \`/auth/v1\` has two keys, generated at first start, kept in the database
-and printed once (or set with \`AUTH_ANON_KEY\` / \`AUTH_SERVICE_ROLE_KEY\`):
+and shown once on the service's terminal (or set with \`AUTH_ANON_KEY\` / \`AUTH_SERVICE_ROLE_KEY\`);
+\`npm run keys\` shows them again:
 
 - **\`AUTH_ANON_KEY\`**, the public client key: sent as the \`apikey\` header on every \`/auth/v1\` call. It identifies
   the client application, not a user, and grants nothing by itself.
