@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,9 +16,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export function tempDir(prefix: string): { path: string; remove(): void } {
+/**
+ * A temporary DATA_DIR. mkdtemp makes it 0700; the embedded server runs as the user `postgres` when the
+ * tests run as root, so it is opened to it. remove() first waits for an embedded server still stopping.
+ */
+export function tempDir(prefix: string): { path: string; remove(): Promise<void> } {
   const path = mkdtempSync(join(tmpdir(), `${prefix}-`));
-  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+  chmodSync(path, 0o755);
+  return {
+    path,
+    async remove() {
+      for (let i = 0; i < 120 && existsSync(join(path, 'postgres', 'postmaster.pid')); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      rmSync(path, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
