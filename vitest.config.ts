@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     // One embedded PostgreSQL server (or TEST_DATABASE_URL's) and one migrated template per run; each test
     // file clones the template into a database of its own (see test/support/global-setup.ts).
+    // Processes started as a person would start them: vitest.newcomer.config.ts (npm run test:newcomer).
+    exclude: ['test/newcomer/**', 'node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     // The machine has 2 cores. Files share a worker's module graph (isolate: false): each file still gets

@@ -1,8 +1,13 @@
 // The build copies what tsc does not: the SQL migrations, read at run time beside their index.
 import { cpSync, mkdirSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
-mkdirSync('dist/platform/db/migrations', { recursive: true });
-cpSync('src/platform/db/migrations', 'dist/platform/db/migrations', {
-  recursive: true,
-  filter: (source) => !source.endsWith('.ts'),
-});
+export function copyAssets() {
+  mkdirSync('dist/platform/db/migrations', { recursive: true });
+  cpSync('src/platform/db/migrations', 'dist/platform/db/migrations', {
+    recursive: true,
+    filter: (source) => !source.endsWith('.ts'),
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) copyAssets();

@@ -195,7 +195,7 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
   const target = database(env, dataDir);
   const migrationDatabaseUrl = url(env, 'MIGRATION_DATABASE_URL', ['postgres:', 'postgresql:']);
   if (migrationDatabaseUrl !== null && target.kind !== 'postgres') {
-    throw new ConfigError('MIGRATION_DATABASE_URL', 'needs DATABASE_URL to name a PostgreSQL server (the embedded engine sets up its roles itself)');
+    throw new ConfigError('MIGRATION_DATABASE_URL', 'needs DATABASE_URL to name a PostgreSQL server (the embedded engine has one role)');
   }
 
   return {

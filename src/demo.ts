@@ -4,6 +4,8 @@ import { formatDemoReport } from './demo/demo-report.js';
 import { DemoRefusal, runDemo } from './demo/run-demo.js';
 import { terminalAnnouncer } from './platform/auth/key-notice.js';
 import { prepareRuntime } from './platform/runtime.js';
+import { loadDotEnv } from './platform/env-file.js';
+import { CONFIG_ERROR_EXIT_CODE, StartupCheckError, runStartupChecks } from './platform/startup-checks.js';
 import { packageVersion } from './version.js';
 
 /**
@@ -12,7 +14,9 @@ import { packageVersion } from './version.js';
  * that service's embedded server, so the service sees the demo at once.
  */
 async function demo(): Promise<number> {
+  loadDotEnv();
   const config = loadConfig(process.env, packageVersion());
+  await runStartupChecks(config);
   const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
   const say = (message: string) => process.stdout.write(`${message}\n`);
   const runtime = await prepareRuntime(config, log, terminalAnnouncer());
@@ -31,7 +35,11 @@ async function demo(): Promise<number> {
 demo().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof DemoRefusal) {
+    if (error instanceof ConfigError || error instanceof StartupCheckError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(CONFIG_ERROR_EXIT_CODE);
+    }
+    if (error instanceof DemoRefusal) {
       process.stderr.write(`${error.message}\n`);
       process.exit(2);
     }

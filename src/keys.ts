@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { runKeysCommand } from './platform/auth/keys-command.js';
 import { openDatabase } from './platform/db/engine.js';
 import { migrateToLatest } from './platform/db/migrator.js';
+import { loadDotEnv } from './platform/env-file.js';
 import { packageVersion } from './version.js';
 
 /**
@@ -9,6 +10,7 @@ import { packageVersion } from './version.js';
  * terminal only. With the service running on the same DATA_DIR it joins the service's embedded server.
  */
 async function keys(): Promise<number> {
+  loadDotEnv();
   const config = loadConfig(process.env, packageVersion());
   const database = await openDatabase(config.database);
   try {

@@ -3,23 +3,33 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { terminalAnnouncer } from './platform/auth/key-notice.js';
 import { prepareRuntime } from './platform/runtime.js';
+import { loadDotEnv } from './platform/env-file.js';
+import { printStartupBanner } from './platform/startup-banner.js';
+import { CONFIG_ERROR_EXIT_CODE, StartupCheckError, checkTokenIssuer, explainIssuerChange, runStartupChecks } from './platform/startup-checks.js';
 import { packageVersion } from './version.js';
 
 /** loadConfig → open and migrate the database → buildApp → listen; graceful shutdown on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let config;
   try {
+    loadDotEnv();
     config = loadConfig(process.env, packageVersion());
+    await runStartupChecks(config);
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof StartupCheckError) {
       process.stderr.write(`${error.message}\n`);
-      process.exit(78);
+      process.exit(CONFIG_ERROR_EXIT_CODE);
     }
     throw error;
   }
   const log = pino({ level: config.logLevel });
   // Generated secrets are shown once, on a terminal only, never in the JSON log stream.
-  const runtime = await prepareRuntime(config, log, terminalAnnouncer());
+  const announce = terminalAnnouncer();
+  const runtime = await prepareRuntime(config, log, announce);
+  if (config.auth.mode === 'embedded') {
+    const issuer = await checkTokenIssuer(runtime.database.db, config);
+    if (issuer.changed) announce(explainIssuerChange(issuer));
+  }
   const app = await buildApp(runtime);
 
   let stopping = false;
@@ -53,6 +63,7 @@ async function main(): Promise<void> {
     await runtime.database.close().catch(() => undefined);
     throw error;
   }
+  await printStartupBanner({ config, db: runtime.database.db, anonKey: runtime.secrets?.anonKey ?? null, address: app.server.address() });
 }
 
 main().catch((error: unknown) => {

@@ -1,10 +1,14 @@
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './platform/db/engine.js';
 import { setUpSchema } from './platform/db/schema-setup.js';
+import { loadDotEnv } from './platform/env-file.js';
+import { CONFIG_ERROR_EXIT_CODE, StartupCheckError, runStartupChecks } from './platform/startup-checks.js';
 
 /** `npm run migrate`: applies pending migrations and exits (the service also migrates at start-up). */
 async function migrate(): Promise<void> {
+  loadDotEnv();
   const config = loadConfig(process.env);
+  await runStartupChecks({ ...config, redisUrl: null });
   const database = await openDatabase(config.database);
   try {
     const { applied } = await setUpSchema(config, database);
@@ -15,6 +19,10 @@ async function migrate(): Promise<void> {
 }
 
 migrate().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : `Migration failed: ${String(error)}`}\n`);
+  if (error instanceof ConfigError || error instanceof StartupCheckError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(CONFIG_ERROR_EXIT_CODE);
+  }
+  process.stderr.write(`Migration failed: ${String(error)}\n`);
   process.exit(1);
 });

@@ -32,7 +32,11 @@ describe('npm run demo', async () => {
     }
     expect(report).toContain(ctx.secrets.anonKey);
     expect(report).toContain(ctx.config.publicUrl);
-    expect(report).toMatch(/curl -s -X POST '.*\/auth\/v1\/token\?grant_type=password' -H 'apikey: /);
+    // Ready-to-run commands with the real values (test/newcomer runs them against a started service).
+    expect(report).toContain(`APIKEY='${ctx.secrets.anonKey}'`);
+    expect(report).toContain(`API='${ctx.config.publicUrl}'`);
+    expect(report).toMatch(/curl .*"\$API\/auth\/v1\/token\?grant_type=password" -H "apikey: \$APIKEY"/);
+    expect(report).toContain('"$API/api/v1/legal-entities"');
     expect(report).not.toContain(ctx.secrets.serviceRoleKey);
   });
 

@@ -29,15 +29,35 @@ export function formatDemoReport(result: DemoResult, where: { baseUrl: string; i
 
   const example = result.credentials.find((c) => c.role === 'admin' && c.password !== null) ?? result.credentials.find((c) => c.password !== null);
   if (example !== undefined) {
-    const body = JSON.stringify({ email: example.email, password: example.password });
     lines.push(
       '',
-      `Sign in (${ROLE_LABELS[example.role]}), then call the API with "Authorization: Bearer <access_token>":`,
-      `  curl -s -X POST '${where.baseUrl}/auth/v1/token?grant_type=password' -H ${quoteForShell(`apikey: ${result.anonKey}`)} -H 'Content-Type: application/json' -d ${quoteForShell(body)}`,
+      `Try it: paste these lines into a shell while the service runs (npm start). They sign in as ${example.fullName}`,
+      `(${ROLE_LABELS[example.role]}) and list what the demo made. The API reference is at ${where.baseUrl}/docs.`,
+      '',
+      ...sessionCommands({ baseUrl: where.baseUrl, anonKey: result.anonKey, email: example.email, password: example.password as string }).map(
+        (line) => `  ${line}`,
+      ),
     );
   }
   if (where.inMemory) {
     lines.push('', 'Note: DATABASE_URL=memory:// keeps the data only while this process runs; use the default embedded database (DATA_DIR) or a server to keep it.');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A first session as shell commands, with the real values filled in: sign in, then three reads. Only curl
+ * and node are needed (node parses the JSON, so no jq).
+ */
+export function sessionCommands(values: { baseUrl: string; anonKey: string; email: string; password: string }): string[] {
+  const body = JSON.stringify({ email: values.email, password: values.password });
+  return [
+    `API=${quoteForShell(values.baseUrl)}`,
+    `APIKEY=${quoteForShell(values.anonKey)}`,
+    `pretty() { node -p 'JSON.stringify(JSON.parse(require("fs").readFileSync(0, "utf8")), null, 2)'; }`,
+    `TOKEN=$(curl -sS --fail-with-body -X POST "$API/auth/v1/token?grant_type=password" -H "apikey: $APIKEY" -H 'Content-Type: application/json' -d ${quoteForShell(body)} | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).access_token')`,
+    `curl -sS --fail-with-body "$API/api/v1/me" -H "Authorization: Bearer $TOKEN" | pretty`,
+    `curl -sS --fail-with-body "$API/api/v1/legal-entities" -H "Authorization: Bearer $TOKEN" | pretty`,
+    `curl -sS --fail-with-body "$API/api/v1/risk-scenarios?page_size=5" -H "Authorization: Bearer $TOKEN" | pretty`,
+  ];
 }

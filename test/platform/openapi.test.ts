@@ -12,6 +12,38 @@ describe('OpenAPI document and docs (STYLE: schemas are the OpenAPI document)', 
     expect(document.openapi).toBe('3.1.0');
     expect(document.info).toMatchObject({ title: expect.any(String), version: ctx.config.version });
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.components.securitySchemes.apikey).toMatchObject({ type: 'apiKey', in: 'header', name: 'apikey' });
+  });
+
+  it('introduces the API in info.description: getting started, the two keys, signing in, roles, errors, rate limits', async () => {
+    const document = (await ctx.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    expect(document.info.title).toBe('Risk Assurance Service');
+    for (const heading of ['## Getting started', '## The two keys', '## Signing in', '## Roles', '## Errors', '## Rate limits']) {
+      expect(document.info.description).toContain(heading);
+    }
+    // The numbers are those of the running configuration.
+    expect(document.info.description).toContain(`${ctx.config.rateLimit.perMinute} requests a minute`);
+    expect(document.info.description).toContain('AUTH_ANON_KEY');
+  });
+
+  it('lists grant_type with its two values (D3)', async () => {
+    const document = (await ctx.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const grantType = document.paths['/auth/v1/token'].post.parameters.find((p: { name: string }) => p.name === 'grant_type');
+    expect(grantType.schema.enum).toEqual(['password', 'refresh_token']);
+  });
+
+  it('GET / leads to the docs', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/docs');
+  });
+
+  it('names the product and the served document URL on the docs page', async () => {
+    const page = await ctx.app.inject({ method: 'GET', url: '/docs/' });
+    expect(page.body).toContain('<title>Risk Assurance Service: API reference</title>');
+    const initializer = await ctx.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+    expect(initializer.statusCode).toBe(200);
+    expect(initializer.body).toContain('"/api/v1/openapi.json"');
   });
 
   it('lists /health (no security) and /api/v1/me (bearer) with their operation ids and error schema', async () => {
@@ -38,6 +70,25 @@ describe('OpenAPI document and docs (STYLE: schemas are the OpenAPI document)', 
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(response.body).toMatch(/swagger|openapi/i);
+  });
+});
+
+describe('the docs are not rate-limited (a reader must not use up the allowance for calling the API)', async () => {
+  const ctx = await createTestContext({ env: { RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_PER_HOUR: '100' } });
+
+  it('loads /docs, its assets, the document and / many times without a 429 or a counter change', async () => {
+    const urls = ['/', '/docs', '/docs/', '/docs/static/swagger-initializer.js', '/docs/static/index.css', '/api/v1/openapi.json'];
+    for (let round = 0; round < 5; round += 1) {
+      for (const url of urls) {
+        const response = await ctx.app.inject({ method: 'GET', url, remoteAddress: '203.0.113.9' });
+        expect(response.statusCode, url).toBeLessThan(400);
+        expect(response.headers['x-ratelimit-remaining'], url).toBeUndefined();
+      }
+    }
+    // The address still has its whole budget: the first counted request leaves limit - 1.
+    const counted = await ctx.app.inject({ method: 'GET', url: '/api/v1/me', remoteAddress: '203.0.113.9' });
+    expect(counted.statusCode).toBe(401);
+    expect(counted.headers['x-ratelimit-remaining']).toBe('2');
   });
 });
 
@@ -75,6 +126,37 @@ describe('every route is documented (STYLE: summary, operationId, request and re
       expect(operation['summary'], name).toEqual(expect.any(String));
     }
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('describes every success response (never "Default Response") and gives it and every request body an example', () => {
+    for (const { name, operation } of operations) {
+      const successes = Object.entries(operation['responses'] as Record<string, any>).filter(([status]) => /^2\d\d$/.test(status));
+      expect(successes.length, name).toBeGreaterThan(0);
+      for (const [status, response] of successes) {
+        expect(response.description, `${name} ${status}`).toEqual(expect.any(String));
+        expect(response.description, `${name} ${status}`).not.toBe('Default Response');
+        const media = response.content?.['application/json'];
+        if (media !== undefined) expect(media.example ?? media.examples, `${name} ${status} example`).toBeDefined();
+      }
+      const body = operation['requestBody']?.content?.['application/json'];
+      if (body !== undefined) expect(body.example ?? body.examples, `${name} request example`).toBeDefined();
+    }
+  });
+
+  it('states the security of every operation: apikey on /auth/v1 (but the key set), bearer on /api/v1 (but public routes)', () => {
+    for (const { name, path, operation } of operations) {
+      const schemes = (operation['security'] as Record<string, unknown>[]).flatMap((requirement) => Object.keys(requirement));
+      if (path.startsWith('/auth/v1/') && !path.includes('jwks')) expect(schemes, name).toContain('apikey');
+      if (path.startsWith('/api/v1/')) expect(schemes, name).toEqual(['bearerAuth']);
+    }
+    expect(operations.find((o) => o.name === 'GET /health')?.operation['security']).toEqual([]);
+  });
+
+  it('lists every tag an operation uses, each with a description', () => {
+    const tags = document.tags as { name: string; description: string }[];
+    const used = new Set(operations.flatMap((o) => o.operation['tags'] as string[]));
+    expect(new Set(tags.map((t) => t.name))).toEqual(used);
+    for (const tag of tags) expect(tag.description.length, tag.name).toBeGreaterThan(10);
   });
 
   it('gives each /api/v1 operation a success schema and the error responses in the contract shape', () => {

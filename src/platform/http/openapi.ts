@@ -2,34 +2,46 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
+import { SECURITY_SCHEMES, finishDocument } from './openapi-document.js';
+import { DOCS_PATH, OPENAPI_PATH, PRODUCT_NAME, TAGS, apiIntroduction } from './openapi-intro.js';
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas: a route added anywhere appears here
- * with its request, response and error schemas. Registered before any route so that it sees them all.
+ * with its request, response and error schemas, and finishDocument fills in what every operation needs
+ * (success descriptions, examples, security, tags). Registered before any route so that it sees them all.
  */
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: {
-        title: 'Business Risk Assessment and Control Assurance API',
-        version: config.version,
-        description:
-          'Multi-tenant API for Business Risk Assessments, control assurance, mitigation actions, governance and audit. ' +
-          'Authenticate with a bearer access token from the identity provider (the embedded one is under /auth/v1).',
-      },
+      info: { title: PRODUCT_NAME, version: config.version, description: apiIntroduction(config) },
       servers: [{ url: config.publicUrl }],
-      components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      },
-      security: [{ bearerAuth: [] }],
+      components: { securitySchemes: structuredClone(SECURITY_SCHEMES) as never },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json['$id'] ?? `def-${i}`) },
+    transformObject: (documents) => finishDocument('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject, TAGS) as never,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  // The docs and their assets live outside the /api/v1 gate: no token, no rate-limit budget (reading how
+  // to call the API must never use up the allowance for calling it). They are public by declaration.
+  await app.register(async (docs) => {
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...route.config, public: true };
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: DOCS_PATH,
+      staticCSP: true,
+      theme: { title: `${PRODUCT_NAME}: API reference` },
+      // The top bar names the product and shows the document's own address (the one to give a client generator).
+      uiConfig: { urls: [{ url: OPENAPI_PATH, name: `${PRODUCT_NAME} (${OPENAPI_PATH})` }], persistAuthorization: true },
+    });
+  });
   app.get(
-    '/api/v1/openapi.json',
+    OPENAPI_PATH,
     { schema: { hide: true }, config: { public: true } },
     async () => app.swagger(),
+  );
+  // The root leads a visitor to the docs.
+  app.get('/', { schema: { hide: true }, config: { public: true } }, async (_request, reply) =>
+    reply.redirect(DOCS_PATH, 302),
   );
 }

@@ -47,7 +47,15 @@ export const weakPassword = (why: string) => new ProviderError(422, 'weak_passwo
 export function renderProviderError(error: unknown, reply: FastifyReply): FastifyReply {
   if (error instanceof ProviderError) return reply.status(error.status).send(error.body());
   // Fastify's validation message names the part and member ("body/email must be string").
-  if ((error as FastifyError).validation !== undefined) return sendMalformed(reply, 400, (error as FastifyError).message);
+  const validation = (error as FastifyError).validation;
+  if (validation !== undefined) {
+    // grant_type is an enum in the schema (so the document lists the values); an unknown one stays GoTrue's answer.
+    if ((error as FastifyError).validationContext === 'querystring' && validation.some((issue) => issue.instancePath === '/grant_type')) {
+      const unsupported = unsupportedGrantType();
+      return reply.status(unsupported.status).send(unsupported.body());
+    }
+    return sendMalformed(reply, 400, (error as FastifyError).message);
+  }
   const appError = toAppError(error);
   switch (appError.code) {
     case 'BAD_REQUEST':

@@ -27,10 +27,12 @@ export const ProviderErrorBody = Type.Object(
 const errors = (descriptions: Record<number, string>): Record<number, TSchema> =>
   Object.fromEntries(Object.entries(descriptions).map(([status, description]) => [status, { ...ProviderErrorBody, description }]));
 
-// Documentation only: the provider's onRequest hook refuses a missing or wrong key (401) before validation.
-const ApiKeyHeaders = Type.Object({
-  apikey: Type.String({ description: 'AUTH_ANON_KEY or AUTH_SERVICE_ROLE_KEY' }),
-});
+// The `apikey` header is documented as a security scheme (openapi-document.ts), not validated here: the
+// provider's onRequest hook refuses a missing or wrong key (401) before validation.
+const API_KEY = [{ apikey: [] }];
+const API_KEY_AND_TOKEN = [{ apikey: [], bearerAuth: [] }];
+
+export const GRANT_TYPES = ['password', 'refresh_token'] as const;
 
 export const ProviderUser = Type.Object({
   id: Uuid('The user_id'),
@@ -60,18 +62,25 @@ export const tokenSchema = {
     'the presented token stops working, and presenting it again revokes the whole session.',
   operationId: 'auth.token',
   tags: ['auth'],
-  security: [],
-  headers: ApiKeyHeaders,
+  security: API_KEY,
   querystring: Type.Object({
-    grant_type: Type.Optional(Type.String({ maxLength: 32, description: '`password` or `refresh_token`' })),
+    // An unknown grant_type is answered 400 unsupported_grant_type (provider.errors.ts), as GoTrue does.
+    grant_type: Type.Optional(Type.Enum(GRANT_TYPES, { description: 'password: sign in; refresh_token: exchange a refresh token' })),
   }),
-  body: Type.Object({
-    email: Type.Optional(Type.String({ maxLength: MAX_EMAIL_LENGTH, description: 'grant_type=password (case-insensitive), at most 254 characters' })),
-    password: Type.Optional(Type.String({ maxLength: MAX_PASSWORD_LENGTH, description: 'grant_type=password' })),
-    refresh_token: Type.Optional(Type.String({ maxLength: 512, description: 'grant_type=refresh_token' })),
-  }),
+  body: Type.Object(
+    {
+      email: Type.Optional(
+        Type.String({ maxLength: MAX_EMAIL_LENGTH, description: 'grant_type=password (case-insensitive), at most 254 characters', examples: ['alex.morgan@example.com'] }),
+      ),
+      password: Type.Optional(Type.String({ maxLength: MAX_PASSWORD_LENGTH, description: 'grant_type=password', examples: ['correct-horse-battery-staple'] })),
+      refresh_token: Type.Optional(Type.String({ maxLength: 512, description: 'grant_type=refresh_token' })),
+    },
+    {
+      examples: [{ email: 'alex.morgan@example.com', password: 'correct-horse-battery-staple' }],
+    },
+  ),
   response: {
-    200: TokenResponse,
+    200: { ...TokenResponse, description: 'Signed in: an access token and a refresh token' },
     ...errors({ 400: 'invalid_grant, invalid_request or unsupported_grant_type', 401: 'Missing or invalid apikey' }),
   },
 };
@@ -80,8 +89,7 @@ export const logoutSchema = {
   summary: 'Sign out: revoke this session, every session of the user, or all others',
   operationId: 'auth.logout',
   tags: ['auth'],
-  security: [],
-  headers: ApiKeyHeaders,
+  security: API_KEY_AND_TOKEN,
   querystring: Type.Object({
     scope: Type.Optional(
       Type.Union([Type.Literal('local'), Type.Literal('global'), Type.Literal('others')], {
@@ -99,9 +107,8 @@ export const userSchema = {
   summary: 'The user of the access token',
   operationId: 'auth.user',
   tags: ['auth'],
-  security: [],
-  headers: ApiKeyHeaders,
-  response: { 200: ProviderUser, ...errors({ 401: 'Missing or invalid apikey or access token' }) },
+  security: API_KEY_AND_TOKEN,
+  response: { 200: { ...ProviderUser, description: 'The user' }, ...errors({ 401: 'Missing or invalid apikey or access token' }) },
 };
 
 const Jwks = Type.Object({
@@ -124,7 +131,7 @@ export const jwksSchema = (operationId: string) => ({
   operationId,
   tags: ['auth'],
   security: [],
-  response: { 200: Jwks },
+  response: { 200: { ...Jwks, description: 'The JSON Web Key Set' } },
 });
 
 export const adminSetPasswordSchema = {
@@ -132,14 +139,13 @@ export const adminSetPasswordSchema = {
   description: 'Authorization: Bearer <AUTH_SERVICE_ROLE_KEY>. Passwords have at least 8 characters.',
   operationId: 'auth.admin.user.update',
   tags: ['auth'],
-  security: [],
-  headers: ApiKeyHeaders,
+  security: API_KEY_AND_TOKEN,
   params: Type.Object({ user_id: Type.String({ maxLength: 64, description: 'The user_id (UUID)' }) }),
   body: Type.Object({
     password: Type.Optional(Type.String({ maxLength: MAX_PASSWORD_LENGTH, description: 'At least 8 characters, at most 1,024' })),
   }),
   response: {
-    200: ProviderUser,
+    200: { ...ProviderUser, description: 'The password is set' },
     ...errors({
       400: 'Empty or malformed body',
       401: 'Missing or invalid apikey, or a bearer other than the service-role key',

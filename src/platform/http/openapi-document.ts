@@ -1,0 +1,96 @@
+import { exampleFor, type ExampleContext } from './openapi-examples.js';
+
+/**
+ * The last pass over the generated OpenAPI document, applied to every operation the same way, so that a
+ * route added by any module is documented as completely as the first ones without writing more than its
+ * TypeBox schema (summary, operationId, tags, body and response schemas):
+ * - a success response without a description is described from the operation's summary;
+ * - every JSON request body and success response gets an example (generated from the schema when the
+ *   schema declares none);
+ * - every operation states its security: /auth/v1 calls the `apikey` header, the rest the bearer token,
+ *   unless its schema says otherwise (`security: []` for public routes);
+ * - every tag used is listed with a description, the known ones first in reading order.
+ */
+type Json = Record<string, any>;
+
+export const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'An access token from POST /auth/v1/token (valid one hour). On PUT /auth/v1/admin/users/{user_id} the bearer ' +
+      'is the service-role key (AUTH_SERVICE_ROLE_KEY) instead.',
+  },
+  apikey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'apikey',
+    description:
+      'The identity provider\'s client key: AUTH_ANON_KEY (public) or AUTH_SERVICE_ROLE_KEY. Required on every /auth/v1 ' +
+      'call except the key set.',
+  },
+} as const;
+
+export interface TagInfo {
+  name: string;
+  description: string;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];
+
+const SUCCESS_WORDS: Record<string, string> = {
+  '200': 'Success',
+  '201': 'Created',
+  '202': 'Accepted',
+  '204': 'Done, no content',
+};
+
+export function finishDocument(document: Json, knownTags: readonly TagInfo[]): Json {
+  const schemas = (document['components']?.['schemas'] ?? {}) as Record<string, Json>;
+  const context: ExampleContext = {
+    resolve: (ref) => (ref.startsWith('#/components/schemas/') ? schemas[ref.slice('#/components/schemas/'.length)] : undefined),
+  };
+  const usedTags = new Set<string>();
+  for (const [path, item] of Object.entries((document['paths'] ?? {}) as Record<string, Json>)) {
+    for (const method of METHODS) {
+      const operation = item[method] as Json | undefined;
+      if (operation === undefined) continue;
+      for (const tag of (operation['tags'] ?? []) as string[]) usedTags.add(tag);
+      operation['security'] ??= path.startsWith('/auth/v1/') ? [{ apikey: [] }] : [{ bearerAuth: [] }];
+      const body = operation['requestBody']?.['content']?.['application/json'] as Json | undefined;
+      if (body !== undefined) addExample(body, context);
+      for (const [status, response] of Object.entries((operation['responses'] ?? {}) as Record<string, Json>)) {
+        if (!/^2\d\d$/.test(status)) continue;
+        if (response['description'] === undefined || response['description'] === 'Default Response') {
+          response['description'] = describeSuccess(status, operation['summary']);
+        }
+        const media = response['content']?.['application/json'] as Json | undefined;
+        if (media !== undefined) addExample(media, context);
+      }
+    }
+  }
+  document['tags'] = orderedTags(usedTags, knownTags);
+  return document;
+}
+
+function addExample(media: Json, context: ExampleContext): void {
+  if (media['example'] !== undefined || media['examples'] !== undefined || media['schema'] === undefined) return;
+  media['example'] = exampleFor(media['schema'], context);
+}
+
+function describeSuccess(status: string, summary: unknown): string {
+  const word = SUCCESS_WORDS[status] ?? 'Success';
+  return typeof summary === 'string' && summary !== '' ? `${word}: ${lowerFirst(summary)}` : word;
+}
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+function orderedTags(used: Set<string>, known: readonly TagInfo[]): TagInfo[] {
+  const listed = known.filter((tag) => used.has(tag.name));
+  const others = [...used]
+    .filter((name) => !known.some((tag) => tag.name === name))
+    .sort()
+    .map((name) => ({ name, description: `Operations on ${name}.` }));
+  return [...listed, ...others];
+}

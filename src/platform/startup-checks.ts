@@ -1,0 +1,176 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import type { DB } from './db/schema.js';
+
+/** Exit code of a configuration error (sysexits EX_CONFIG): the deployment, not the code, must change. */
+export const CONFIG_ERROR_EXIT_CODE = 78;
+
+/**
+ * A start-up check failed because of the environment: the message names the variable, the cause and what
+ * to do, and the process exits with CONFIG_ERROR_EXIT_CODE before doing any work.
+ */
+export class StartupCheckError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`${variable}: ${reason}`);
+    this.name = 'StartupCheckError';
+  }
+}
+
+/**
+ * What must hold before the service opens its database or serves: the database (server) answers and
+ * exists, the embedded engine's directory is writable, Redis answers. Each check names its variable.
+ */
+export async function runStartupChecks(config: Config, timeoutMs = 5_000): Promise<void> {
+  if (config.database.kind === 'postgres') await checkPostgres(config.database.url, timeoutMs);
+  if (config.database.kind === 'embedded-dir') checkDataDir(config.database.dataDir);
+  if (config.redisUrl !== null) await checkRedis(config.redisUrl, timeoutMs);
+}
+
+/** A URL fit to print: the password is never shown. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+const MIN_SERVER_VERSION = 150000;
+
+async function checkPostgres(url: string, timeoutMs: number): Promise<void> {
+  const parsed = new URL(url);
+  const where = `${parsed.hostname || 'localhost'}:${parsed.port || '5432'}`;
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || parsed.username || 'postgres';
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  // A server dropping the connection during the check must not crash the process.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ server_version_num: string }>('show server_version_num');
+    const version = Number(rows[0]?.server_version_num ?? 0);
+    if (version < MIN_SERVER_VERSION) {
+      throw new StartupCheckError('DATABASE_URL', `the server at ${where} runs PostgreSQL ${Math.floor(version / 10000)}; the service needs 15 or newer.`);
+    }
+  } catch (error) {
+    if (error instanceof StartupCheckError) throw error;
+    throw new StartupCheckError('DATABASE_URL', postgresReason(error, where, database));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function postgresReason(error: unknown, where: string, database: string): string {
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `nothing accepts connections at ${where} (connection refused). Start PostgreSQL there, or correct DATABASE_URL (unset it to use the embedded database).`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `the host of ${where} is unknown. Correct the host name in DATABASE_URL.`;
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `no answer from ${where} (${code}). Check the address and the network between here and the server.`;
+    case '3D000':
+      return `the server at ${where} has no database "${database}". Create it (createdb ${database}) or name an existing one in DATABASE_URL.`;
+    case '28P01':
+    case '28000':
+      return `the server at ${where} refused the credentials (${message}). Correct the user or password in DATABASE_URL.`;
+    default:
+      if (/timeout/i.test(message)) return `no answer from ${where} within the time allowed. Check the address and that the server is up.`;
+      return `cannot use the database at ${where}: ${message}`;
+  }
+}
+
+function checkDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    accessSync(dataDir, constants.W_OK);
+  } catch (error) {
+    const why = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
+    throw new StartupCheckError('DATA_DIR', `the embedded database's directory ${resolve(dataDir)} cannot be created or written (${why}). Choose a writable directory.`);
+  }
+}
+
+async function checkRedis(url: string, timeoutMs: number): Promise<void> {
+  const parsed = new URL(url);
+  const where = `${parsed.hostname || 'localhost'}:${parsed.port || '6379'}`;
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // ioredis reports the socket's error (ECONNREFUSED, ...) as an event and rejects with "Connection is closed".
+  let socketError: unknown = null;
+  redis.on('error', (error) => {
+    socketError ??= error;
+  });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (rejection) {
+    const error = socketError ?? rejection;
+    const code = (error as { code?: string }).code;
+    const message = error instanceof Error ? error.message : String(error);
+    const reason =
+      code === 'ECONNREFUSED'
+        ? `nothing accepts connections at ${where} (connection refused). Start Redis there, or unset REDIS_URL to keep rate-limit counters in memory (one instance only).`
+        : /NOAUTH|WRONGPASS|invalid password/i.test(message)
+          ? `Redis at ${where} refused the credentials (${message}). Correct the password in REDIS_URL.`
+          : `cannot use Redis at ${where}: ${message}`;
+    throw new StartupCheckError('REDIS_URL', reason);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+const ISSUER_RECORD = 'auth.token_issuer';
+
+export interface IssuerCheck {
+  /** null at first start. */
+  recorded: string | null;
+  current: string;
+  changed: boolean;
+}
+
+/**
+ * Instances sharing a database must agree on the token issuer: each signs tokens with `iss` = its own
+ * AUTH_ISSUER (by default PUBLIC_URL + /auth/v1) and accepts only that value, so two instances that
+ * disagree reject each other's tokens. The issuer is recorded in the database; a start with another one
+ * is explained (and becomes the recorded one, so that a service that has really moved is told once).
+ */
+export async function checkTokenIssuer(db: Kysely<DB>, config: Config): Promise<IssuerCheck> {
+  const current = config.auth.issuer;
+  const row = await db.selectFrom('platform_secrets').select('value').where('name', '=', ISSUER_RECORD).executeTakeFirst();
+  const recorded = row === undefined ? null : String(row.value);
+  if (recorded === current) return { recorded, current, changed: false };
+  await db
+    .insertInto('platform_secrets')
+    .values({ name: ISSUER_RECORD, value: JSON.stringify(current) })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value: JSON.stringify(current) }))
+    .execute();
+  return { recorded, current, changed: recorded !== null };
+}
+
+export function explainIssuerChange(check: IssuerCheck): string {
+  return [
+    `The token issuer differs from the one recorded in this database.`,
+    `  recorded (another instance, or an earlier start): ${check.recorded}`,
+    `  this instance (AUTH_ISSUER, by default PUBLIC_URL + /auth/v1): ${check.current}`,
+    `Instances that share a database must use the same issuer, or each refuses the other's tokens (401).`,
+    `Set the same PUBLIC_URL (or AUTH_ISSUER) on every instance. If the service has simply moved to a new address,`,
+    `nothing needs doing: tokens issued before the move stop working and users sign in again.`,
+  ].join('\n');
+}

@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CONFIG_ERROR_EXIT_CODE } from '../../src/platform/startup-checks.js';
+import { cleanEnv, freePort, run, start, tempDir, waitForHttp } from './processes.js';
+
+const START_TIMEOUT_MS = 300_000;
+
+describe('start-up checks stop the process before any work, naming the variable (exit code 78)', () => {
+  it('a closed database port: DATABASE_URL, connection refused, nothing migrated', async () => {
+    const closed = await freePort();
+    const result = await run('node', ['dist/main.js'], cleanEnv({ DATABASE_URL: `postgres://postgres@127.0.0.1:${closed}/risk`, PORT: String(await freePort()) }), START_TIMEOUT_MS);
+    expect(result.code, result.stdout + result.stderr).toBe(CONFIG_ERROR_EXIT_CODE);
+    expect(result.stderr).toMatch(/^DATABASE_URL: nothing accepts connections at 127\.0\.0\.1:\d+ \(connection refused\)/);
+    expect(result.stdout).not.toContain('migrations applied');
+  });
+
+  it('a closed Redis port: REDIS_URL, connection refused', async () => {
+    const closed = await freePort();
+    const result = await run('node', ['dist/main.js'], cleanEnv({ DATABASE_URL: 'memory://', REDIS_URL: `redis://127.0.0.1:${closed}`, PORT: String(await freePort()) }), START_TIMEOUT_MS);
+    expect(result.code, result.stdout + result.stderr).toBe(CONFIG_ERROR_EXIT_CODE);
+    expect(result.stderr).toMatch(/^REDIS_URL: nothing accepts connections at 127\.0\.0\.1:\d+ \(connection refused\)/);
+  });
+
+  it('a bad value: the variable and the reason', async () => {
+    const result = await run('node', ['dist/main.js'], cleanEnv({ PORT: 'eighty' }), START_TIMEOUT_MS);
+    expect(result.code).toBe(CONFIG_ERROR_EXIT_CODE);
+    expect(result.stderr).toContain('PORT must be a whole number');
+  });
+});
+
+describe('a started service tells the newcomer what to do next, and serves a document that passes the OpenAPI lint', () => {
+  const work = tempDir('served-document');
+  afterAll(() => work.remove());
+
+  it('prints the banner (plain text, no key when not a terminal), serves /, /docs and a lint-clean document, stops on SIGTERM', async () => {
+    const port = await freePort();
+    const service = start('node', ['dist/main.js'], cleanEnv({ DATABASE_URL: 'memory://', PORT: String(port) }));
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/health`, service, START_TIMEOUT_MS);
+      // The banner is written right after listen; give it a moment to arrive through the pipe.
+      for (let i = 0; i < 40 && !service.output().includes('Two ways to get a first user'); i += 1) await new Promise((r) => setTimeout(r, 250));
+      const output = service.output();
+      expect(output).toContain(`Risk Assurance Service 0.1.0 is listening on http://127.0.0.1:${port}`);
+      expect(output).toContain(`Docs:        http://127.0.0.1:${port}/docs`);
+      expect(output).toContain('No super admin exists yet. Two ways to get a first user:');
+      expect(output).toContain('BOOTSTRAP_SUPER_ADMIN_EMAIL and BOOTSTRAP_SUPER_ADMIN_PASSWORD');
+      expect(output).toContain('npm run demo');
+      // Its output is not a terminal here: no key is written at all (npm run keys shows them), and the
+      // banner says where to find the apikey.
+      expect(output).toContain('`npm run keys` shows AUTH_ANON_KEY');
+      expect(output).not.toMatch(/(anon|service)_[A-Za-z0-9_-]{20,}/);
+
+      const root = await fetch(`http://127.0.0.1:${port}/`, { redirect: 'manual' });
+      expect(root.status).toBe(302);
+      expect(root.headers.get('location')).toBe('/docs');
+      const docs = await fetch(`http://127.0.0.1:${port}/docs/`);
+      expect(await docs.text()).toContain('Risk Assurance Service');
+
+      const document = await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`);
+      expect(document.status).toBe(200);
+      const path = join(work.path, 'openapi.json');
+      writeFileSync(path, await document.text());
+      const lint = spawnSync(process.execPath, ['node_modules/@redocly/cli/bin/cli.js', 'lint', path, '--config', 'redocly.yaml', '--format', 'stylish'], {
+        encoding: 'utf8',
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      });
+      // Redocly exits non-zero on any error; warnings are listed but do not fail.
+      expect(lint.status, `${lint.stdout}\n${lint.stderr}`).toBe(0);
+      expect(`${lint.stdout}${lint.stderr}`).toContain('Your API description is valid');
+    } finally {
+      service.kill('SIGTERM');
+    }
+    const stopped = await service.finished;
+    expect(stopped.code).toBe(0);
+  });
+});
