@@ -1,4 +1,10 @@
-import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { MODULES } from './modules/index.js';
@@ -41,6 +47,11 @@ export interface AppDeps extends RuntimeDeps {
   extend?: (app: App, platform: Platform) => void | Promise<void>;
   /** Mounted inside the /api/v1 gate after the modules (paths relative to /api/v1): probes behind the gate. */
   extendApi?: (api: App, platform: Platform) => void | Promise<void>;
+  /**
+   * Sees every route as it is declared, with the instance it is declared on (the gate suite checks that
+   * each route is inside the gate or explicitly public). Attached before any route.
+   */
+  onRoute?: (route: RouteOptions, scope: FastifyInstance) => void;
 }
 
 export type { App, Platform } from './platform/module.js';
@@ -74,6 +85,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     trustProxy: trustProxyOption(config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (deps.onRoute !== undefined) {
+    const observe = deps.onRoute;
+    app.addHook('onRoute', function (route) {
+      observe(route, this);
+    });
+  }
   app.addSchema(ErrorBody);
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {

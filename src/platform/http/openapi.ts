@@ -26,7 +26,13 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json['$id'] ?? `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(async (docs) => {
+    // The documents are public: outside the /api/v1 gate, and said so on each of their routes.
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...route.config, public: true };
+    });
+    await docs.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  });
   app.get(
     '/api/v1/openapi.json',
     { schema: { hide: true }, config: { public: true } },
