@@ -27,15 +27,23 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json['$id'] ?? `def-${i}`) },
   });
   await app.register(async (docs) => {
-    // The documents are public: outside the /api/v1 gate, and said so on each of their routes.
+    // The documents are public: outside the /api/v1 gate, and said so on each of their routes. Each is
+    // named like every other route (platform.docs.index, platform.docs.json, platform.docs.static, ...).
     docs.addHook('onRoute', (route) => {
       route.config = { ...route.config, public: true };
+      route.schema = { ...route.schema, operationId: docsOperation(route.routePath) };
     });
     await docs.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   });
   app.get(
     '/api/v1/openapi.json',
-    { schema: { hide: true }, config: { public: true } },
+    { schema: { hide: true, operationId: 'platform.openapi' }, config: { public: true } },
     async () => app.swagger(),
   );
+}
+
+/** `/json` → platform.docs.json, `/static/*` → platform.docs.static, `/` → platform.docs.index. */
+function docsOperation(path: string): string {
+  const name = path.replace(/\*/g, '').split('/').filter(Boolean).join('_').replace(/[^a-z0-9_]/gi, '_').toLowerCase();
+  return `platform.docs.${name === '' ? 'index' : name}`;
 }
