@@ -78,10 +78,13 @@ describe('logs never carry credentials, and carry the request id (D2.1, STYLE: e
     expect(response.statusCode, response.body).toBe(200);
     expectNoSecrets();
     const mine = parsed().filter((line) => line['reqId'] === 'log-me-1');
-    expect(mine.map((line) => line['msg'])).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
-    const incoming = mine.find((line) => line['msg'] === 'incoming request') as { req: Record<string, unknown> };
-    expect(incoming.req).toMatchObject({ method: 'GET', path: '/api/v1/me' });
-    expect(incoming.req['headers']).toBeUndefined();
+    // One access line per request, when it completes (decisions.md, Platform: logs).
+    expect(mine.map((line) => line['msg'])).toEqual(['request completed']);
+    const access = mine[0] as { req: Record<string, unknown>; res: Record<string, unknown>; responseTime: unknown };
+    expect(access.req).toEqual({ method: 'GET', path: '/api/v1/me', ip: '127.0.0.1', operation: 'me.get' });
+    expect(access.req['headers']).toBeUndefined();
+    expect(access.res).toEqual({ statusCode: 200 });
+    expect(access.responseTime).toEqual(expect.any(Number));
   });
 
   it('a token in the query string is refused and never reaches the log (D4)', async () => {
