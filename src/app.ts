@@ -21,7 +21,7 @@ import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/http/body-p
 import { frameworkErrorHandler, registerErrorHandler, routeNotFound } from './platform/http/error-handler.js';
 import { registerGracefulClose } from './platform/http/graceful-close.js';
 import { registerHealthRoute } from './platform/http/health.routes.js';
-import { accessLogger, loggerOptions } from './platform/http/logging.js';
+import { AccessLogController, loggerOptions } from './platform/http/logging.js';
 import { registerNulUrlGuard } from './platform/http/nul-guard.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { addressKey, createRateLimiter } from './platform/http/rate-limit/rate-limit.hook.js';
@@ -83,8 +83,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     frameworkErrors: frameworkErrorHandler,
     // request.ip (rate limits, alerts, audit ip_address) is the client's, not a trusted proxy's.
     trustProxy: trustProxyOption(config.trustProxy),
-    // One access line per request, written by accessLogger when the response is complete.
-    disableRequestLogging: true,
+    // One access line per request, when the response is complete.
+    logController: new AccessLogController(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   if (deps.onRoute !== undefined) {
@@ -98,9 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  const logAccess = accessLogger(app.log);
-  app.addHook('onResponse', async (request, reply) => {
-    logAccess(request, reply);
+  app.addHook('onResponse', async (_request, reply) => {
     monitor.recordResponse(reply.elapsedTime);
   });
   registerJsonBodyParser(app);
