@@ -1,4 +1,10 @@
-import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { MODULES } from './modules/index.js';
@@ -15,7 +21,7 @@ import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/http/body-p
 import { frameworkErrorHandler, registerErrorHandler, routeNotFound } from './platform/http/error-handler.js';
 import { registerGracefulClose } from './platform/http/graceful-close.js';
 import { registerHealthRoute } from './platform/http/health.routes.js';
-import { loggerOptions } from './platform/http/logging.js';
+import { AccessLogController, loggerOptions } from './platform/http/logging.js';
 import { registerNulUrlGuard } from './platform/http/nul-guard.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { addressKey, createRateLimiter } from './platform/http/rate-limit/rate-limit.hook.js';
@@ -41,6 +47,11 @@ export interface AppDeps extends RuntimeDeps {
   extend?: (app: App, platform: Platform) => void | Promise<void>;
   /** Mounted inside the /api/v1 gate after the modules (paths relative to /api/v1): probes behind the gate. */
   extendApi?: (api: App, platform: Platform) => void | Promise<void>;
+  /**
+   * Sees every route as it is declared, with the instance it is declared on (the gate suite checks that
+   * each route is inside the gate or explicitly public). Attached before any route.
+   */
+  onRoute?: (route: RouteOptions, scope: FastifyInstance) => void;
 }
 
 export type { App, Platform } from './platform/module.js';
@@ -72,8 +83,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     frameworkErrors: frameworkErrorHandler,
     // request.ip (rate limits, alerts, audit ip_address) is the client's, not a trusted proxy's.
     trustProxy: trustProxyOption(config.trustProxy),
+    // One access line per request, when the response is complete.
+    logController: new AccessLogController(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (deps.onRoute !== undefined) {
+    const observe = deps.onRoute;
+    app.addHook('onRoute', function (route) {
+      observe(route, this);
+    });
+  }
   app.addSchema(ErrorBody);
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { seedStarterCatalogue } from '../../src/modules/admin/risk-scenarios/risk-scenarios.service.js';
+import { createRiskScenariosService } from '../../src/modules/admin/risk-scenarios/risk-scenarios.service.js';
 import { BASEL_EVENT_TYPES, STARTER_CATALOGUE } from '../../src/modules/admin/risk-scenarios/starter-catalogue.js';
 import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
@@ -39,8 +39,8 @@ describe('risk scenario catalogue (D6.3, D5)', async () => {
 
   const enterprise = await createEnterprise(ctx);
   const other = await createEnterprise(ctx);
-  await ctx.db.transaction().execute((trx) => seedStarterCatalogue(trx, enterprise.id));
-  await ctx.db.transaction().execute((trx) => seedStarterCatalogue(trx, other.id));
+  await ctx.db.transaction().execute((trx) => createRiskScenariosService({ db: trx }).seedStarterCatalogue(enterprise.id));
+  await ctx.db.transaction().execute((trx) => createRiskScenariosService({ db: trx }).seedStarterCatalogue(other.id));
   const admin = await createUser(ctx, { role: 'admin', enterpriseId: enterprise.id });
   const assessor = await createUser(ctx, { role: 'assessor', enterpriseId: enterprise.id });
   const reviewer = await createUser(ctx, { role: 'reviewer', enterpriseId: enterprise.id });
@@ -56,7 +56,7 @@ describe('risk scenario catalogue (D6.3, D5)', async () => {
   describe('seedStarterCatalogue', () => {
     it('inserts at least 14 scenarios across exactly the seven Basel categories, two or more each', async () => {
       const fresh = await createEnterprise(ctx);
-      await ctx.db.transaction().execute((trx) => seedStarterCatalogue(trx, fresh.id));
+      await ctx.db.transaction().execute((trx) => createRiskScenariosService({ db: trx }).seedStarterCatalogue(fresh.id));
       const rows = await ctx.db.selectFrom('risk_scenarios').selectAll().where('enterprise_id', '=', fresh.id).execute();
       expect(rows.length).toBeGreaterThanOrEqual(14);
       expect([...new Set(rows.map((r) => r.category))].sort()).toEqual([...BASEL_CATEGORIES].sort());
@@ -70,7 +70,7 @@ describe('risk scenario catalogue (D6.3, D5)', async () => {
       const fresh = await createEnterprise(ctx);
       await expect(
         ctx.db.transaction().execute(async (trx) => {
-          await seedStarterCatalogue(trx, fresh.id);
+          await createRiskScenariosService({ db: trx }).seedStarterCatalogue(fresh.id);
           throw new Error('enterprise creation failed later');
         }),
       ).rejects.toThrow('enterprise creation failed later');

@@ -27,7 +27,7 @@ const SECRET_QUERY_TOKEN = 'query-token-never-logged';
 /** A route that logs carelessly, as a future handler might: the redaction must still hold. */
 const mountCarelessLogger: NonNullable<AppDeps['extend']> = async (app, platform) => {
   await mountProbes(app, platform);
-  app.post('/api/v1/probe/careless', { config: { operation: 'probe.careless', public: true } }, async (request) => {
+  app.post('/api/v1/probe/careless', { schema: { operationId: 'probe.careless' }, config: { public: true } }, async (request) => {
     request.log.info({ headers: request.headers, body: request.body }, 'careless handler log');
     request.log.info({ password: SECRET_PASSWORD, token: 'top-level-token', authorization: 'Bearer top-level' }, 'flat secrets');
     return { data: 'ok' };
@@ -78,10 +78,13 @@ describe('logs never carry credentials, and carry the request id (D2.1, STYLE: e
     expect(response.statusCode, response.body).toBe(200);
     expectNoSecrets();
     const mine = parsed().filter((line) => line['reqId'] === 'log-me-1');
-    expect(mine.map((line) => line['msg'])).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
-    const incoming = mine.find((line) => line['msg'] === 'incoming request') as { req: Record<string, unknown> };
-    expect(incoming.req).toMatchObject({ method: 'GET', path: '/api/v1/me' });
-    expect(incoming.req['headers']).toBeUndefined();
+    // One access line per request, when it completes (decisions.md, Platform: logs).
+    expect(mine.map((line) => line['msg'])).toEqual(['request completed']);
+    const access = mine[0] as { req: Record<string, unknown>; res: Record<string, unknown>; responseTime: unknown };
+    expect(access.req).toEqual({ method: 'GET', path: '/api/v1/me', ip: '127.0.0.1', operation: 'me.get' });
+    expect(access.req['headers']).toBeUndefined();
+    expect(access.res).toEqual({ statusCode: 200 });
+    expect(access.responseTime).toEqual(expect.any(Number));
   });
 
   it('a token in the query string is refused and never reaches the log (D4)', async () => {

@@ -12,11 +12,11 @@ const failingProbes: NonNullable<AppDeps['extend']> = (app, platform) => {
   app.get('/api/v1/probe/boom', { config: { public: true } }, async () => {
     throw new Error('boom');
   });
-  app.get('/api/v1/probe/bad-sql', { config: { public: true, operation: 'probe.bad_sql' } }, async () => {
+  app.get('/api/v1/probe/bad-sql', { schema: { operationId: 'probe.bad_sql' }, config: { public: true } }, async () => {
     await sql`select nothing from no_such_table_for_alerts`.execute(platform.database.db);
     return { data: null };
   });
-  app.get('/api/v1/probe/db-down', { config: { public: true, operation: 'probe.db_down' } }, async () => {
+  app.get('/api/v1/probe/db-down', { schema: { operationId: 'probe.db_down' }, config: { public: true } }, async () => {
     throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
   });
 };

@@ -37,6 +37,7 @@ export interface TestContextOptions {
   extendApi?: AppDeps['extendApi'];
   /** Default TEST_PASSWORD_COST; SCRYPT_COST for the service's own. */
   passwordCost?: ScryptCost;
+  onRoute?: AppDeps['onRoute'];
 }
 
 /**
@@ -71,6 +72,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     extend: options.extend,
     extendApi: options.extendApi,
     passwordCost,
+    onRoute: options.onRoute,
   });
   let closed = false;
   const context: TestContext = {

@@ -1,4 +1,3 @@
-import { addScenario } from '../../modules/admin/risk-scenarios/risk-scenarios.service.js';
 import { need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { DEMO_EXTRA_SCENARIOS } from '../demo-data.js';
 
@@ -7,7 +6,7 @@ export const catalogueStep: DemoStep = {
   title: 'Risk scenario catalogue',
   async run(context: DemoContext) {
     const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
-    for (const scenario of DEMO_EXTRA_SCENARIOS) await addScenario(context.db, clientAdmin, scenario);
+    for (const scenario of DEMO_EXTRA_SCENARIOS) await context.services.riskScenarios.add(clientAdmin, scenario);
     context.log(`  the starter catalogue, plus ${DEMO_EXTRA_SCENARIOS.length} scenarios of the group's own`);
   },
 };

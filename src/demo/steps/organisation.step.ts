@@ -1,4 +1,3 @@
-import { createBusinessUnit, createLegalEntity } from '../../modules/admin/legal-entities/legal-entities.service.js';
 import { need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { DEMO_LEGAL_ENTITIES } from '../demo-data.js';
 
@@ -7,11 +6,12 @@ export const organisationStep: DemoStep = {
   title: 'Legal entities and business units',
   async run(context: DemoContext) {
     const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
+    const { legalEntities } = context.services;
     for (const entity of DEMO_LEGAL_ENTITIES) {
-      const created = await createLegalEntity(context.db, clientAdmin, { name: entity.name, description: entity.description });
+      const created = await legalEntities.create(clientAdmin, { name: entity.name, description: entity.description });
       const businessUnits = new Map<string, string>();
       for (const unitName of entity.businessUnits) {
-        const unit = await createBusinessUnit(context.db, clientAdmin, created.id, { name: unitName });
+        const unit = await legalEntities.createBusinessUnit(clientAdmin, created.id, { name: unitName });
         businessUnits.set(unitName, unit.id);
       }
       context.legalEntities.set(entity.name, { id: created.id, businessUnits });

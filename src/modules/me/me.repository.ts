@@ -1,12 +1,13 @@
 import type { Executor } from '../../platform/db/schema.js';
+import { preparedQuery } from '../../platform/db/prepared.js';
 
-export async function findEnterpriseName(db: Executor, enterpriseId: string): Promise<string | null> {
-  const row = await db.selectFrom('enterprises').select('name').where('id', '=', enterpriseId).executeTakeFirst();
-  return row?.name ?? null;
-}
+// On every /me: compiled once (src/platform/db/prepared.ts).
+const enterpriseName = preparedQuery((db, enterpriseId: string) =>
+  db.selectFrom('enterprises').select('name').where('id', '=', enterpriseId),
+);
 
-export async function listAssignments(db: Executor, enterpriseId: string, userId: string) {
-  return db
+const assignments = preparedQuery((db, enterpriseId: string, userId: string) =>
+  db
     .selectFrom('entity_roles as r')
     .innerJoin('legal_entities as le', (join) =>
       join.onRef('le.id', '=', 'r.legal_entity_id').onRef('le.enterprise_id', '=', 'r.enterprise_id'),
@@ -15,6 +16,14 @@ export async function listAssignments(db: Executor, enterpriseId: string, userId
     .select(['r.legal_entity_id', 'r.business_unit_id', 'le.name', 'bu.name as business_unit_name'])
     .where('r.enterprise_id', '=', enterpriseId)
     .where('r.user_id', '=', userId)
-    .orderBy('le.name')
-    .execute();
+    .orderBy('le.name'),
+);
+
+export async function findEnterpriseName(db: Executor, enterpriseId: string): Promise<string | null> {
+  const [row] = await enterpriseName(db, enterpriseId);
+  return row?.name ?? null;
+}
+
+export async function listAssignments(db: Executor, enterpriseId: string, userId: string) {
+  return assignments(db, enterpriseId, userId);
 }

@@ -2,15 +2,33 @@ import type { Executor } from '../../platform/db/schema.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import { findEnterpriseName, listAssignments } from './me.repository.js';
 
-export async function describeCaller(db: Executor, principal: Principal) {
-  const enterpriseId = principal.enterpriseId;
+export interface MeServiceDeps {
+  db: Executor;
+}
+
+export function createMeService({ db }: MeServiceDeps) {
+  return {
+    /** D4.4: who the caller is, from our records; a super admin has no enterprise and no assignments. */
+    async describe(principal: Principal) {
+      const enterpriseId = principal.enterpriseId;
+      if (enterpriseId === null) return presentMe(principal, null, []);
+      const [enterpriseName, assignments] = await Promise.all([
+        findEnterpriseName(db, enterpriseId),
+        listAssignments(db, enterpriseId, principal.userId),
+      ]);
+      return presentMe(principal, enterpriseName, assignments);
+    },
+  };
+}
+
+function presentMe<A>(principal: Principal, enterpriseName: string | null, assignments: A[]) {
   return {
     user_id: principal.userId,
     email: principal.email,
     full_name: principal.fullName,
     role: principal.role,
-    enterprise_id: enterpriseId,
-    enterprise_name: enterpriseId === null ? null : await findEnterpriseName(db, enterpriseId),
-    entity_assignments: enterpriseId === null ? [] : await listAssignments(db, enterpriseId, principal.userId),
+    enterprise_id: principal.enterpriseId,
+    enterprise_name: enterpriseName,
+    entity_assignments: assignments,
   };
 }

@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { LogLevel } from '../../config.js';
 import { operationOf } from './operation.js';
 
@@ -36,4 +36,24 @@ export function loggerOptions(level: LogLevel): NonNullable<FastifyServerOptions
       }),
     },
   };
+}
+
+/**
+ * One access line per request, when its response is complete: `request completed` with the request id,
+ * `req` (method, path without the query string, address, operation), `res` (status) and `responseTime`
+ * in ms, instead of Fastify's two lines (incoming, completed). Its fields are fixed and hold no
+ * credential (no header, query string or body), so it is written by a child logger without the
+ * redaction walk that the free-form lines of handlers need: the same content, at a fraction of the cost
+ * (bench/gate-ratio.mjs). Failed requests, stream and 404 lines stay Fastify's.
+ */
+export class AccessLogController extends LogController {
+  #access: FastifyBaseLogger | undefined;
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) return super.requestCompleted(error, request, reply);
+    this.#access ??= request.server.log.child({}, { redact: { paths: [] } } as never);
+    this.#access.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }

@@ -26,6 +26,8 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   await app.register(async (docs) => {
     docs.addHook('onRoute', (route) => {
       route.config = { ...route.config, public: true };
+      // Named like every other route (platform.docs.index, platform.docs.json, platform.docs.static, ...).
+      route.schema = { ...route.schema, operationId: docsOperation(route.routePath) };
     });
     await docs.register(swaggerUi, {
       routePrefix: DOCS_PATH,
@@ -37,11 +39,17 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   });
   app.get(
     OPENAPI_PATH,
-    { schema: { hide: true }, config: { public: true } },
+    { schema: { hide: true, operationId: 'platform.openapi' }, config: { public: true } },
     async () => app.swagger(),
   );
   // The root leads a visitor to the docs.
-  app.get('/', { schema: { hide: true }, config: { public: true } }, async (_request, reply) =>
+  app.get('/', { schema: { hide: true, operationId: 'platform.root' }, config: { public: true } }, async (_request, reply) =>
     reply.redirect(DOCS_PATH, 302),
   );
+}
+
+/** `/json` → platform.docs.json, `/static/*` → platform.docs.static, `/` → platform.docs.index. */
+function docsOperation(path: string): string {
+  const name = path.replace(/\*/g, '').split('/').filter(Boolean).join('_').replace(/[^a-z0-9_]/gi, '_').toLowerCase();
+  return `platform.docs.${name === '' ? 'index' : name}`;
 }

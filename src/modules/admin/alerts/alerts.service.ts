@@ -1,9 +1,8 @@
-import type { Kysely } from 'kysely';
 import { auditFrom } from '../../../platform/audit/audit-events.js';
 import { writeAudit } from '../../../platform/audit/audit-writer.js';
 import { requireSuperAdmin } from '../../../platform/auth/policies.js';
 import type { Caller, Principal } from '../../../platform/auth/principal.js';
-import type { DB } from '../../../platform/db/schema.js';
+import type { Executor } from '../../../platform/db/schema.js';
 import type { AlertStatus } from '../../../platform/db/tables/alerts.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { invalidState, notFound, validationError } from '../../../platform/http/errors.js';
@@ -11,16 +10,6 @@ import { loadPage, pageRequest } from '../../../platform/http/pagination.js';
 import { presentAcknowledgement, presentAlert, presentResolution } from './alerts.presenter.js';
 import { countAlerts, listAlertRows, lockAlert, markAcknowledged, markResolved } from './alerts.repository.js';
 import type { ListAlertsQuery, UpdateAlertBody } from './alerts.schemas.js';
-
-export async function listAlerts(db: Kysely<DB>, principal: Principal, query: ListAlertsQuery) {
-  requireSuperAdmin(principal);
-  const filter = { status: query.status, severity: query.severity };
-  return loadPage(
-    pageRequest(query),
-    () => countAlerts(db, filter),
-    async (limit, offset) => (await listAlertRows(db, filter, limit, offset)).map(presentAlert),
-  );
-}
 
 type AlertChange = { status: 'acknowledged'; notes: string | null } | { status: 'resolved'; resolution: string | null };
 
@@ -44,42 +33,64 @@ export function alertChangeOf(body: UpdateAlertBody): AlertChange {
   return { status: 'resolved', resolution: body.resolution ?? null };
 }
 
-/**
- * Acknowledges or resolves an alert, with its audit entry in the platform trail, in one transaction.
- * The row is locked before the state check, so of two concurrent changes only one can succeed; the
- * UPDATE repeats the state condition as a second wall.
- */
-export async function changeAlertStatus(db: Kysely<DB>, caller: Caller, alertId: string, body: UpdateAlertBody) {
-  const change = alertChangeOf(body);
-  requireSuperAdmin(caller);
-  return inTransaction(db, async ({ trx }) => {
-    const current = await lockAlert(trx, alertId);
-    if (current === undefined) throw notFound('Alert');
-    if (!ALLOWED_FROM[change.status].includes(current.status)) {
-      throw invalidState(`An alert that is ${current.status} cannot be ${change.status}`);
-    }
-    const updated =
-      change.status === 'acknowledged'
-        ? present(await markAcknowledged(trx, alertId, caller.userId, change.notes), presentAcknowledgement)
-        : present(await markResolved(trx, alertId, caller.userId, change.resolution), presentResolution);
-    if (updated === null) throw invalidState(`The alert is no longer ${current.status}`);
-    const text = change.status === 'acknowledged' ? { notes: change.notes } : { resolution: change.resolution };
-    await writeAudit(trx, {
-      enterpriseId: null,
-      ...auditFrom(caller),
-      action: 'update',
-      entityType: 'system_alert',
-      entityId: alertId,
-      details: {
-        alert_type: current.type,
-        alert_enterprise_id: current.enterprise_id,
-        from: current.status,
-        to: change.status,
-        ...text,
-      },
-    });
-    return updated;
-  });
+const present = <R, V>(row: R | undefined, view: (row: R) => V): V | null => (row === undefined ? null : view(row));
+
+export interface AlertsServiceDeps {
+  /** The database, or the caller's open transaction to join. */
+  db: Executor;
 }
 
-const present = <R, V>(row: R | undefined, view: (row: R) => V): V | null => (row === undefined ? null : view(row));
+/** System alerts (4.7, D9.5): listed, acknowledged and resolved by super admins only. */
+export function createAlertsService({ db }: AlertsServiceDeps) {
+  return {
+    async list(principal: Principal, query: ListAlertsQuery) {
+      requireSuperAdmin(principal);
+      const filter = { status: query.status, severity: query.severity };
+      return loadPage(
+        pageRequest(query),
+        () => countAlerts(db, filter),
+        async (limit, offset) => (await listAlertRows(db, filter, limit, offset)).map(presentAlert),
+      );
+    },
+
+    /**
+     * Acknowledges or resolves an alert, with its audit entry in the platform trail, in one transaction.
+     * The row is locked before the state check, so of two concurrent changes only one can succeed; the
+     * UPDATE repeats the state condition as a second wall.
+     */
+    async changeStatus(caller: Caller, alertId: string, body: UpdateAlertBody) {
+      const change = alertChangeOf(body);
+      requireSuperAdmin(caller);
+      return inTransaction(db, async ({ trx }) => {
+        const current = await lockAlert(trx, alertId);
+        if (current === undefined) throw notFound('Alert');
+        if (!ALLOWED_FROM[change.status].includes(current.status)) {
+          throw invalidState(`An alert that is ${current.status} cannot be ${change.status}`);
+        }
+        const updated =
+          change.status === 'acknowledged'
+            ? present(await markAcknowledged(trx, alertId, caller.userId, change.notes), presentAcknowledgement)
+            : present(await markResolved(trx, alertId, caller.userId, change.resolution), presentResolution);
+        if (updated === null) throw invalidState(`The alert is no longer ${current.status}`);
+        const text = change.status === 'acknowledged' ? { notes: change.notes } : { resolution: change.resolution };
+        await writeAudit(trx, {
+          enterpriseId: null,
+          ...auditFrom(caller),
+          action: 'update',
+          entityType: 'system_alert',
+          entityId: alertId,
+          details: {
+            alert_type: current.type,
+            alert_enterprise_id: current.enterprise_id,
+            from: current.status,
+            to: change.status,
+            ...text,
+          },
+        });
+        return updated;
+      });
+    },
+  };
+}
+
+export type AlertsService = ReturnType<typeof createAlertsService>;

@@ -1,4 +1,5 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { preparedQuery } from '../../../platform/db/prepared.js';
 import type { SubscriptionTier } from '../../../config.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 
@@ -8,47 +9,64 @@ export interface EnterpriseFilter {
   status: Status | undefined;
 }
 
-function filtered(db: Executor, filter: EnterpriseFilter) {
+function filtered(db: Kysely<DB>, status: Status | null) {
   let query = db.selectFrom('enterprises as e');
-  if (filter.status !== undefined) query = query.where('e.status', '=', filter.status);
+  if (status !== null) query = query.where('e.status', '=', status);
   return query;
 }
 
-export async function countEnterprises(db: Executor, filter: EnterpriseFilter): Promise<number> {
-  const row = await filtered(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+/**
+ * The list's two statements, compiled once per shape (all enterprises, or those of one status: the
+ * status argument is there or not): the list is the super admin's landing page (src/platform/db/prepared.ts).
+ */
+function statements() {
+  return {
+    count: preparedQuery((db, ...values: [] | [Status]) =>
+      filtered(db, values[0] ?? null).select((eb) => eb.fn.countAll<number>().as('total')),
+    ),
+    /**
+     * One page, newest first, with both counts computed by correlated subqueries in the same statement
+     * (each an index lookup on enterprise_id): no query per enterprise.
+     */
+    page: preparedQuery((db, limit: number, offset: number, ...values: [] | [Status]) =>
+      filtered(db, values[0] ?? null)
+        .selectAll('e')
+        .select((eb) => [
+          eb
+            .selectFrom('enterprise_members as m')
+            .innerJoin('users as u', 'u.id', 'm.user_id')
+            .select((sub) => sub.fn.countAll<number>().as('n'))
+            .whereRef('m.enterprise_id', '=', 'e.id')
+            .where('m.active', '=', true)
+            .where('u.active', '=', true)
+            .as('user_count'),
+          eb
+            .selectFrom('bras as b')
+            .select((sub) => sub.fn.countAll<number>().as('n'))
+            .whereRef('b.enterprise_id', '=', 'e.id')
+            .where('b.status', '<>', 'cancelled')
+            .as('bra_count'),
+        ])
+        .orderBy('e.created_at', 'desc')
+        .orderBy('e.id', 'desc')
+        .limit(limit)
+        .offset(offset),
+    ),
+  };
 }
 
-/**
- * One page, newest first, with both counts computed by correlated subqueries in the same statement
- * (each an index lookup on enterprise_id): no query per enterprise.
- */
+const ALL = statements();
+const BY_STATUS = statements();
+
+export async function countEnterprises(db: Executor, filter: EnterpriseFilter): Promise<number> {
+  const [row] = filter.status === undefined ? await ALL.count(db) : await BY_STATUS.count(db, filter.status);
+  return Number(row!.total);
+}
+
 export async function listEnterprises(db: Executor, filter: EnterpriseFilter, limit: number, offset: number) {
-  return filtered(db, filter)
-    .selectAll('e')
-    .select((eb) => [
-      eb
-        .selectFrom('enterprise_members as m')
-        .innerJoin('users as u', 'u.id', 'm.user_id')
-        .select((sub) => sub.fn.countAll<number>().as('n'))
-        .whereRef('m.enterprise_id', '=', 'e.id')
-        .where('m.active', '=', true)
-        .where('u.active', '=', true)
-        .as('user_count'),
-      eb
-        .selectFrom('bras as b')
-        .select((sub) => sub.fn.countAll<number>().as('n'))
-        .whereRef('b.enterprise_id', '=', 'e.id')
-        .where('b.status', '<>', 'cancelled')
-        .as('bra_count'),
-    ])
-    .orderBy('e.created_at', 'desc')
-    .orderBy('e.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return filter.status === undefined
+    ? ALL.page(db, limit, offset)
+    : BY_STATUS.page(db, limit, offset, filter.status);
 }
 
 export async function findEnterprise(db: Executor, enterpriseId: string) {

@@ -1,15 +1,14 @@
-import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import type { SubscriptionTier } from '../../../config.js';
 import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
 import { writeAudit } from '../../../platform/audit/audit-writer.js';
 import { requireSuperAdmin } from '../../../platform/auth/policies.js';
 import type { Caller } from '../../../platform/auth/principal.js';
-import type { DB, Executor } from '../../../platform/db/schema.js';
+import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { notFound } from '../../../platform/http/errors.js';
 import { loadPage, pageRequest, type PaginationInfo } from '../../../platform/http/pagination.js';
-import { seedStarterCatalogue } from '../risk-scenarios/risk-scenarios.service.js';
+import { createRiskScenariosService } from '../risk-scenarios/risk-scenarios.service.js';
 import { createRiskAppetiteService } from '../../governance/risk-appetite.service.js';
 import type {
   CreateEnterpriseBody,
@@ -30,7 +29,8 @@ import {
 import { monthlyRevenueCents } from './mrr.js';
 
 export interface EnterprisesServiceDeps {
-  db: Kysely<DB>;
+  /** The database, or the caller's open transaction to join. */
+  db: Executor;
   tierPricesCents: Record<SubscriptionTier, number>;
 }
 
@@ -85,7 +85,7 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
         });
         // The governance module owns appetites: its service, bound to this transaction, writes the default.
         const appetite = await createRiskAppetiteService({ db: trx }).createEnterpriseDefault(enterprise.id, caller.userId);
-        await seedStarterCatalogue(trx, enterprise.id);
+        await createRiskScenariosService({ db: trx }).seedStarterCatalogue(enterprise.id);
         await writeAudit(trx, {
           enterpriseId: trailOf(caller),
           ...auditFrom(caller),

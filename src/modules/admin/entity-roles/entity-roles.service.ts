@@ -1,11 +1,10 @@
-import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
 import { writeAudit } from '../../../platform/audit/audit-writer.js';
 import { requireRole } from '../../../platform/auth/policies.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
-import type { DB } from '../../../platform/db/schema.js';
+import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, type UnitOfWork } from '../../../platform/db/transaction.js';
 import { notFound } from '../../../platform/http/errors.js';
 import { requireManagedMember } from '../users/users.service.js';
@@ -13,7 +12,8 @@ import type { CreateEntityRoleBody, EntityRole, EntityRoleListItem } from './ent
 import { deleteEntityRole, insertEntityRole, listEntityRoles } from './entity-roles.repository.js';
 
 export interface EntityRolesServiceDeps {
-  db: Kysely<DB>;
+  /** The database, or the caller's open transaction to join. */
+  db: Executor;
   principals: Pick<PrincipalResolver, 'invalidateUser'>;
 }
 

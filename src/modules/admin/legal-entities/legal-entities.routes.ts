@@ -6,23 +6,23 @@ import {
   createLegalEntitySchema,
   listLegalEntitiesSchema,
 } from './legal-entities.schemas.js';
-import { createBusinessUnit, createLegalEntity, listVisibleLegalEntities } from './legal-entities.service.js';
+import { createLegalEntitiesService } from './legal-entities.service.js';
 
 export function registerLegalEntityRoutes(app: App, platform: Platform): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = platform.database;
+  const service = createLegalEntitiesService({ db: platform.database.db });
 
   api.get(
     '/legal-entities',
     { schema: listLegalEntitiesSchema },
-    async (request) => ({ data: await listVisibleLegalEntities(db, callerOf(request)) }),
+    async (request) => ({ data: await service.listVisible(callerOf(request)) }),
   );
 
   api.post(
     '/admin/legal-entities',
     { schema: createLegalEntitySchema },
     async (request, reply) => {
-      const data = await createLegalEntity(db, callerOf(request), request.body);
+      const data = await service.create(callerOf(request), request.body);
       return reply.code(201).send({ data, message: 'Legal entity created' });
     },
   );
@@ -31,7 +31,7 @@ export function registerLegalEntityRoutes(app: App, platform: Platform): void {
     '/admin/legal-entities/:id/business-units',
     { schema: createBusinessUnitSchema },
     async (request, reply) => {
-      const data = await createBusinessUnit(db, callerOf(request), request.params.id, request.body);
+      const data = await service.createBusinessUnit(callerOf(request), request.params.id, request.body);
       return reply.code(201).send({ data, message: 'Business unit created' });
     },
   );

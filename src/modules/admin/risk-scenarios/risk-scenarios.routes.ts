@@ -2,23 +2,23 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App, Platform } from '../../../platform/module.js';
 import { callerOf } from '../../../platform/auth/principal.js';
 import { createRiskScenarioSchema, listRiskScenariosSchema } from './risk-scenarios.schemas.js';
-import { addScenario, listCatalogue } from './risk-scenarios.service.js';
+import { createRiskScenariosService } from './risk-scenarios.service.js';
 
 export function registerRiskScenarioRoutes(app: App, platform: Platform): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = platform.database;
+  const service = createRiskScenariosService({ db: platform.database.db });
 
   api.get(
     '/risk-scenarios',
     { schema: listRiskScenariosSchema },
-    async (request) => listCatalogue(db, callerOf(request), request.query),
+    async (request) => service.list(callerOf(request), request.query),
   );
 
   api.post(
     '/risk-scenarios',
     { schema: createRiskScenarioSchema },
     async (request, reply) => {
-      const data = await addScenario(db, callerOf(request), request.body);
+      const data = await service.add(callerOf(request), request.body);
       return reply.code(201).send({ data, message: 'Risk scenario created' });
     },
   );

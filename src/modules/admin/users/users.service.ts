@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
 import { writeAudit } from '../../../platform/audit/audit-writer.js';
@@ -6,7 +5,7 @@ import { requireEnterpriseAdmin, requireRole } from '../../../platform/auth/poli
 import type { Caller, Principal } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
 import { revokeUserSessions } from '../../../platform/auth/sessions.js';
-import type { DB, Executor } from '../../../platform/db/schema.js';
+import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { invalidState, notFound } from '../../../platform/http/errors.js';
 import { requireEnterpriseExists } from '../enterprises/enterprises.service.js';
@@ -21,7 +20,8 @@ import {
 } from './users.repository.js';
 
 export interface UsersServiceDeps {
-  db: Kysely<DB>;
+  /** The database, or the caller's open transaction to join. */
+  db: Executor;
   principals: Pick<PrincipalResolver, 'invalidateUser'>;
 }
 
