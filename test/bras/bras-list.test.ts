@@ -23,10 +23,10 @@ describe('GET /bras', async () => {
     { legalEntityId: w.elsewhere.id, businessUnitId: null, status: 'under_review' },
     { legalEntityId: w.elsewhere.id, businessUnitId: null, status: 'cancelled' },
   ] as const;
-  const bras = [];
+  const bras: Awaited<ReturnType<typeof createBra>>[] = [];
   for (const [index, spec] of specs.entries()) {
     const bra = await createBra(ctx, { enterpriseId: w.enterprise.id, ...spec, name: `Listed ${index}` });
-    await ctx.db.updateTable('bras').set({ created_at: at(index) }).where('id', '=', bra.id).execute();
+    await ctx.db.updateTable('bras').set({ created_at: at(index) } as never).where('id', '=', bra.id).execute();
     bras.push(bra);
   }
   await createBra(ctx, { enterpriseId: w.other.id, legalEntityId: w.otherEntity.id });

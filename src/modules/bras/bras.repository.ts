@@ -71,13 +71,28 @@ function listPredicate(filter: BraFilter, scope: Expression<SqlBool>): Expressio
   return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
 }
 
+/** The count and page statements, unexecuted, so that their plans can be checked (test/bras/bras-queries.test.ts). */
+export function braListQueries(
+  db: Executor,
+  enterpriseId: string,
+  filter: BraFilter,
+  scope: Expression<SqlBool>,
+  limit: number,
+  offset: number,
+) {
+  const predicate = listPredicate(filter, scope);
+  return {
+    count: db
+      .selectFrom('bras as b')
+      .where('b.enterprise_id', '=', enterpriseId)
+      .where(predicate)
+      .select((eb) => eb.fn.countAll<number>().as('total')),
+    page: withNames(db, enterpriseId).where(predicate).orderBy('b.created_at', 'desc').orderBy('b.id', 'desc').limit(limit).offset(offset),
+  };
+}
+
 export async function countBras(db: Executor, enterpriseId: string, filter: BraFilter, scope: Expression<SqlBool>): Promise<number> {
-  const row = await db
-    .selectFrom('bras as b')
-    .where('b.enterprise_id', '=', enterpriseId)
-    .where(listPredicate(filter, scope))
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
+  const row = await braListQueries(db, enterpriseId, filter, scope, 0, 0).count.executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
@@ -89,13 +104,7 @@ export async function listBras(
   limit: number,
   offset: number,
 ): Promise<BraNamedRow[]> {
-  return withNames(db, enterpriseId)
-    .where(listPredicate(filter, scope))
-    .orderBy('b.created_at', 'desc')
-    .orderBy('b.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return braListQueries(db, enterpriseId, filter, scope, limit, offset).page.execute();
 }
 
 export interface NewBra {
