@@ -85,6 +85,16 @@ export async function createBraWorld(ctx: TestContext) {
 }
 export type BraWorld = Awaited<ReturnType<typeof createBraWorld>>;
 
+/** The enterprise default (Medium, 9) unless the enterprise already has one: every enterprise has it (D6.9). */
+export async function ensureDefaultAppetite(ctx: TestContext, enterpriseId: string): Promise<void> {
+  await ctx.db
+    .insertInto('risk_appetites')
+    .values({ enterprise_id: enterpriseId, risk_level: 'Medium', threshold_value: 9 })
+    .onConflict((oc) => oc.constraint('risk_appetites_scope_key').doNothing())
+    .execute();
+}
+
+/** A BRA row; its enterprise gets the default appetite if it has none (reading a BRA needs it). */
 export async function createBra(
   ctx: TestContext,
   values: {
@@ -96,6 +106,7 @@ export async function createBra(
     name?: string;
   },
 ) {
+  await ensureDefaultAppetite(ctx, values.enterpriseId);
   return ctx.db
     .insertInto('bras')
     .values({
