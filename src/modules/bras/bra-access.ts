@@ -1,10 +1,9 @@
 import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import { requireAssigned, requireMember, requireRole } from '../../platform/auth/policies.js';
-import type { Caller } from '../../platform/auth/principal.js';
-import type { Executor } from '../../platform/db/schema.js';
 import type { Transaction } from 'kysely';
-import type { DB } from '../../platform/db/schema.js';
+import type { Caller } from '../../platform/auth/principal.js';
+import type { DB, Executor } from '../../platform/db/schema.js';
 import { forbidden, invalidState, notFound } from '../../platform/http/errors.js';
 import { findBra, updateBra, type BraRow } from './bras.repository.js';
 

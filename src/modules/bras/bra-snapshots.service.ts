@@ -4,7 +4,7 @@ import type { Caller } from '../../platform/auth/principal.js';
 import type { DB, Executor } from '../../platform/db/schema.js';
 import type { SnapshotKind } from '../../platform/db/tables/bras.js';
 import { notFound } from '../../platform/http/errors.js';
-import { readableBra, type MemberCaller } from './bra-access.js';
+import { readableBra } from './bra-access.js';
 import { loadBraDetail, methodologyOf, type Methodology } from './bra-detail.js';
 import { findBra } from './bras.repository.js';
 import { findSnapshot, insertSnapshot, listSnapshots } from './bra-snapshots.repository.js';
@@ -17,17 +17,16 @@ import type { BraDetailView } from './bras.schemas.js';
  */
 export async function takeSnapshot(
   trx: Transaction<DB>,
-  caller: MemberCaller,
-  braId: string,
+  target: { enterpriseId: string; braId: string; takenBy: string },
   kind: SnapshotKind,
   snapshotId: string = randomUUID(),
 ): Promise<{ id: string; content: BraDetailView }> {
-  const enterpriseId = caller.enterpriseId;
+  const { enterpriseId, braId } = target;
   const bra = await findBra(trx, enterpriseId, braId);
   if (bra === undefined) throw new Error(`BRA ${braId} vanished while its snapshot was taken`);
   const methodology = await methodologyOf(trx, bra);
   const content = await loadBraDetail(trx, enterpriseId, braId, methodology.appetite.threshold_value);
-  await insertSnapshot(trx, enterpriseId, { id: snapshotId, bra_id: braId, kind, content, methodology, created_by: caller.userId });
+  await insertSnapshot(trx, enterpriseId, { id: snapshotId, bra_id: braId, kind, content, methodology, created_by: target.takenBy });
   return { id: snapshotId, content };
 }
 

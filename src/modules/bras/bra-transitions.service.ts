@@ -6,7 +6,7 @@ import type { Executor } from '../../platform/db/schema.js';
 import type { BraStatus } from '../../platform/db/tables/bras.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, invalidState } from '../../platform/http/errors.js';
-import { lockedBra, requireApprover, requireEditor, type MemberCaller } from './bra-access.js';
+import { lockedBra, requireApprover, requireEditor } from './bra-access.js';
 import { unratedIncludedLinks } from './bra-detail.repository.js';
 import { takeSnapshot } from './bra-snapshots.service.js';
 import { NOW, TODAY_UTC, updateBra, type BraRow } from './bras.repository.js';
@@ -81,7 +81,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
           final_comment: body.final_comment || null,
           snapshot_id: snapshotId,
         });
-        await takeSnapshot(trx, caller as MemberCaller, bra.id, 'approved', snapshotId);
+        await takeSnapshot(trx, { enterpriseId: bra.enterprise_id, braId: bra.id, takenBy: caller.userId }, 'approved', snapshotId);
         await writeAudit(trx, {
           enterpriseId: bra.enterprise_id,
           ...auditFrom(caller),

@@ -91,7 +91,7 @@ export function createBrasService({ db }: { db: Executor }) {
           start_date: body.start_date ?? null,
           created_by: caller.userId,
         });
-        const snapshot = await takeSnapshot(trx, caller, id, 'created');
+        const snapshot = await takeSnapshot(trx, { enterpriseId, braId: id, takenBy: caller.userId }, 'created');
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
