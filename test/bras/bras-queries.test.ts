@@ -109,6 +109,7 @@ describe('list filters are served by the bras indexes (EXPLAIN on a few thousand
     ['all three', 'admin', { status: 'draft', legal_entity_id: 'entity', business_unit_id: 'unit' }],
     ['assessor scope', 'assessor', {}],
     ['assessor scope and status', 'assessor', { status: 'in_progress' }],
+    ['unit assessor scope', 'unit assessor', {}],
   ] as const)('%s: count and page use an index of bras, never a sequential scan', async (_name, role, spec) => {
     expect(Number(total.n)).toBeGreaterThanOrEqual(5000);
     const filter: BraFilter = {
@@ -116,7 +117,10 @@ describe('list filters are served by the bras indexes (EXPLAIN on a few thousand
       ...('legal_entity_id' in spec ? { legal_entity_id: target.legal_entity_id } : {}),
       ...('business_unit_id' in spec ? { business_unit_id: target.business_unit_id! } : {}),
     };
-    const caller = principal(role, role === 'assessor' ? [{ legal_entity_id: target.legal_entity_id, business_unit_id: null }] : []);
+    const caller =
+      role === 'admin'
+        ? principal('admin')
+        : principal('assessor', [{ legal_entity_id: target.legal_entity_id, business_unit_id: role === 'unit assessor' ? target.business_unit_id : null }]);
     const { count, page } = await plans(caller, filter);
     for (const plan of [count, page]) {
       expect(plan, plan).not.toMatch(/Seq Scan on bras/);
