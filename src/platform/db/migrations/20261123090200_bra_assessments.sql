@@ -1,5 +1,5 @@
--- What a BRA holds beyond its own row (D6.4–D6.10): ratings of its scenario links, links to sub-controls
--- of the control library, and the immutable snapshots taken at creation and at approval. Owned by the
+-- What a BRA holds beyond its own row (D6.4–D6.10): ratings of its scenario links, the keys of its links
+-- to sub-controls of the control library, and the immutable snapshots taken at creation and at approval. Owned by the
 -- BRA module. Every foreign key includes enterprise_id.
 
 -- A rating of one scenario link (D6.5). A new rating of the same link and type supersedes the earlier
@@ -35,20 +35,11 @@ create unique index bra_ratings_current_key on bra_ratings (enterprise_id, bra_r
   where superseded_at is null;
 create index bra_ratings_bra_idx on bra_ratings (enterprise_id, bra_id, created_at desc, id desc);
 
--- A sub-control of the library linked to a BRA (D6.6). The live ToD/ToE are read from sub_controls.
-create table bra_controls (
-  id uuid primary key default gen_random_uuid(),
-  enterprise_id uuid not null references enterprises (id),
-  bra_id uuid not null,
-  sub_control_id uuid not null,
-  created_by uuid references users (id),
-  created_at timestamptz not null default now(),
-  constraint bra_controls_enterprise_id_key unique (enterprise_id, id),
-  constraint bra_controls_sub_control_key unique (enterprise_id, bra_id, sub_control_id),
-  constraint bra_controls_bra_fkey foreign key (enterprise_id, bra_id) references bras (enterprise_id, id),
-  constraint bra_controls_sub_control_fkey foreign key (enterprise_id, sub_control_id)
-    references sub_controls (enterprise_id, id)
-);
+-- Control links (D6.6): bra_controls was created with the control library (20261123090100_controls.sql,
+-- where the effectiveness counts read it); the BRA module owns it and adds the tenant key of its rows and
+-- the lookup from a sub-control to the BRAs that rely on it. The same sub-control twice in a BRA is
+-- refused by bra_controls_sub_control_key (409).
+alter table bra_controls add constraint bra_controls_enterprise_id_key unique (enterprise_id, id);
 create index bra_controls_sub_control_idx on bra_controls (enterprise_id, sub_control_id);
 
 -- The full get-BRA data at creation and at approval (D6.10), with the methodology it was computed

@@ -59,16 +59,6 @@ export interface BraRatingsTable {
   superseded_at: Date | null;
 }
 
-/** A sub-control linked to a BRA (D6.6). */
-export interface BraControlsTable {
-  id: Generated<string>;
-  enterprise_id: string;
-  bra_id: string;
-  sub_control_id: string;
-  created_by: string | null;
-  created_at: CreatedAt;
-}
-
 export type SnapshotKind = 'created' | 'approved';
 
 /** Immutable (triggers refuse UPDATE, DELETE, TRUNCATE). JSON columns are written as JSON text. */
@@ -83,10 +73,10 @@ export interface BraSnapshotsTable {
   created_at: CreatedAt;
 }
 
+/** `bra_controls` (the BRA's control links) is typed beside the control library in tables/controls.ts. */
 export interface BrasTables {
   bras: BrasTable;
   bra_risk_scenarios: BraRiskScenariosTable;
   bra_ratings: BraRatingsTable;
-  bra_controls: BraControlsTable;
   bra_snapshots: BraSnapshotsTable;
 }
