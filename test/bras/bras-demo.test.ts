@@ -46,6 +46,9 @@ describe('demo BRAs', async () => {
     expect(treasury.summary.assessed_scenarios).toBeGreaterThan(0);
     const approved = (await ctx.app.inject({ method: 'GET', url: `/api/v1/bras/${byStatus('approved').id}`, headers })).json().data;
     expect(approved.summary.completion_percentage).toBe(100);
+    // Linked to sub-controls of the demo library, with their recorded test results.
+    expect(approved.controls.length).toBeGreaterThan(0);
+    expect(approved.controls[0]).toMatchObject({ key_control_name: expect.any(String), sub_control_name: expect.any(String) });
     expect(approved.final_comment).toEqual(expect.any(String));
   });
 

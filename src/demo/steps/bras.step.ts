@@ -1,5 +1,6 @@
 import { listCatalogue } from '../../modules/admin/risk-scenarios/risk-scenarios.service.js';
 import { createBrasService } from '../../modules/bras/bras.service.js';
+import { createSubControlsService } from '../../modules/controls/sub-controls.service.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { DEMO_ENTERPRISE } from '../demo-data.js';
@@ -24,6 +25,8 @@ interface DemoBra {
   period: string;
   startDate: string;
   scenarios: DemoScenario[];
+  /** Sub-controls of the demo control library (by name) the BRA relies on. */
+  controls?: string[];
   /** Where the demo leaves it. */
   outcome: 'draft' | 'in_progress' | 'under_review' | 'approved' | 'cancelled';
   closing?: string;
@@ -45,6 +48,7 @@ export const DEMO_BRAS: readonly DemoBra[] = [
       { scenario: 'Cyber intrusion and data theft', inherent: [5, 3], residual: [4, 3] },
       { scenario: 'Employee embezzlement', included: false },
     ],
+    controls: ['Dual approval of payments above £10,000', 'Call-back on changed supplier bank details', 'Privileged access monitoring'],
     outcome: 'approved',
     closing: 'Residual impersonation risk accepted; card forgery controls to be retested in Q3.',
   },
@@ -60,6 +64,7 @@ export const DEMO_BRAS: readonly DemoBra[] = [
       { scenario: 'Insider collusion on credit approval', inherent: [4, 3], residual: [3, 2] },
       { scenario: 'Credit scoring model error', inherent: [4, 4], residual: [2, 3] },
     ],
+    controls: ['Quarterly user access review'],
     outcome: 'under_review',
   },
   {
@@ -75,6 +80,7 @@ export const DEMO_BRAS: readonly DemoBra[] = [
       { scenario: 'Transaction input error', inherent: [3, 4] },
       { scenario: 'Missed regulatory reporting deadline' },
     ],
+    controls: ['Maker-checker on regulatory returns', 'Reporting calendar with escalation'],
     outcome: 'in_progress',
   },
   {
@@ -86,6 +92,7 @@ export const DEMO_BRAS: readonly DemoBra[] = [
     period: 'FY2026',
     startDate: '2026-03-16',
     scenarios: [{ scenario: 'Inflated repair invoices in motor claims', inherent: [4, 4] }],
+    controls: ['Fraud indicator screening', 'Repair invoice benchmarking'],
     outcome: 'in_progress',
   },
   {
@@ -135,6 +142,8 @@ export const brasStep: DemoStep = {
     const service = createBrasService({ db: context.db });
     const catalogue = await listCatalogue(context.db, clientAdmin, { page_size: 100 });
     const scenarioId = (name: string) => need(catalogue.data.find((s) => s.name === name), `catalogue scenario ${name}`).id;
+    // The control library of the controls step, read through its service; links to absent ones are skipped.
+    const library = await createSubControlsService({ db: context.db }).list(clientAdmin, {});
 
     for (const spec of DEMO_BRAS) {
       const assessor = assessorCaller(context, spec.createdBy, enterpriseId);
@@ -157,6 +166,10 @@ export const brasStep: DemoStep = {
           if (scores === undefined) continue;
           await service.recordRating(assessor, bra.id, { bra_risk_scenario_id: link.id, rating_type: type, impact_score: scores[0], likelihood_score: scores[1] });
         }
+      }
+      for (const name of spec.controls ?? []) {
+        const subControl = library.find((candidate) => candidate.name === name);
+        if (subControl !== undefined) await service.linkControl(assessor, bra.id, subControl.id);
       }
       if (spec.outcome === 'under_review' || spec.outcome === 'approved') await service.submit(assessor, bra.id);
       if (spec.outcome === 'approved') await service.approve(clientAdmin, bra.id, { final_comment: spec.closing ?? null });
