@@ -14,6 +14,7 @@ import type { DemoContext, DemoCredential, DemoServices, DemoStep } from './demo
 import { DEMO_ENTERPRISE, DEMO_MEMBERS, DEMO_SUPER_ADMIN, assignmentLabels } from './demo-data.js';
 import { findActiveUsersByEmail, findEnterpriseByName } from './demo.repository.js';
 import { actionsStep } from './steps/actions.step.js';
+import { brasStep } from './steps/bras.step.js';
 import { catalogueStep } from './steps/catalogue.step.js';
 import { clientAdminStep } from './steps/client-admin.step.js';
 import { controlsStep } from './steps/controls.step.js';
@@ -38,6 +39,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   teamStep,
   controlsStep,
   passwordsStep,
+  brasStep,
   actionsStep,
   governanceStep,
 ];

@@ -4,6 +4,7 @@ import { registerAdminRoutes } from './admin/admin.routes.js';
 import { registerAlertRoutes } from './admin/alerts/alerts.routes.js';
 import { registerLegalEntityRoutes } from './admin/legal-entities/legal-entities.routes.js';
 import { registerRiskScenarioRoutes } from './admin/risk-scenarios/risk-scenarios.routes.js';
+import { registerBraRoutes } from './bras/bras.routes.js';
 import { registerControlRoutes } from './controls/controls.routes.js';
 import { registerAuditTrailRoutes } from './audit-trail/audit-trail.routes.js';
 import { registerGovernanceRoutes } from './governance/governance.routes.js';
@@ -19,6 +20,7 @@ export const MODULES: readonly AppModule[] = [
   { name: 'risk-scenarios', routes: registerRiskScenarioRoutes },
   { name: 'admin', routes: registerAdminRoutes },
   { name: 'alerts', routes: registerAlertRoutes },
+  { name: 'bras', routes: registerBraRoutes },
   { name: 'actions', routes: registerActionRoutes },
   { name: 'controls', routes: registerControlRoutes },
   { name: 'audit-trail', routes: registerAuditTrailRoutes },

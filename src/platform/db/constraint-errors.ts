@@ -15,6 +15,9 @@ const UNIQUE_MESSAGES: Record<string, string> = {
   entity_roles_assignment_key: 'This entity role is already assigned',
   risk_scenarios_name_key: 'A risk scenario with this name already exists',
   bras_name_key: 'A BRA with this name already exists',
+  bra_risk_scenarios_scenario_key: 'This risk scenario is already part of the BRA',
+  bra_ratings_current_key: 'Another rating of this scenario and type was recorded at the same time',
+  bra_controls_sub_control_key: 'This sub-control is already linked to the BRA',
   risk_appetites_scope_key: 'A risk appetite already exists for this scope',
 };
 
@@ -28,6 +31,9 @@ const REFERENCE_FIELDS: Record<string, string> = {
   bras_business_unit_fkey: 'business_unit_id',
   mitigation_actions_bra_fkey: 'bra_id',
   mitigation_actions_scenario_fkey: 'bra_risk_scenario_id',
+  bra_risk_scenarios_risk_scenario_fkey: 'risk_scenario_id',
+  bra_ratings_link_fkey: 'bra_risk_scenario_id',
+  bra_controls_sub_control_fkey: 'sub_control_id',
 };
 
 interface PgError {

@@ -9,6 +9,7 @@ const MIGRATION_FILES = [
   '20261123080100_governance_and_bras.sql',
   '20261123090000_domain_links.sql',
   '20261123090100_controls.sql',
+  '20261123090200_bra_assessments.sql',
   '20261123090300_mitigation_actions.sql',
   '20261123090400_audit_trail.sql',
   '20261123100000_security.sql',

@@ -1,5 +1,6 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { CreatedAt, UpdatedAt } from './enterprises.js';
+import type { RiskLevel } from './governance.js';
 
 export type BraStatus = 'draft' | 'in_progress' | 'under_review' | 'approved' | 'cancelled';
 
@@ -39,7 +40,43 @@ export interface BraRiskScenariosTable {
   updated_at: UpdatedAt;
 }
 
+export type RatingType = 'inherent' | 'residual';
+
+/** A rating of a scenario link (D6.5); superseded ones are kept with `superseded_at` set. */
+export interface BraRatingsTable {
+  id: Generated<string>;
+  enterprise_id: string;
+  bra_id: string;
+  bra_risk_scenario_id: string;
+  rating_type: RatingType;
+  impact_score: number;
+  likelihood_score: number;
+  risk_score: number;
+  risk_level: RiskLevel;
+  justification: string | null;
+  created_by: string | null;
+  created_at: CreatedAt;
+  superseded_at: Date | null;
+}
+
+export type SnapshotKind = 'created' | 'approved';
+
+/** Immutable (triggers refuse UPDATE, DELETE, TRUNCATE). JSON columns are written as JSON text. */
+export interface BraSnapshotsTable {
+  id: Generated<string>;
+  enterprise_id: string;
+  bra_id: string;
+  kind: SnapshotKind;
+  content: ColumnType<unknown, string, never>;
+  methodology: ColumnType<unknown, string, never>;
+  created_by: string | null;
+  created_at: CreatedAt;
+}
+
+/** `bra_controls` (the BRA's control links) is typed beside the control library in tables/controls.ts. */
 export interface BrasTables {
   bras: BrasTable;
   bra_risk_scenarios: BraRiskScenariosTable;
+  bra_ratings: BraRatingsTable;
+  bra_snapshots: BraSnapshotsTable;
 }

@@ -1,0 +1,181 @@
+import { listCatalogue } from '../../modules/admin/risk-scenarios/risk-scenarios.service.js';
+import { createBrasService } from '../../modules/bras/bras.service.js';
+import { createSubControlsService } from '../../modules/controls/sub-controls.service.js';
+import type { Caller } from '../../platform/auth/principal.js';
+import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
+import { DEMO_ENTERPRISE } from '../demo-data.js';
+
+type Scores = [impact: number, likelihood: number];
+
+/** A scenario of a demo BRA: its catalogue name and the ratings recorded so far (none, inherent, both). */
+interface DemoScenario {
+  scenario: string;
+  included?: boolean;
+  inherent?: Scores;
+  residual?: Scores;
+}
+
+interface DemoBra {
+  name: string;
+  description: string;
+  legalEntity: string;
+  businessUnit?: string;
+  /** DemoPerson.key of the assessor who creates it. */
+  createdBy: string;
+  period: string;
+  startDate: string;
+  scenarios: DemoScenario[];
+  /** Sub-controls of the demo control library (by name) the BRA relies on. */
+  controls?: string[];
+  /** Where the demo leaves it. */
+  outcome: 'draft' | 'in_progress' | 'under_review' | 'approved' | 'cancelled';
+  closing?: string;
+}
+
+/** A realistic workspace: one BRA in every state, with scenarios and ratings where the state implies them. */
+export const DEMO_BRAS: readonly DemoBra[] = [
+  {
+    name: 'Retail Banking fraud risk assessment FY2026',
+    description: 'Fraud exposure of the retail current-account and card business.',
+    legalEntity: 'Harbourview Bank plc',
+    businessUnit: 'Retail Banking',
+    createdBy: 'assessor_bank',
+    period: 'FY2026',
+    startDate: '2026-01-12',
+    scenarios: [
+      { scenario: 'Payment fraud by impersonation', inherent: [5, 4], residual: [3, 3] },
+      { scenario: 'Cheque and card forgery', inherent: [3, 4], residual: [2, 2] },
+      { scenario: 'Cyber intrusion and data theft', inherent: [5, 3], residual: [4, 3] },
+      { scenario: 'Employee embezzlement', included: false },
+    ],
+    controls: ['Dual approval of payments above £10,000', 'Call-back on changed supplier bank details', 'Privileged access monitoring'],
+    outcome: 'approved',
+    closing: 'Residual impersonation risk accepted; card forgery controls to be retested in Q3.',
+  },
+  {
+    name: 'Commercial Lending credit process BRA FY2026',
+    description: 'Origination and approval of commercial loans.',
+    legalEntity: 'Harbourview Bank plc',
+    businessUnit: 'Commercial Lending',
+    createdBy: 'assessor_bank',
+    period: 'FY2026',
+    startDate: '2026-02-02',
+    scenarios: [
+      { scenario: 'Insider collusion on credit approval', inherent: [4, 3], residual: [3, 2] },
+      { scenario: 'Credit scoring model error', inherent: [4, 4], residual: [2, 3] },
+    ],
+    controls: ['Quarterly user access review'],
+    outcome: 'under_review',
+  },
+  {
+    name: 'Treasury operations BRA FY2026',
+    description: 'Dealing, settlement and liquidity reporting.',
+    legalEntity: 'Harbourview Bank plc',
+    businessUnit: 'Treasury',
+    createdBy: 'assessor_bank',
+    period: 'FY2026',
+    startDate: '2026-03-09',
+    scenarios: [
+      { scenario: 'Unauthorised trading', inherent: [5, 3], residual: [4, 2] },
+      { scenario: 'Transaction input error', inherent: [3, 4] },
+      { scenario: 'Missed regulatory reporting deadline' },
+    ],
+    controls: ['Maker-checker on regulatory returns', 'Reporting calendar with escalation'],
+    outcome: 'in_progress',
+  },
+  {
+    name: 'Claims Operations fraud BRA FY2026',
+    description: 'Claims fraud, from first notification to settlement.',
+    legalEntity: 'Harbourview Insurance Ltd',
+    businessUnit: 'Claims Operations',
+    createdBy: 'assessor_claims',
+    period: 'FY2026',
+    startDate: '2026-03-16',
+    scenarios: [{ scenario: 'Inflated repair invoices in motor claims', inherent: [4, 4] }],
+    controls: ['Fraud indicator screening', 'Repair invoice benchmarking'],
+    outcome: 'in_progress',
+  },
+  {
+    name: 'Investment Operations BRA FY2026',
+    description: 'Trade processing and fund administration for institutional mandates.',
+    legalEntity: 'Harbourview Asset Management Ltd',
+    businessUnit: 'Investment Operations',
+    createdBy: 'assessor_claims',
+    period: 'FY2026',
+    startDate: '2026-04-01',
+    scenarios: [],
+    outcome: 'draft',
+  },
+  {
+    name: 'Legacy payments platform BRA',
+    description: 'Assessment of the payments platform retired in 2026.',
+    legalEntity: 'Harbourview Bank plc',
+    createdBy: 'assessor_bank',
+    period: 'FY2025',
+    startDate: '2025-10-01',
+    scenarios: [],
+    outcome: 'cancelled',
+    closing: 'Platform decommissioned; its risks move to the Retail Banking assessment.',
+  },
+];
+
+/** The assessor as the API would resolve them, with their entity assignments. */
+function assessorCaller(context: DemoContext, key: string, enterpriseId: string): Caller {
+  const entry = need(context.people.get(key), `demo person ${key}`);
+  const caller = callerFor({ userId: entry.userId, email: entry.person.email, fullName: entry.person.fullName }, 'assessor', enterpriseId);
+  caller.entityAssignments = entry.person.assignments.map((assignment) => {
+    const entity = need(context.legalEntities.get(assignment.legalEntity), `legal entity ${assignment.legalEntity}`);
+    return {
+      legal_entity_id: entity.id,
+      business_unit_id: assignment.businessUnit === undefined ? null : need(entity.businessUnits.get(assignment.businessUnit), assignment.businessUnit),
+    };
+  });
+  return caller;
+}
+
+/** BRAs in every state, created and rated by the assessors, reviewed and closed by the client admin (D5). */
+export const brasStep: DemoStep = {
+  title: 'Business risk assessments in every state',
+  async run(context: DemoContext) {
+    const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
+    const enterpriseId = need(context.enterpriseId, 'the enterprise');
+    const service = createBrasService({ db: context.db });
+    const catalogue = await listCatalogue(context.db, clientAdmin, { page_size: 100 });
+    const scenarioId = (name: string) => need(catalogue.data.find((s) => s.name === name), `catalogue scenario ${name}`).id;
+    // The control library of the controls step, read through its service; links to absent ones are skipped.
+    const library = await createSubControlsService({ db: context.db }).list(clientAdmin, {});
+
+    for (const spec of DEMO_BRAS) {
+      const assessor = assessorCaller(context, spec.createdBy, enterpriseId);
+      const entity = need(context.legalEntities.get(spec.legalEntity), `legal entity ${spec.legalEntity}`);
+      const bra = await service.create(assessor, {
+        name: spec.name,
+        description: spec.description,
+        legal_entity_id: entity.id,
+        business_unit_id: spec.businessUnit === undefined ? null : need(entity.businessUnits.get(spec.businessUnit), spec.businessUnit),
+        period: spec.period,
+        assessor: assessor.fullName,
+        start_date: spec.startDate,
+      });
+      for (const scenario of spec.scenarios) {
+        const link = await service.addScenario(assessor, bra.id, { risk_scenario_id: scenarioId(scenario.scenario), included: scenario.included ?? true });
+        for (const [type, scores] of [
+          ['inherent', scenario.inherent],
+          ['residual', scenario.residual],
+        ] as const) {
+          if (scores === undefined) continue;
+          await service.recordRating(assessor, bra.id, { bra_risk_scenario_id: link.id, rating_type: type, impact_score: scores[0], likelihood_score: scores[1] });
+        }
+      }
+      for (const name of spec.controls ?? []) {
+        const subControl = library.find((candidate) => candidate.name === name);
+        if (subControl !== undefined) await service.linkControl(assessor, bra.id, subControl.id);
+      }
+      if (spec.outcome === 'under_review' || spec.outcome === 'approved') await service.submit(assessor, bra.id);
+      if (spec.outcome === 'approved') await service.approve(clientAdmin, bra.id, { final_comment: spec.closing ?? null });
+      if (spec.outcome === 'cancelled') await service.cancel(clientAdmin, bra.id, { cancellation_reason: spec.closing ?? null });
+      context.log(`  ${spec.name}: ${spec.outcome}`);
+    }
+    context.notes.push(`${DEMO_ENTERPRISE.name} has ${DEMO_BRAS.length} BRAs, one in every state (draft, in progress, under review, approved, cancelled).`);
+  },
+};

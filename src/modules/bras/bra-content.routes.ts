@@ -1,0 +1,58 @@
+import { callerOf } from '../../platform/auth/principal.js';
+import type { App } from '../../platform/module.js';
+import {
+  addScenarioSchema,
+  getSnapshotSchema,
+  linkControlSchema,
+  listControlsSchema,
+  listRatingsSchema,
+  listScenariosSchema,
+  listSnapshotsSchema,
+  recordRatingSchema,
+  updateScenarioSchema,
+} from './bra-content.schemas.js';
+import type { BrasService } from './bras.service.js';
+
+/** A BRA's scenarios, ratings, control links and snapshots (D6.4–D6.6, D6.10). */
+export function registerBraContentRoutes(api: App, service: BrasService): void {
+  api.get('/bras/:bra_id/scenarios', { schema: listScenariosSchema }, async (request) => ({
+    data: await service.listScenarios(callerOf(request), request.params.bra_id),
+  }));
+
+  api.post('/bras/:bra_id/scenarios', { schema: addScenarioSchema }, async (request, reply) => {
+    const data = await service.addScenario(callerOf(request), request.params.bra_id, request.body);
+    return reply.code(201).send({ data, message: 'Scenario added' });
+  });
+
+  api.patch('/bras/:bra_id/scenarios/:link_id', { schema: updateScenarioSchema }, async (request) => ({
+    data: await service.updateScenario(callerOf(request), request.params.bra_id, request.params.link_id, request.body.included),
+    message: 'Scenario updated',
+  }));
+
+  api.get('/bras/:bra_id/ratings', { schema: listRatingsSchema }, async (request) => ({
+    data: await service.listRatings(callerOf(request), request.params.bra_id, request.query.history === true),
+  }));
+
+  api.post('/bras/:bra_id/ratings', { schema: recordRatingSchema }, async (request, reply) => {
+    const data = await service.recordRating(callerOf(request), request.params.bra_id, request.body);
+    return reply.code(201).send({ data, message: 'Rating recorded' });
+  });
+
+  api.get('/bras/:bra_id/controls', { schema: listControlsSchema }, async (request) => ({
+    data: await service.listControls(callerOf(request), request.params.bra_id),
+  }));
+
+  api.post('/bras/:bra_id/controls', { schema: linkControlSchema }, async (request, reply) => {
+    const data = await service.linkControl(callerOf(request), request.params.bra_id, request.body.sub_control_id);
+    return reply.code(201).send({ data, message: 'Control linked' });
+  });
+
+  api.get('/bras/:bra_id/snapshots', { schema: listSnapshotsSchema }, async (request) => ({
+    data: await service.listSnapshots(callerOf(request), request.params.bra_id),
+  }));
+
+  api.get('/bras/:bra_id/snapshots/:snapshot_id', { schema: getSnapshotSchema }, async (request) => ({
+    data: await service.getSnapshot(callerOf(request), request.params.bra_id, request.params.snapshot_id),
+    message: 'Snapshot retrieved',
+  }));
+}

@@ -1,0 +1,160 @@
+import { auditFrom } from '../../platform/audit/audit-events.js';
+import { writeAudit } from '../../platform/audit/audit-writer.js';
+import type { Caller } from '../../platform/auth/principal.js';
+import type { Executor } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import { AppError, notFound } from '../../platform/http/errors.js';
+import { lockedBra, readableBra, requireEditable, requireEditor, touchBra } from './bra-access.js';
+import { listControlRows, listScenarioRows } from './bra-detail.repository.js';
+import { toControlView, toScenarioView } from './bra-presenter.js';
+import {
+  findRiskScenario,
+  findScenarioLink,
+  findSubControl,
+  insertControlLink,
+  insertScenarioLink,
+  listRatings,
+  recordRating,
+  setScenarioIncluded,
+} from './bra-content.repository.js';
+import type { AddScenarioBody, RecordRatingBody, RatingView } from './bra-content.schemas.js';
+import type { ControlView, ScenarioView } from './bras.schemas.js';
+import { rateRisk } from './risk-rating.js';
+
+const invalidReference = (field: string, why: string) => new AppError('INVALID_REFERENCE', `${field} ${why}`, { field });
+
+/**
+ * What a BRA holds: scenario links (D6.4), ratings (D6.5) and control links (D6.6). Changes need the
+ * editor's rights and an editable BRA, take the BRA's row lock, move a draft to in_progress, and are
+ * audited in their transaction (D10.3: links as `update` of the `bra`, ratings as `create` of a `bra_rating`).
+ */
+export function createBraContentService({ db }: { db: Executor }) {
+  return {
+    async listScenarios(caller: Caller, braId: string): Promise<ScenarioView[]> {
+      const bra = await readableBra(db, caller, braId);
+      return (await listScenarioRows(db, bra.enterprise_id, bra.id)).map(toScenarioView);
+    },
+
+    async addScenario(caller: Caller, braId: string, body: AddScenarioBody): Promise<ScenarioView> {
+      return inTransaction(db, async ({ trx }) => {
+        const bra = await lockedBra(trx, caller, braId, requireEditor);
+        requireEditable(bra, 'Scenarios can be added');
+        if ((await findRiskScenario(trx, bra.enterprise_id, body.risk_scenario_id)) === undefined) {
+          throw invalidReference('risk_scenario_id', 'does not refer to a risk scenario of your enterprise');
+        }
+        // A scenario already in the BRA: bra_risk_scenarios_scenario_key → 409.
+        const link = await insertScenarioLink(trx, bra.enterprise_id, {
+          bra_id: bra.id,
+          risk_scenario_id: body.risk_scenario_id,
+          included: body.included ?? true,
+          created_by: caller.userId,
+        });
+        const [row] = await listScenarioRows(trx, bra.enterprise_id, bra.id, link.id);
+        await writeAudit(trx, {
+          enterpriseId: bra.enterprise_id,
+          ...auditFrom(caller),
+          action: 'update',
+          entityType: 'bra',
+          entityId: bra.id,
+          details: { name: bra.name, change: 'scenario_added', bra_risk_scenario_id: link.id, risk_scenario_id: link.risk_scenario_id, included: link.included },
+        });
+        await touchBra(trx, caller, bra, 'scenario added');
+        return toScenarioView(row!);
+      });
+    },
+
+    async updateScenario(caller: Caller, braId: string, linkId: string, included: boolean): Promise<ScenarioView> {
+      return inTransaction(db, async ({ trx }) => {
+        const bra = await lockedBra(trx, caller, braId, requireEditor);
+        const link = await findScenarioLink(trx, bra.enterprise_id, bra.id, linkId);
+        if (link === undefined) throw notFound('Scenario link');
+        requireEditable(bra, 'Scenarios can be changed');
+        if (link.included !== included) {
+          await setScenarioIncluded(trx, bra.enterprise_id, link.id, included);
+          await touchBra(trx, caller, bra, 'scenario changed');
+          await writeAudit(trx, {
+            enterpriseId: bra.enterprise_id,
+            ...auditFrom(caller),
+            action: 'update',
+            entityType: 'bra',
+            entityId: bra.id,
+            details: { name: bra.name, change: included ? 'scenario_included' : 'scenario_excluded', bra_risk_scenario_id: link.id },
+          });
+        }
+        const [row] = await listScenarioRows(trx, bra.enterprise_id, bra.id, link.id);
+        return toScenarioView(row!);
+      });
+    },
+
+    async listRatings(caller: Caller, braId: string, history: boolean): Promise<RatingView[]> {
+      const bra = await readableBra(db, caller, braId);
+      return listRatings(db, bra.enterprise_id, bra.id, history);
+    },
+
+    async recordRating(caller: Caller, braId: string, body: RecordRatingBody): Promise<RatingView> {
+      const scores = rateRisk(body.impact_score, body.likelihood_score);
+      return inTransaction(db, async ({ trx }) => {
+        const bra = await lockedBra(trx, caller, braId, requireEditor);
+        requireEditable(bra, 'Ratings can be recorded');
+        if ((await findScenarioLink(trx, bra.enterprise_id, bra.id, body.bra_risk_scenario_id)) === undefined) {
+          throw invalidReference('bra_risk_scenario_id', 'does not refer to a scenario link of this BRA');
+        }
+        const { rating, supersededId } = await recordRating(trx, bra.enterprise_id, {
+          bra_id: bra.id,
+          bra_risk_scenario_id: body.bra_risk_scenario_id,
+          rating_type: body.rating_type,
+          justification: body.justification || null,
+          created_by: caller.userId,
+          ...scores,
+        });
+        await writeAudit(trx, {
+          enterpriseId: bra.enterprise_id,
+          ...auditFrom(caller),
+          action: 'create',
+          entityType: 'bra_rating',
+          entityId: rating.id,
+          details: {
+            bra_id: bra.id,
+            bra_name: bra.name,
+            bra_risk_scenario_id: rating.bra_risk_scenario_id,
+            rating_type: rating.rating_type,
+            ...scores,
+            justification: rating.justification,
+            supersedes: supersededId,
+          },
+        });
+        await touchBra(trx, caller, bra, 'rating recorded');
+        return rating;
+      });
+    },
+
+    async listControls(caller: Caller, braId: string): Promise<ControlView[]> {
+      const bra = await readableBra(db, caller, braId);
+      return (await listControlRows(db, bra.enterprise_id, bra.id)).map(toControlView);
+    },
+
+    /** The sub-control must be of the enterprise and not archived (400 INVALID_REFERENCE otherwise). */
+    async linkControl(caller: Caller, braId: string, subControlId: string): Promise<ControlView> {
+      return inTransaction(db, async ({ trx }) => {
+        const bra = await lockedBra(trx, caller, braId, requireEditor);
+        requireEditable(bra, 'Controls can be linked');
+        const subControl = await findSubControl(trx, bra.enterprise_id, subControlId);
+        if (subControl === undefined) throw invalidReference('sub_control_id', 'does not refer to a sub-control of your enterprise');
+        if (subControl.archived) throw invalidReference('sub_control_id', 'refers to an archived sub-control');
+        // The same sub-control twice: bra_controls_sub_control_key → 409.
+        const link = await insertControlLink(trx, bra.enterprise_id, { bra_id: bra.id, sub_control_id: subControlId, created_by: caller.userId });
+        await writeAudit(trx, {
+          enterpriseId: bra.enterprise_id,
+          ...auditFrom(caller),
+          action: 'update',
+          entityType: 'bra',
+          entityId: bra.id,
+          details: { name: bra.name, change: 'control_linked', control_link_id: link.id, sub_control_id: subControlId, sub_control_name: subControl.name },
+        });
+        await touchBra(trx, caller, bra, 'control linked');
+        const [row] = await listControlRows(trx, bra.enterprise_id, bra.id, link.id);
+        return toControlView(row!);
+      });
+    },
+  };
+}

@@ -1,0 +1,177 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Executor } from '../../platform/db/schema.js';
+import type { BraStatus } from '../../platform/db/tables/bras.js';
+
+/** The BRA rows themselves (SQL only). Every query names the enterprise. */
+
+export const BRA_COLUMNS = [
+  'b.id',
+  'b.enterprise_id',
+  'b.name',
+  'b.description',
+  'b.legal_entity_id',
+  'b.business_unit_id',
+  'b.status',
+  'b.period',
+  'b.assessor',
+  'b.start_date',
+  'b.completion_date',
+  'b.created_by',
+  'b.created_at',
+  'b.updated_at',
+  'b.approved_by',
+  'b.approved_at',
+  'b.final_comment',
+  'b.snapshot_id',
+  'b.cancelled_by',
+  'b.cancelled_at',
+  'b.cancellation_reason',
+] as const;
+
+export async function findBra(db: Executor, enterpriseId: string, braId: string, lock = false) {
+  let query = db.selectFrom('bras as b').select(BRA_COLUMNS).where('b.enterprise_id', '=', enterpriseId).where('b.id', '=', braId);
+  // The row lock serialises every change of one BRA: state checks, approve against cancel, ratings.
+  if (lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+export type BraRow = NonNullable<Awaited<ReturnType<typeof findBra>>>;
+
+/** A BRA with the names of its legal entity and business unit: one statement for one BRA or a page. */
+function withNames(db: Executor, enterpriseId: string) {
+  return db
+    .selectFrom('bras as b')
+    .innerJoin('legal_entities as le', (join) => join.onRef('le.enterprise_id', '=', 'b.enterprise_id').onRef('le.id', '=', 'b.legal_entity_id'))
+    .leftJoin('business_units as bu', (join) => join.onRef('bu.enterprise_id', '=', 'b.enterprise_id').onRef('bu.id', '=', 'b.business_unit_id'))
+    .select(BRA_COLUMNS)
+    .select(['le.name as legal_entity_name', 'bu.name as business_unit_name'])
+    .where('b.enterprise_id', '=', enterpriseId);
+}
+
+export async function findBraWithNames(db: Executor, enterpriseId: string, braId: string) {
+  return withNames(db, enterpriseId).where('b.id', '=', braId).executeTakeFirst();
+}
+export type BraNamedRow = NonNullable<Awaited<ReturnType<typeof findBraWithNames>>>;
+
+export interface BraFilter {
+  status?: BraStatus | undefined;
+  legal_entity_id?: string | undefined;
+  business_unit_id?: string | undefined;
+}
+
+/**
+ * The filters and the caller's scope (a SQL predicate from assignedScope) as one predicate, shared by the
+ * count and the page so that totals and rows agree. Served by bras_list_idx / bras_status_idx /
+ * bras_legal_entity_idx / bras_business_unit_idx (test/bras/bras-queries.test.ts checks the plans).
+ */
+function listPredicate(filter: BraFilter, scope: Expression<SqlBool>): Expression<SqlBool> {
+  const parts: Expression<SqlBool>[] = [scope];
+  if (filter.status !== undefined) parts.push(sql<SqlBool>`b.status = ${filter.status}`);
+  if (filter.legal_entity_id !== undefined) parts.push(sql<SqlBool>`b.legal_entity_id = ${filter.legal_entity_id}`);
+  if (filter.business_unit_id !== undefined) parts.push(sql<SqlBool>`b.business_unit_id = ${filter.business_unit_id}`);
+  return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
+}
+
+/** The count and page statements, unexecuted, so that their plans can be checked (test/bras/bras-queries.test.ts). */
+export function braListQueries(
+  db: Executor,
+  enterpriseId: string,
+  filter: BraFilter,
+  scope: Expression<SqlBool>,
+  limit: number,
+  offset: number,
+) {
+  const predicate = listPredicate(filter, scope);
+  return {
+    count: db
+      .selectFrom('bras as b')
+      .where('b.enterprise_id', '=', enterpriseId)
+      .where(predicate)
+      .select((eb) => eb.fn.countAll<number>().as('total')),
+    page: withNames(db, enterpriseId).where(predicate).orderBy('b.created_at', 'desc').orderBy('b.id', 'desc').limit(limit).offset(offset),
+  };
+}
+
+export async function countBras(db: Executor, enterpriseId: string, filter: BraFilter, scope: Expression<SqlBool>): Promise<number> {
+  const row = await braListQueries(db, enterpriseId, filter, scope, 0, 0).count.executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export async function listBras(
+  db: Executor,
+  enterpriseId: string,
+  filter: BraFilter,
+  scope: Expression<SqlBool>,
+  limit: number,
+  offset: number,
+): Promise<BraNamedRow[]> {
+  return braListQueries(db, enterpriseId, filter, scope, limit, offset).page.execute();
+}
+
+export interface NewBra {
+  name: string;
+  description: string | null;
+  legal_entity_id: string;
+  business_unit_id: string | null;
+  period: string;
+  assessor: string;
+  start_date: string | null;
+  created_by: string;
+}
+
+export async function insertBra(db: Executor, enterpriseId: string, values: NewBra) {
+  return db
+    .insertInto('bras')
+    .values({ enterprise_id: enterpriseId, ...values })
+    .returning(['id'])
+    .executeTakeFirstOrThrow();
+}
+
+/** The database's clock, so that every timestamp of one transaction agrees. */
+export const NOW = sql<Date>`now()`;
+export const TODAY_UTC = sql<string>`(now() at time zone 'UTC')::date`;
+
+export type BraChanges = Partial<{
+  name: string;
+  description: string | null;
+  period: string;
+  assessor: string;
+  status: BraStatus;
+  completion_date: typeof TODAY_UTC;
+  approved_by: string;
+  approved_at: typeof NOW;
+  final_comment: string | null;
+  snapshot_id: string;
+  cancelled_by: string;
+  cancelled_at: typeof NOW;
+  cancellation_reason: string | null;
+}>;
+
+/** Applies changes and bumps updated_at; returns the row as it now is. */
+export async function updateBra(db: Executor, enterpriseId: string, braId: string, changes: BraChanges) {
+  return db
+    .updateTable('bras as b')
+    .set({ ...changes, updated_at: NOW })
+    .where('b.enterprise_id', '=', enterpriseId)
+    .where('b.id', '=', braId)
+    .returning(BRA_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** Reads of the organisation (owned by administration) for create's validation rules. */
+export async function findLegalEntity(db: Executor, enterpriseId: string, legalEntityId: string) {
+  return db
+    .selectFrom('legal_entities')
+    .select(['id', 'name'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', legalEntityId)
+    .executeTakeFirst();
+}
+
+export async function findBusinessUnit(db: Executor, enterpriseId: string, businessUnitId: string) {
+  return db
+    .selectFrom('business_units')
+    .select(['id', 'name', 'legal_entity_id'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', businessUnitId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,158 @@
+import { auditFrom } from '../../platform/audit/audit-events.js';
+import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { assignedScope, requireAssigned, requireMember, requireRole, seesLegalEntity } from '../../platform/auth/policies.js';
+import type { Caller } from '../../platform/auth/principal.js';
+import type { Executor } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import { AppError, forbidden } from '../../platform/http/errors.js';
+import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
+import { createBraContentService } from './bra-content.service.js';
+import { createBraSnapshotsService, takeSnapshot } from './bra-snapshots.service.js';
+import { createBraTransitionsService } from './bra-transitions.service.js';
+import { lockedBra, readableBra, requireEditable, requireEditor } from './bra-access.js';
+import { loadBraDetail, methodologyOf } from './bra-detail.js';
+import { toBraView } from './bra-presenter.js';
+import {
+  countBras,
+  findBusinessUnit,
+  findLegalEntity,
+  insertBra,
+  listBras,
+  updateBra,
+  type BraChanges,
+} from './bras.repository.js';
+import type { BraDetailView, BraView, CreateBraBody, ListBrasQuery, UpdateBraBody } from './bras.schemas.js';
+
+const invalidReference = (field: string, what: string) =>
+  new AppError('INVALID_REFERENCE', `${field} does not refer to ${what} of your enterprise`, { field });
+
+/**
+ * Business risk assessments (2.1, 3.1, 4.2, D6). A factory bound to an executor: given a transaction,
+ * every write joins it.
+ */
+export function createBrasService({ db }: { db: Executor }) {
+  return {
+    /** D5: admins see the enterprise, assessors and reviewers their assignments (a SQL predicate). */
+    async list(caller: Caller, query: ListBrasQuery): Promise<Page<BraView>> {
+      requireMember(caller);
+      const enterpriseId = caller.enterpriseId;
+      if (query.legal_entity_id !== undefined) {
+        if ((await findLegalEntity(db, enterpriseId, query.legal_entity_id)) === undefined) {
+          throw invalidReference('legal_entity_id', 'a legal entity');
+        }
+        if (!seesLegalEntity(caller, query.legal_entity_id)) throw forbidden('You are not assigned to this legal entity');
+      }
+      if (query.business_unit_id !== undefined) {
+        const unit = await findBusinessUnit(db, enterpriseId, query.business_unit_id);
+        if (unit === undefined) throw invalidReference('business_unit_id', 'a business unit');
+        if (query.legal_entity_id !== undefined && unit.legal_entity_id !== query.legal_entity_id) {
+          throw invalidReference('business_unit_id', 'a business unit of that legal entity');
+        }
+        requireAssigned(caller, unit.legal_entity_id, unit.id);
+      }
+      const filter = { status: query.status, legal_entity_id: query.legal_entity_id, business_unit_id: query.business_unit_id };
+      const scope = assignedScope(caller, 'b.legal_entity_id', 'b.business_unit_id');
+      const page = await loadPage(
+        pageRequest(query),
+        () => countBras(db, enterpriseId, filter, scope),
+        (limit, offset) => listBras(db, enterpriseId, filter, scope, limit, offset),
+      );
+      return { data: page.data.map(toBraView), pagination: page.pagination };
+    },
+
+    /**
+     * 4.2 rules: the entity exists (400) and is assigned to an assessor (403), the unit belongs to it
+     * (400), the name is unique (bras_name_key, 409, which also settles concurrent creates). The
+     * `created` snapshot and the audit entry commit with the BRA.
+     */
+    async create(caller: Caller, body: CreateBraBody): Promise<BraDetailView> {
+      requireMember(caller);
+      requireRole(caller, ['admin', 'assessor'], 'creating BRAs');
+      const enterpriseId = caller.enterpriseId;
+      const businessUnitId = body.business_unit_id ?? null;
+      return inTransaction(db, async ({ trx }) => {
+        if ((await findLegalEntity(trx, enterpriseId, body.legal_entity_id)) === undefined) {
+          throw invalidReference('legal_entity_id', 'a legal entity');
+        }
+        if (businessUnitId !== null) {
+          const unit = await findBusinessUnit(trx, enterpriseId, businessUnitId);
+          if (unit === undefined || unit.legal_entity_id !== body.legal_entity_id) {
+            throw invalidReference('business_unit_id', 'a business unit of that legal entity');
+          }
+        }
+        requireAssigned(caller, body.legal_entity_id, businessUnitId);
+        const { id } = await insertBra(trx, enterpriseId, {
+          name: body.name,
+          description: body.description || null,
+          legal_entity_id: body.legal_entity_id,
+          business_unit_id: businessUnitId,
+          period: body.period,
+          assessor: body.assessor,
+          start_date: body.start_date ?? null,
+          created_by: caller.userId,
+        });
+        const snapshot = await takeSnapshot(trx, { enterpriseId, braId: id, takenBy: caller.userId }, 'created');
+        await writeAudit(trx, {
+          enterpriseId,
+          ...auditFrom(caller),
+          action: 'create',
+          entityType: 'bra',
+          entityId: id,
+          details: {
+            name: body.name,
+            legal_entity_id: body.legal_entity_id,
+            business_unit_id: businessUnitId,
+            period: body.period,
+            assessor: body.assessor,
+            snapshot_id: snapshot.id,
+          },
+        });
+        return snapshot.content;
+      });
+    },
+
+    async get(caller: Caller, braId: string): Promise<BraDetailView> {
+      const bra = await readableBra(db, caller, braId);
+      const { appetite } = await methodologyOf(db, bra);
+      return loadBraDetail(db, bra.enterprise_id, bra.id, appetite.threshold_value);
+    },
+
+    /** 4.2 rules 1–4; immutable fields never reach here (the body schema refuses them, 422). */
+    async update(caller: Caller, braId: string, body: UpdateBraBody) {
+      return inTransaction(db, async ({ trx }) => {
+        const bra = await lockedBra(trx, caller, braId, requireEditor);
+        requireEditable(bra, 'A BRA can be changed');
+        const changes: BraChanges = {};
+        const before: Record<string, unknown> = {};
+        for (const field of ['name', 'period', 'assessor'] as const) {
+          const value = body[field];
+          if (value !== undefined && value !== bra[field]) {
+            changes[field] = value;
+            before[field] = bra[field];
+          }
+        }
+        if (body.description !== undefined && (body.description || null) !== bra.description) {
+          changes.description = body.description || null;
+          before['description'] = bra.description;
+        }
+        if (Object.keys(changes).length === 0) return bra;
+        const updated = await updateBra(trx, bra.enterprise_id, bra.id, changes);
+        await writeAudit(trx, {
+          enterpriseId: bra.enterprise_id,
+          ...auditFrom(caller),
+          action: 'update',
+          entityType: 'bra',
+          entityId: bra.id,
+          details: { name: updated.name, changes, previous: before },
+        });
+        return updated;
+      });
+    },
+
+    ...createBraContentService({ db }),
+    ...createBraTransitionsService({ db }),
+    ...createBraSnapshotsService({ db }),
+  };
+}
+
+export type BrasService = ReturnType<typeof createBrasService>;

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_BRAS } from '../../src/demo/steps/bras.step.js';
+import { DEMO_ENTERPRISE } from '../../src/demo/demo-data.js';
+import { runDemo } from '../../src/demo/run-demo.js';
+import { createTestContext } from '../support/app.js';
+import { bearer } from '../support/factories.js';
+import { freshDatabase } from '../support/database.js';
+
+/** `npm run demo` leaves BRAs in every state, made through the BRA service, readable through the API. */
+describe('demo BRAs', async () => {
+  const database = await freshDatabase();
+  const ctx = await createTestContext({ database });
+  const result = await runDemo(database, ctx.config);
+
+  const signIn = async (email: string, password: string) => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      headers: { apikey: ctx.secrets.anonKey, 'content-type': 'application/json' },
+      payload: { email, password },
+    });
+    return bearer(response.json().access_token);
+  };
+
+  it('creates one BRA in every state, each with its created snapshot, and the approved one with its approval snapshot', async () => {
+    expect(result.outcome).toBe('created');
+    const enterprise = await ctx.db.selectFrom('enterprises').select('id').where('name', '=', DEMO_ENTERPRISE.name).executeTakeFirstOrThrow();
+    const bras = await ctx.db.selectFrom('bras').selectAll().where('enterprise_id', '=', enterprise.id).execute();
+    expect(bras).toHaveLength(DEMO_BRAS.length);
+    expect(new Set(bras.map((b) => b.status))).toEqual(new Set(['draft', 'in_progress', 'under_review', 'approved', 'cancelled']));
+    const snapshots = await ctx.db.selectFrom('bra_snapshots').select(['bra_id', 'kind', 'id']).where('enterprise_id', '=', enterprise.id).execute();
+    expect(snapshots.filter((s) => s.kind === 'created')).toHaveLength(DEMO_BRAS.length);
+    const approved = bras.find((b) => b.status === 'approved')!;
+    expect(snapshots.find((s) => s.kind === 'approved')).toMatchObject({ bra_id: approved.id, id: approved.snapshot_id });
+  });
+
+  it('the client admin reads them over the API: an in-progress BRA with partial ratings, an approved one complete', async () => {
+    const admin = result.credentials.find((c) => c.role === 'admin')!;
+    const headers = await signIn(admin.email, admin.password!);
+    const list = await ctx.app.inject({ method: 'GET', url: '/api/v1/bras', headers });
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().pagination.total).toBe(DEMO_BRAS.length);
+    const byStatus = (status: string) => list.json().data.find((b: { status: string; name: string }) => b.status === status && b.name.startsWith('Treasury') === (status === 'in_progress'));
+    const treasury = (await ctx.app.inject({ method: 'GET', url: `/api/v1/bras/${byStatus('in_progress').id}`, headers })).json().data;
+    expect(treasury.summary.total_scenarios).toBeGreaterThan(treasury.summary.assessed_scenarios);
+    expect(treasury.summary.assessed_scenarios).toBeGreaterThan(0);
+    const approved = (await ctx.app.inject({ method: 'GET', url: `/api/v1/bras/${byStatus('approved').id}`, headers })).json().data;
+    expect(approved.summary.completion_percentage).toBe(100);
+    // Linked to sub-controls of the demo library, with their recorded test results.
+    expect(approved.controls.length).toBeGreaterThan(0);
+    expect(approved.controls[0]).toMatchObject({ key_control_name: expect.any(String), sub_control_name: expect.any(String) });
+    expect(approved.final_comment).toEqual(expect.any(String));
+  });
+
+  it('the reviewer (bank and insurance) does not see the asset management BRA', async () => {
+    const reviewer = result.credentials.find((c) => c.role === 'reviewer')!;
+    const list = await ctx.app.inject({ method: 'GET', url: '/api/v1/bras', headers: await signIn(reviewer.email, reviewer.password!) });
+    expect(list.json().data.map((b: { legal_entity: { name: string } }) => b.legal_entity.name).sort()).toEqual(
+      DEMO_BRAS.map((b) => b.legalEntity)
+        .filter((name) => name !== 'Harbourview Asset Management Ltd')
+        .sort(),
+    );
+  });
+});
