@@ -1,4 +1,4 @@
-import { listCatalogue } from '../../modules/admin/risk-scenarios/risk-scenarios.service.js';
+import { createRiskScenariosService } from '../../modules/admin/risk-scenarios/risk-scenarios.service.js';
 import { createBrasService } from '../../modules/bras/bras.service.js';
 import { createSubControlsService } from '../../modules/controls/sub-controls.service.js';
 import type { Caller } from '../../platform/auth/principal.js';
@@ -140,7 +140,7 @@ export const brasStep: DemoStep = {
     const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
     const enterpriseId = need(context.enterpriseId, 'the enterprise');
     const service = createBrasService({ db: context.db });
-    const catalogue = await listCatalogue(context.db, clientAdmin, { page_size: 100 });
+    const catalogue = await createRiskScenariosService({ db: context.db }).list(clientAdmin, { page_size: 100 });
     const scenarioId = (name: string) => need(catalogue.data.find((s) => s.name === name), `catalogue scenario ${name}`).id;
     // The control library of the controls step, read through its service; links to absent ones are skipped.
     const library = await createSubControlsService({ db: context.db }).list(clientAdmin, {});
