@@ -5,7 +5,7 @@ import { createTestContext } from '../support/app.js';
 import { freshDatabase } from '../support/database.js';
 import { bearer } from '../support/factories.js';
 
-/** `npm run demo` gives the demo enterprise an action plan: every status, some overdue, one archived. */
+/** `npm run demo` gives the demo enterprise an action plan: every status, some overdue, one archived, linked and unlinked. */
 describe('demo mitigation actions', async () => {
   const database = await freshDatabase();
   const ctx = await createTestContext({ database });
@@ -34,6 +34,15 @@ describe('demo mitigation actions', async () => {
     expect(actions.some((action) => action.archived)).toBe(false);
     const withArchived = await list('client_admin', '?archived=true');
     expect(withArchived.filter((action) => action.archived)).toHaveLength(1);
+  });
+
+  it('some actions address a demo BRA or one of its scenarios, and carry their names (2.4)', async () => {
+    const actions = (await list('client_admin')) as unknown as Array<{ bra: { name: string } | null; risk_scenario: { name: string } | null }>;
+    expect(actions.filter((action) => action.bra !== null).map((action) => action.bra!.name)).toContain('Treasury operations BRA FY2026');
+    expect(actions.filter((action) => action.risk_scenario !== null).map((action) => action.risk_scenario!.name)).toContain(
+      'Payment fraud by impersonation',
+    );
+    expect(actions.some((action) => action.bra === null)).toBe(true);
   });
 
   it("the assessor sees the unlinked action they created (D5)", async () => {
