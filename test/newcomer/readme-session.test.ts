@@ -22,6 +22,7 @@ describe('the README first session works verbatim (issue: a newcomer reaches a f
     expect(code).toContain('/auth/v1/token?grant_type=password');
     expect(code).toContain('/api/v1/legal-entities');
     expect(code).toContain('/api/v1/risk-scenarios');
+    expect(code).toContain('/api/v1/bras');
     expect(code).toContain(README_BASE_URL);
 
     const port = await freePort();
@@ -37,6 +38,9 @@ describe('the README first session works verbatim (issue: a newcomer reaches a f
     for (const entity of DEMO_LEGAL_ENTITIES) expect(output).toContain(`"name": "${entity.name}"`);
     expect(output).toMatch(/"category": "[^"]+"/);
     expect(output).toMatch(/"total": (1[4-9]|[2-9]\d)/);
+    // The first BRA: created as a draft, then listed beside the demo's.
+    expect(output).toMatch(/"name": "My first assessment \d+"/);
+    expect(output).toContain('"status": "draft"');
     // The start-up banner reached the newcomer's terminal.
     expect(output).toContain(`listening on http://127.0.0.1:${port}`);
     // The last step stopped the service.
