@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
+import { ENTRY_COLUMNS } from './audit-trail.repository.js';
 import { csvRow } from './csv-cell.js';
 
 /** D7.6: the CSV columns, in this order. */
@@ -19,21 +20,8 @@ export const CSV_COLUMNS = [
   'action_details',
 ] as const;
 
-/** The JSON members of an entry, in the order of interface 2.9 (as GET /audit renders them). */
-const JSON_MEMBERS = [
-  'id',
-  'user_id',
-  'user_email',
-  'user_name',
-  'action_type',
-  'entity_type',
-  'entity_id',
-  'action_details',
-  'ip_address',
-  'user_agent',
-  'status',
-  'created_at',
-] as const;
+/** The JSON members of an entry: the columns GET /audit renders, in the order of interface 2.9. */
+const JSON_MEMBERS = ENTRY_COLUMNS;
 
 export type ExportFormat = 'json' | 'csv';
 

@@ -90,7 +90,8 @@ export async function estimateMatching(
   return Math.round(parsed[0]?.Plan['Plan Rows'] ?? 0);
 }
 
-const ENTRY_COLUMNS = [
+/** An entry's members in the order of interface 2.9: the search's columns and the JSON export's members. */
+export const ENTRY_COLUMNS = [
   'id',
   'user_id',
   'user_email',
