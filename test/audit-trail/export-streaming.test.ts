@@ -45,12 +45,17 @@ describe('audit export streaming', async () => {
     const response = await open(`${base}/api/v1/audit/export?format=csv`, await headers(admin));
     expect(response.statusCode).toBe(200);
     response.pause();
-    // Back-pressure: the service waits for the socket with its cursor's transaction open (not running, not done).
-    await until(async () => (await busyConnections(ctx)) === 1, 'the export holding its cursor');
-    const { rows } = await sql<{ state: string }>`
-      select state from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`.execute(ctx.db);
-    expect(rows.map((row) => row.state)).toEqual(['idle in transaction']);
-    response.destroy();
+    try {
+      // Back-pressure: the service waits for the socket with its cursor's transaction open (not running, not
+      // done). Between fetches the connection is briefly `active`, so wait for the state it settles in.
+      await until(async () => {
+        const { rows } = await sql<{ state: string }>`
+          select state from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`.execute(ctx.db);
+        return rows.length === 1 && rows[0]!.state === 'idle in transaction';
+      }, 'the export holding its cursor, idle in its transaction');
+    } finally {
+      response.destroy();
+    }
     await until(async () => (await busyConnections(ctx)) === 0, 'the export connection released');
     expect(await busyConnections(ctx)).toBe(0);
   });
@@ -60,6 +65,6 @@ describe('audit export streaming', async () => {
     let records = 0;
     for await (const chunk of response) records += (chunk.toString().match(/\r\n/g) ?? []).length;
     expect(records).toBe(40_001);
-    expect(await busyConnections(ctx)).toBe(0);
+    await until(async () => (await busyConnections(ctx)) === 0, 'the export connection released after the last row');
   });
 });

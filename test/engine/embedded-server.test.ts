@@ -97,14 +97,20 @@ describe.runIf(engineUnderTest() === 'embedded')('embedded server processes', ()
         again = readRunningServer(layout);
       }
       expect(again?.pid).not.toBe(first);
+      // The lease reconnects once the restarted server accepts connections: wait for it (bounded).
       const client = new pg.Client({ connectionString: server.url() });
       await client.connect();
-      const { rows } = await client.query<{ n: number }>(
-        'select count(*)::int as n from pg_stat_activity where application_name = $1',
-        [LEASE_NAME],
-      );
+      let leases = 0;
+      for (let i = 0; i < 200 && leases !== 1; i += 1) {
+        const { rows } = await client.query<{ n: number }>(
+          'select count(*)::int as n from pg_stat_activity where application_name = $1',
+          [LEASE_NAME],
+        );
+        leases = rows[0]?.n ?? 0;
+        if (leases !== 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       await client.end();
-      expect(rows[0]?.n).toBe(1);
+      expect(leases).toBe(1);
     } finally {
       await server.release();
     }
