@@ -43,22 +43,27 @@ export async function findApplicableAppetite(db: Executor, enterpriseId: string,
     .executeTakeFirst();
 }
 
+type AppetiteValues = AppetiteScope & { risk_level: RiskLevel; threshold_value: number; description: string | null; updated_by: string };
+
+/** The row of a scope's record, as both inserts write it. */
+const appetiteRow = (enterpriseId: string, values: AppetiteValues) => ({
+  enterprise_id: enterpriseId,
+  legal_entity_id: values.legalEntityId,
+  business_unit_id: values.businessUnitId,
+  risk_level: values.risk_level,
+  threshold_value: values.threshold_value,
+  description: values.description,
+  updated_by: values.updated_by,
+});
+
 export async function insertAppetite(
   db: Executor,
   enterpriseId: string,
-  values: AppetiteScope & { risk_level: RiskLevel; threshold_value: number; description: string | null; updated_by: string },
+  values: AppetiteValues,
 ) {
   return db
     .insertInto('risk_appetites')
-    .values({
-      enterprise_id: enterpriseId,
-      legal_entity_id: values.legalEntityId,
-      business_unit_id: values.businessUnitId,
-      risk_level: values.risk_level,
-      threshold_value: values.threshold_value,
-      description: values.description,
-      updated_by: values.updated_by,
-    })
+    .values(appetiteRow(enterpriseId, values))
     .returning(APPETITE_COLUMNS)
     .executeTakeFirstOrThrow();
 }
@@ -129,19 +134,11 @@ export async function findAppetiteOfScopeForUpdate(db: Executor, enterpriseId: s
 export async function insertAppetiteIfAbsent(
   db: Executor,
   enterpriseId: string,
-  values: AppetiteScope & { risk_level: RiskLevel; threshold_value: number; description: string | null; updated_by: string },
+  values: AppetiteValues,
 ) {
   return db
     .insertInto('risk_appetites')
-    .values({
-      enterprise_id: enterpriseId,
-      legal_entity_id: values.legalEntityId,
-      business_unit_id: values.businessUnitId,
-      risk_level: values.risk_level,
-      threshold_value: values.threshold_value,
-      description: values.description,
-      updated_by: values.updated_by,
-    })
+    .values(appetiteRow(enterpriseId, values))
     .onConflict((oc) => oc.constraint('risk_appetites_scope_key').doNothing())
     .returning(APPETITE_COLUMNS)
     .executeTakeFirst();
