@@ -79,7 +79,21 @@ export async function joinEmbeddedServer(dataDir: string, options: JoinOptions =
       return { running, started, lease };
     });
 
-  let { running, started, lease } = await connect();
+  // A server found running may be one that has just died (its postmaster not yet reaped, its pid file
+  // still there): joining it is refused. Look again shortly; once it is gone, this process starts it.
+  const connectOrRetry = async () => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await connect();
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (attempt >= 50 || (code !== 'ECONNREFUSED' && code !== 'ENOENT')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  };
+
+  let { running, started, lease } = await connectOrRetry();
   log(
     started
       ? `Started the embedded PostgreSQL server (pid ${running.pid}) on the socket in ${running.socketDir}.`
