@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { runKeysCommand } from './platform/auth/keys-command.js';
 import { openDatabase } from './platform/db/engine.js';
-import { migrateToLatest } from './platform/db/migrator.js';
+import { setUpSchema } from './platform/db/schema-setup.js';
 import { loadDotEnv } from './platform/env-file.js';
 import { packageVersion } from './version.js';
 
@@ -14,7 +14,7 @@ async function keys(): Promise<number> {
   const config = loadConfig(process.env, packageVersion());
   const database = await openDatabase(config.database);
   try {
-    await migrateToLatest(database);
+    await setUpSchema(config, database);
     return await runKeysCommand(database.db, config, process.argv.slice(2), (line) => process.stdout.write(`${line}\n`));
   } finally {
     await database.close();

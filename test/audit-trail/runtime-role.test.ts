@@ -3,16 +3,23 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { writeAudit } from '../../src/platform/audit/audit-writer.js';
-import { openDatabase, type Database } from '../../src/platform/db/engine.js';
+import { EMBEDDED_RUNTIME_ROLE, openDatabase, type Database } from '../../src/platform/db/engine.js';
 import { canRewriteAuditTrail } from '../../src/platform/db/runtime-role.js';
 import { setUpSchema } from '../../src/platform/db/schema-setup.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
 import { createTestContext } from '../support/app.js';
-import { freshDatabase } from '../support/database.js';
+import { engineUnderTest, freshDatabase } from '../support/database.js';
 import { createEnterprise } from '../support/factories.js';
 import { appendAuditEntries } from '../support/governance-factories.js';
 
 const asRole = (url: string, role: string) => Object.assign(new URL(url), { username: role }).toString();
+
+/** What a statement run as `db`'s role gives: 'allowed', or the error's code and message. */
+const outcome = (db: Database['db'], statement: ReturnType<typeof sql>) =>
+  statement.execute(db).then(
+    () => 'allowed',
+    (error: { code?: string; message: string }) => `${error.code}: ${error.message}`,
+  );
 
 /**
  * D7.5: entries cannot be changed even by SQL through the service's own role. Migrations run as the owner
@@ -34,11 +41,7 @@ describe('the runtime database role', async () => {
     await sql`drop role ${sql.id(role)}`.execute(ctx.db);
   });
 
-  const refusal = (statement: ReturnType<typeof sql>) =>
-    statement.execute(runtime.db).then(
-      () => 'allowed',
-      (error: { code?: string; message: string }) => `${error.code}: ${error.message}`,
-    );
+  const refusal = (statement: ReturnType<typeof sql>) => outcome(runtime.db, statement);
 
   it('the owner migrates and grants; the service then runs as a role that cannot rewrite the trail (no warning)', async () => {
     expect(report.ownerRuns).toBe(false);
@@ -75,5 +78,44 @@ describe('the runtime database role', async () => {
     expect(await refusal(sql`delete from audit_checkpoints`)).toBe('42501: permission denied for table audit_checkpoints');
     expect(await refusal(sql`update enterprises set updated_at = now() where id = ${enterprise.id}`)).toBe('allowed');
     expect(await refusal(sql`update audit_chain_heads set last_seq = last_seq where chain_key = ${enterprise.id}`)).toBe('allowed');
+  });
+});
+
+/**
+ * The embedded engine sets the two roles up itself: its server's superuser owns the schema and migrates, the
+ * service connects as EMBEDDED_RUNTIME_ROLE. Its own server (memory://), on the embedded leg only.
+ */
+describe.runIf(engineUnderTest() === 'embedded')('the embedded engine runs the service as its runtime role', async () => {
+  const database = await openDatabase({ kind: 'embedded-memory' }, { poolSize: 2 });
+  afterAll(() => database.close());
+  const report = await setUpSchema(loadConfig({ DATABASE_URL: 'memory://', LOG_LEVEL: 'silent' }), database);
+  const refusal = (statement: ReturnType<typeof sql>) => outcome(database.db, statement);
+
+  it('connects as a role that owns nothing and is no superuser, after the superuser migrated', async () => {
+    const { rows } = await sql<{ role: string; superuser: boolean }>`
+      select current_user as role, (select rolsuper from pg_roles where rolname = current_user) as superuser`.execute(database.db);
+    expect(rows).toEqual([{ role: EMBEDDED_RUNTIME_ROLE, superuser: false }]);
+    expect(report.applied.length).toBeGreaterThan(0);
+    expect(report.ownerRuns).toBe(false);
+    expect(await canRewriteAuditTrail(database.db)).toBe(false);
+  });
+
+  it('appends to and reads the trail, and is refused UPDATE, DELETE, TRUNCATE, DISABLE TRIGGER and session_replication_role', async () => {
+    await inTransaction(database.db, ({ trx }) =>
+      writeAudit(trx, { enterpriseId: null, actor: { userId: null, email: null, fullName: null }, action: 'update', entityType: 'user', entityId: null, details: {}, ip: null, userAgent: null }),
+    );
+    expect(await refusal(sql`select count(*) from audit_log`)).toBe('allowed');
+    expect(await refusal(sql`update audit_log set user_agent = 'x'`)).toBe('42501: permission denied for table audit_log');
+    expect(await refusal(sql`delete from audit_log`)).toBe('42501: permission denied for table audit_log');
+    expect(await refusal(sql`truncate audit_log`)).toBe('42501: permission denied for table audit_log');
+    expect(await refusal(sql`alter table audit_log disable trigger audit_log_immutable`)).toBe('42501: must be owner of table audit_log');
+    expect(await refusal(sql`set session_replication_role = replica`)).toMatch(/^42501: permission denied to set parameter "session_replication_role"/);
+    expect(await refusal(sql`delete from bra_snapshots`)).toBe('42501: permission denied for table bra_snapshots');
+    expect(await refusal(sql`update audit_checkpoints set entry_count = 0`)).toBe('42501: permission denied for table audit_checkpoints');
+  });
+
+  it('cannot create tables or change the migrations record', async () => {
+    expect(await refusal(sql`create table intruder (id int)`)).toBe('42501: permission denied for schema public');
+    expect(await refusal(sql`delete from kysely_migration`)).toBe('42501: permission denied for table kysely_migration');
   });
 });

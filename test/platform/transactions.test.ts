@@ -134,7 +134,7 @@ describe('a failing on-commit hook is logged and raises a system alert; the chan
   it('the change commits, the next hooks still run, and the failure is logged and alerted (system, on_commit)', async () => {
     const ran: string[] = [];
     const failure = new TypeError('the cache is gone');
-    const entity = await inTransaction(ctx.db, async ({ trx, onCommit }) => {
+    const entity = await inTransaction(ctx.database.db, async ({ trx, onCommit }) => {
       const created = await createLegalEntitiesService({ db: trx }).create(callerOf(admin), { name: `Hooked ${randomUUID()}` });
       onCommit(() => {
         ran.push('first');

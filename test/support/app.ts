@@ -7,7 +7,7 @@ import { loadAuthSecrets, type AuthSecrets } from '../../src/platform/auth/secre
 import { createMonitor, type AlertMonitor } from '../../src/platform/monitoring/alert-monitor.js';
 import { createMemoryRateLimitStore } from '../../src/platform/http/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../../src/platform/http/rate-limit/rate-limit-store.js';
-import { freshDatabase } from './database.js';
+import { asRuntimeRole, freshDatabase } from './database.js';
 import type { ScryptCost } from '../../src/platform/auth/provider/passwords.js';
 
 export const TEST_PUBLIC_URL = 'http://service.test';
@@ -21,7 +21,12 @@ export const TEST_PASSWORD_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
 
 export interface TestContext {
   app: App;
+  /** The app's database: the run's runtime role, unless the file passed a database of its own. */
   database: Database;
+  /**
+   * The same database as its owner, for what suites seed and inspect, and for what only the owner may do
+   * (disabling the audit trail's trigger to tamper with it).
+   */
   db: Database['db'];
   config: Config;
   secrets: AuthSecrets;
@@ -41,7 +46,8 @@ export interface TestContextOptions {
 }
 
 /**
- * The app as the service builds it, on a fresh database of its own, with generous rate limits (the
+ * The app as the service builds it, on a fresh database of its own reached as the service's role would
+ * reach it (no UPDATE or DELETE on the audit trail, no ownership), with generous rate limits (the
  * rate-limit suite sets its own). Closed automatically after the file's tests.
  */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
@@ -54,7 +60,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const database = options.database ?? (await freshDatabase());
+  const owner = options.database ?? (await freshDatabase());
+  const database = options.database ?? (await asRuntimeRole(owner));
   const secrets = await loadAuthSecrets(database.db, config, () => undefined);
   const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
   const monitor = createMonitor(database.db, silent, { intervalMs: 3_600_000 });
@@ -78,7 +85,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const context: TestContext = {
     app,
     database,
-    db: database.db,
+    db: owner.db,
     config,
     secrets,
     monitor,

@@ -59,6 +59,29 @@ export function freshDatabase(): Promise<Database> {
   return databaseOfRun(true);
 }
 
+/**
+ * The same database as `owner`, reached as the run's runtime role: what the service's role may do (read and
+ * write, only append to and read the audit trail), as the embedded engine and a two-role server run it.
+ * Closing it closes the owner's too (and so drops the database).
+ */
+export async function asRuntimeRole(owner: Database): Promise<Database> {
+  const { name, password } = inject('runtimeRole');
+  const url = Object.assign(new URL(owner.url), { username: name, password }).toString();
+  const runtime = await openDatabase({ kind: 'postgres', url }, { poolSize: 5, connectionTimeoutMs: 60_000 });
+  return {
+    ...runtime,
+    engine: owner.engine,
+    ownerUrl: owner.url,
+    async close() {
+      try {
+        await runtime.close();
+      } finally {
+        await owner.close();
+      }
+    },
+  };
+}
+
 /** An empty database (no migrations applied) on the run's server. */
 export function emptyDatabase(): Promise<Database> {
   return databaseOfRun(false);

@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/platform/db/engine.js';
 import { joinEmbeddedServer } from '../../src/platform/db/embedded/embedded-server.js';
 import { migrateToLatest } from '../../src/platform/db/migrator.js';
+import { grantRuntimePrivileges } from '../../src/platform/db/runtime-role.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,6 +15,12 @@ declare module 'vitest' {
     /** A superuser URL of the server (its `postgres` database) and the name of the migrated template. */
     serverUrl: string;
     serverTemplate: string;
+    /**
+     * The run's runtime role (a login of its own with a password, so that it signs in on servers without
+     * trust authentication): granted on the template what the service's role is granted at start-up, so
+     * that every clone carries the grants. Test apps connect as it.
+     */
+    runtimeRole: { name: string; password: string };
   }
 }
 
@@ -41,12 +48,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${template}`);
+  const runtimeRole = { name: `${template}_runtime`, password: randomBytes(16).toString('hex') };
+  await admin.query(`create role ${runtimeRole.name} login password '${runtimeRole.password}'`);
   const database = await openDatabase({ kind: 'postgres', url: withDatabase(serverUrl, template) }, { poolSize: 2 });
   await migrateToLatest(database);
+  await grantRuntimePrivileges(database.db, runtimeRole.name);
   await database.close();
   project.provide('engine', server === null ? 'postgres' : 'embedded');
   project.provide('serverUrl', serverUrl);
   project.provide('serverTemplate', template);
+  project.provide('runtimeRole', runtimeRole);
   return async () => {
     // Drop the template and every database this run cloned from it, then leave the server.
     const { rows } = await admin.query<{ datname: string }>(
@@ -54,6 +65,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       [template, `${template}\\_%`],
     );
     for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
+    // Its grants went with the databases; roles of test files (runtime-role suites) are theirs to drop.
+    await admin.query(`drop role if exists ${runtimeRole.name}`);
     await admin.end();
     await server?.release();
   };

@@ -15,8 +15,13 @@ import type { DB } from './schema.js';
 export interface Database {
   db: Kysely<DB>;
   engine: 'embedded' | 'postgres';
-  /** The connection URL of this database (embedded: through the server's socket). */
+  /** The connection URL of this database (embedded: through the server's socket, as EMBEDDED_RUNTIME_ROLE). */
   url: string;
+  /**
+   * The URL of the role that owns the schema and runs the migrations, when the engine knows it (embedded:
+   * the server's superuser); null when the caller must name one (MIGRATION_DATABASE_URL) or `url` owns it.
+   */
+  ownerUrl: string | null;
   /** Embedded: the server this process uses, which hands out URLs for any role and database. */
   server: EmbeddedServer | null;
   /** Runs a multi-statement SQL script (a migration) on the executor (the migrator's transaction). */
@@ -28,6 +33,12 @@ export interface Database {
 
 /** The application's database on the embedded server. */
 export const EMBEDDED_DATABASE = 'risk';
+/**
+ * The role the service connects as on the embedded server: it owns nothing and is no superuser, so once the
+ * owner (the server's superuser, which migrates) has granted it its rights, it may only append to and read
+ * the audit trail (D7.5), as on an external server set up with two roles.
+ */
+export const EMBEDDED_RUNTIME_ROLE = 'risk_service';
 
 const DATE_OID = 1082;
 const INT8_OID = 20;
@@ -47,7 +58,7 @@ export interface OpenOptions {
 
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
   const pool = { max: options.poolSize ?? 10, connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000 };
-  if (target.kind === 'postgres') return openPool(target.url, pool, 'postgres', null, async () => undefined);
+  if (target.kind === 'postgres') return openPool(target.url, null, pool, 'postgres', null, async () => undefined);
   if (target.kind === 'embedded-dir') {
     const server = await joinEmbeddedServer(target.dataDir, options.log !== undefined ? { log: options.log } : {});
     return onServer(server, pool, () => server.release());
@@ -81,15 +92,18 @@ type PoolOptions = { max: number; connectionTimeoutMillis: number };
 async function onServer(server: EmbeddedServer, pool: PoolOptions, release: () => Promise<void>): Promise<Database> {
   try {
     await server.ensureDatabase(EMBEDDED_DATABASE);
+    await server.ensureRole(EMBEDDED_RUNTIME_ROLE);
   } catch (error) {
     await release();
     throw error;
   }
-  return openPool(server.url({ database: EMBEDDED_DATABASE }), pool, 'embedded', server, release);
+  const runtimeUrl = server.url({ database: EMBEDDED_DATABASE, role: EMBEDDED_RUNTIME_ROLE });
+  return openPool(runtimeUrl, server.url({ database: EMBEDDED_DATABASE }), pool, 'embedded', server, release);
 }
 
 function openPool(
   url: string,
+  ownerUrl: string | null,
   options: PoolOptions,
   engine: Database['engine'],
   server: EmbeddedServer | null,
@@ -104,6 +118,7 @@ function openPool(
     db,
     engine,
     url,
+    ownerUrl,
     server,
     async execScript(executor, script) {
       await sql.raw(script).execute(executor);

@@ -30,6 +30,8 @@ export interface EmbeddedServer {
   url(options?: { database?: string; role?: string }): string;
   /** Creates the database when it does not exist yet (optionally as a copy of a template). */
   ensureDatabase(name: string, template?: string): Promise<void>;
+  /** Creates a login role without any attribute (no superuser, no createdb, no createrole) when it does not exist yet. */
+  ensureRole(name: string): Promise<void>;
   /** Ends this process's lease; the last process to leave stops the server. */
   release(): Promise<void>;
   /** For exit handlers of throw-away servers (memory://): stops it at once, synchronously. */
@@ -134,19 +136,19 @@ export async function joinEmbeddedServer(dataDir: string, options: JoinOptions =
     started,
     url: ({ database = 'postgres', role = 'postgres' } = {}) => urlOf(running, database, role),
     async ensureDatabase(name, template) {
-      const client = new pg.Client({ connectionString: urlOf(running, 'postgres', 'postgres') });
-      await client.connect();
-      try {
+      await asSuperuser(running, async (client) => {
         const exists = await client.query('select 1 from pg_database where datname = $1', [name]);
         if (exists.rowCount !== 0) return;
         const from = template !== undefined ? ` template ${client.escapeIdentifier(template)}` : '';
-        await client.query(`create database ${client.escapeIdentifier(name)}${from}`).catch((error: { code?: string }) => {
-          // Another process created it at the same moment.
-          if (error.code !== '42P04' && error.code !== '23505') throw error;
-        });
-      } finally {
-        await client.end();
-      }
+        await client.query(`create database ${client.escapeIdentifier(name)}${from}`).catch(createdMeanwhile);
+      });
+    },
+    async ensureRole(name) {
+      await asSuperuser(running, async (client) => {
+        const exists = await client.query('select 1 from pg_roles where rolname = $1', [name]);
+        if (exists.rowCount !== 0) return;
+        await client.query(`create role ${client.escapeIdentifier(name)} login`).catch(createdMeanwhile);
+      });
     },
     async release() {
       if (released) return;
@@ -158,6 +160,21 @@ export async function joinEmbeddedServer(dataDir: string, options: JoinOptions =
       stopClusterNow(layout, binaries, user);
     },
   };
+}
+
+async function asSuperuser(running: RunningServer, work: (client: pg.Client) => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: urlOf(running, 'postgres', 'postgres') });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Another process created the same database or role at the same moment: what was wanted exists. */
+function createdMeanwhile(error: { code?: string }): void {
+  if (error.code !== '42P04' && error.code !== '42710' && error.code !== '23505') throw error;
 }
 
 async function release(layout: ClusterLayout, binaries: PostgresBinaries, user: ServerUser, lease: pg.Client): Promise<void> {
