@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/platform/audit/hash-chain.js';
 import { createCheckpointsService } from '../../src/modules/audit-trail/checkpoints.service.js';
-import { checkpointKeySource } from '../../src/modules/audit-trail/checkpoint-key.js';
+import { checkpointKeySource } from '../../src/platform/audit/checkpoint-key.js';
 import { createTestContext } from '../support/app.js';
 import { sessionHeaders } from '../support/api.js';
 import { auditEntries, expectAccessDenied } from '../support/audit.js';

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/principal.js';
 import type { App, Platform } from '../../platform/module.js';
-import { checkpointKeySource } from './checkpoint-key.js';
+import { checkpointKeySource } from '../../platform/audit/checkpoint-key.js';
 import { startCheckpointSchedule } from './checkpoint-schedule.js';
 import {
   createCheckpointSchema,

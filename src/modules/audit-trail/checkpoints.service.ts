@@ -7,7 +7,7 @@ import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { paginationInfo, pageRequest } from '../../platform/http/pagination.js';
 import { requireAuditor } from './audit-access.js';
-import { checkpointSignatureValid, signCheckpoint, type CheckpointClaims, type SigningKey } from './checkpoint-signature.js';
+import { checkpointSignatureValid, signCheckpoint, type CheckpointClaims, type SigningKey } from '../../platform/audit/checkpoint-signature.js';
 import {
   chainsAheadOfCheckpoints,
   checkpointsBetween,

@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { canonicalJson } from '../../platform/audit/hash-chain.js';
+import { canonicalJson } from './hash-chain.js';
 
 /**
  * What a checkpoint signs (D7.5): one chain's head. The message is a fixed prefix and the canonical JSON
