@@ -17,7 +17,7 @@ import { createCheckpointsService } from './checkpoints.service.js';
 export function registerAuditTrailRoutes(app: App, platform: Platform): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = platform.database;
-  const checkpoints = createCheckpointsService({ db, signingKey: checkpointKeySource(platform.config) });
+  const checkpoints = createCheckpointsService({ db, keys: checkpointKeySource(platform.config) });
   const trail = createAuditTrailService({
     db,
     checkpoints,
