@@ -9,6 +9,7 @@ import {
   listCheckpointsSchema,
   searchAuditSchema,
   verifyAuditSchema,
+  verifyCheckpointSchema,
 } from './audit-trail.schemas.js';
 import { createAuditTrailService } from './audit-trail.service.js';
 import { createCheckpointsService } from './checkpoints.service.js';
@@ -37,6 +38,10 @@ export function registerAuditTrailRoutes(app: App, platform: Platform): void {
   });
 
   api.get('/audit/verify', { schema: verifyAuditSchema }, async (request) => ({ data: await trail.verify(callerOf(request)) }));
+
+  api.post('/audit/verify', { schema: verifyCheckpointSchema }, async (request) => ({
+    data: await trail.verify(callerOf(request), request.body),
+  }));
 
   api.get('/audit/checkpoints', { schema: listCheckpointsSchema }, async (request) =>
     checkpoints.list(callerOf(request), request.query),

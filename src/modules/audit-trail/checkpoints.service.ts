@@ -18,7 +18,8 @@ import {
   listCheckpoints,
   type CheckpointRow,
 } from './checkpoints.repository.js';
-import type { CheckpointView } from './audit-trail.schemas.js';
+import type { CheckpointView, VerifyCheckpointBody } from './audit-trail.schemas.js';
+import { keptAnchor, withAnchor } from './kept-checkpoint.js';
 
 const present = (row: CheckpointRow): CheckpointView => ({
   ...row,
@@ -114,6 +115,11 @@ export function createCheckpointsService({ db, keys }: { db: Executor; keys: () 
     },
 
     anchorsOf,
+
+    /** The stored anchors plus the checkpoint an auditor kept (refused unless a trusted or pinned key vouches for it). */
+    anchorsWithKept(enterpriseId: string, body: VerifyCheckpointBody) {
+      return withAnchor(anchorsOf(enterpriseId), keptAnchor(keys().trusted, enterpriseId, body));
+    },
   };
 }
 
