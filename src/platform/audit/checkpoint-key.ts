@@ -1,11 +1,11 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import { keyIdOf, publicKeysFromPem, signingKeyFrom, type SigningKey } from './checkpoint-signature.js';
 
 export const SIGNING_KEY_FILE = 'audit-signing-key.pem';
-/** Public keys of earlier keys, trusted at every start. */
+/** Public keys of earlier file keys, appended by `npm run keys -- rotate-audit`; trusted at every start. */
 export const TRUSTED_KEYS_FILE = 'audit-trusted-keys.pem';
 
 export interface CheckpointKeys {
@@ -82,6 +82,27 @@ function readSigningKeyFile(path: string): SigningKey | null {
 
 const newPrivateKeyPem = () => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
-function isThrowAway(config: Config): boolean {
+export function isThrowAway(config: Config): boolean {
   return (config.database.kind as string).endsWith('memory');
+}
+
+/**
+ * Replaces DATA_DIR's signing key with a new one and appends the old public key to the trusted file first,
+ * so that a crash between the two steps leaves the old key both signing and trusted, never lost. The new
+ * key is written beside the old one (mode 0600) and renamed over it, so no reader sees half a key. Null
+ * when there is no key file yet (the service creates one at first need).
+ */
+export function rotateSigningKeyFile(dataDir: string): { retired: SigningKey; current: SigningKey } | null {
+  const path = join(dataDir, SIGNING_KEY_FILE);
+  const retired = readSigningKeyFile(path);
+  if (retired === null) return null;
+  const trustedPath = join(dataDir, TRUSTED_KEYS_FILE);
+  if (!readTrustedFile(dataDir).some((key) => keyIdOf(key) === retired.keyId)) {
+    appendFileSync(trustedPath, `# key_id ${retired.keyId}, retired ${new Date().toISOString()}\n${retired.publicKeyPem}`);
+  }
+  const next = `${path}.next`;
+  rmSync(next, { force: true }); // left by an interrupted rotation; 'wx' then creates it with mode 0600
+  writeFileSync(next, newPrivateKeyPem(), { mode: 0o600, flag: 'wx' });
+  renameSync(next, path);
+  return { retired, current: readSigningKeyFile(path)! };
 }
