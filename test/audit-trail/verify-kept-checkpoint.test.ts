@@ -69,6 +69,16 @@ describe('verifying the audit trail against a kept checkpoint', async () => {
     expect((await verifyKept()).json().data).toMatchObject({ valid: false, first_invalid_id: kept.last_entry_id, failure: 'missing_entries' });
   });
 
+  it('the kept checkpoint at an archive cut anchors the cut when the stored one is gone (docs/audit-retention.md)', async () => {
+    const { enterprise, kept, verify, verifyKept } = await setup();
+    await tamper(ctx, async (trx) => {
+      await sql`delete from audit_log where enterprise_id = ${enterprise.id} and chain_seq <= ${kept.chain_seq}`.execute(trx);
+      await sql`delete from audit_checkpoints where enterprise_id = ${enterprise.id}`.execute(trx);
+    });
+    expect(await verify()).toMatchObject({ valid: false, failure: 'sequence_gap' });
+    expect((await verifyKept()).json().data).toEqual({ valid: true, entries_checked: 3, first_invalid_id: null, checkpoints_checked: 1, failure: null });
+  });
+
   it('an altered or forged checkpoint is refused with 422 VALIDATION_ERROR, and its own public_key vouches for nothing', async () => {
     const { kept, verifyKept } = await setup();
     const altered = await verifyKept({ checkpoint: { ...kept, last_hash: 'f'.repeat(64) } });
