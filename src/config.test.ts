@@ -170,6 +170,19 @@ describe('audit settings (D7.5)', () => {
     expect(() => loadConfig({ AUDIT_SIGNING_KEY: 'not a key' })).toThrow(/AUDIT_SIGNING_KEY/);
   });
 
+  it('takes earlier public keys as base64 SPKI DER separated by commas, and names the variable and the key when one is not Ed25519', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const keys = [generateKeyPairSync('ed25519').publicKey, generateKeyPairSync('ed25519').publicKey];
+    const der = keys.map((key) => key.export({ type: 'spki', format: 'der' }).toString('base64'));
+    const pem = keys.map((key) => key.export({ type: 'spki', format: 'pem' }).toString());
+    expect(loadConfig({}).audit.trustedPublicKeysPem).toEqual([]);
+    expect(loadConfig({ AUDIT_TRUSTED_PUBLIC_KEYS: `${der[0]}, ${der[1]}` }).audit.trustedPublicKeysPem).toEqual(pem);
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+    expect(() => loadConfig({ AUDIT_TRUSTED_PUBLIC_KEYS: `${der[0]},${ec}` })).toThrow(/AUDIT_TRUSTED_PUBLIC_KEYS key 2 must be an Ed25519/);
+    expect(() => loadConfig({ AUDIT_TRUSTED_PUBLIC_KEYS: pem[0]! })).toThrow(/AUDIT_TRUSTED_PUBLIC_KEYS key 1/);
+    expect(() => loadConfig({ AUDIT_TRUSTED_PUBLIC_KEYS: `${der[0]},` })).toThrow(/AUDIT_TRUSTED_PUBLIC_KEYS key 2/);
+  });
+
   it('takes the checkpoint interval in minutes (0 turns it off) and MIGRATION_DATABASE_URL only beside a server DATABASE_URL', () => {
     expect(loadConfig({}).audit.checkpointIntervalMinutes).toBe(60);
     expect(loadConfig({ AUDIT_CHECKPOINT_INTERVAL_MINUTES: '0' }).audit.checkpointIntervalMinutes).toBe(0);

@@ -1,4 +1,4 @@
-import { createPrivateKey } from 'node:crypto';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
 
 /**
  * The service's configuration, read once from the environment (decisions.md D1).
@@ -70,6 +70,11 @@ export interface Config {
   audit: {
     /** AUDIT_SIGNING_KEY: the Ed25519 private key (PEM, or base64 PKCS#8 DER) that signs checkpoints; null: a file under DATA_DIR. */
     signingKeyPem: string | null;
+    /**
+     * AUDIT_TRUSTED_PUBLIC_KEYS: earlier checkpoint keys (SPKI PEM each) whose checkpoints verify still
+     * trusts after a rotation, besides the current key and DATA_DIR/audit-trusted-keys.pem.
+     */
+    trustedPublicKeysPem: string[];
     /** AUDIT_CHECKPOINT_INTERVAL_MINUTES: how often every chain head is signed; 0 turns the periodic signing off. */
     checkpointIntervalMinutes: number;
   };
@@ -233,6 +238,7 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
     version,
     audit: {
       signingKeyPem: auditSigningKey(env),
+      trustedPublicKeysPem: auditTrustedPublicKeys(env),
       checkpointIntervalMinutes: integer(env, 'AUDIT_CHECKPOINT_INTERVAL_MINUTES', 60, 0, 10_080),
     },
   };
@@ -251,5 +257,29 @@ function auditSigningKey(env: Env): string | null {
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError('AUDIT_SIGNING_KEY', 'must be an Ed25519 private key in PEM or base64 PKCS#8 DER');
+  }
+}
+
+/**
+ * One line an .env file can hold: base64 SPKI DER keys separated by commas (each is the line between the
+ * BEGIN and END PUBLIC KEY lines of its PEM). Kept as PEM text, like the signing key.
+ */
+function auditTrustedPublicKeys(env: Env): string[] {
+  const raw = text(env, 'AUDIT_TRUSTED_PUBLIC_KEYS');
+  if (raw === null) return [];
+  return raw.split(',').map((item, index) => {
+    const key = publicKeyFromDer(item.trim());
+    if (key?.asymmetricKeyType !== 'ed25519') {
+      throw new ConfigError('AUDIT_TRUSTED_PUBLIC_KEYS', `key ${index + 1} must be an Ed25519 public key in base64 SPKI DER (keys separated by commas)`);
+    }
+    return key.export({ type: 'spki', format: 'pem' }).toString();
+  });
+}
+
+function publicKeyFromDer(base64: string) {
+  try {
+    return createPublicKey({ key: Buffer.from(base64, 'base64'), format: 'der', type: 'spki' });
+  } catch {
+    return null;
   }
 }

@@ -6,8 +6,8 @@ import { loadDotEnv } from './platform/env-file.js';
 import { packageVersion } from './version.js';
 
 /**
- * `npm run keys [-- rotate]` on the configured database (DATABASE_URL or DATA_DIR). It writes to this
- * terminal only. With the service running on the same DATA_DIR it joins the service's embedded server.
+ * `npm run keys [-- rotate | rotate-audit]` on the configured database (DATABASE_URL or DATA_DIR). It writes to
+ * this terminal only. With the service running on the same DATA_DIR it joins the service's embedded server.
  */
 async function keys(): Promise<number> {
   loadDotEnv();

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/platform/audit/hash-chain.js';
 import { createCheckpointsService } from '../../src/modules/audit-trail/checkpoints.service.js';
-import { checkpointKeySource } from '../../src/modules/audit-trail/checkpoint-key.js';
+import { checkpointKeySource } from '../../src/platform/audit/checkpoint-key.js';
 import { createTestContext } from '../support/app.js';
 import { sessionHeaders } from '../support/api.js';
 import { auditEntries, expectAccessDenied } from '../support/audit.js';
@@ -83,7 +83,7 @@ describe('audit checkpoints', async () => {
   });
 
   it('the periodic round signs every trail whose head moved since its last checkpoint, and only those', async () => {
-    const service = createCheckpointsService({ db: ctx.db, signingKey: checkpointKeySource(ctx.config) });
+    const service = createCheckpointsService({ db: ctx.db, keys: checkpointKeySource(ctx.config) });
     const fresh = await createEnterprise(ctx);
     await appendAuditEntries(ctx, fresh.id, [{ createdAt: new Date('2026-07-01T00:00:00Z') }]);
     const before = await ctx.db.selectFrom('audit_checkpoints').select('enterprise_id').where('enterprise_id', '=', fresh.id).execute();
@@ -98,11 +98,11 @@ describe('audit checkpoints', async () => {
   it('without AUDIT_SIGNING_KEY the key is a file under DATA_DIR, created at first need with mode 0600 and kept', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'audit-key-'));
     const config = { ...ctx.config, dataDir, audit: { ...ctx.config.audit, signingKeyPem: null } };
-    const first = checkpointKeySource(config)();
+    const first = checkpointKeySource(config)().signing;
     const path = join(dataDir, 'audit-signing-key.pem');
     expect(readFileSync(path, 'utf8')).toMatch(/BEGIN PRIVATE KEY/);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(checkpointKeySource(config)().keyId).toBe(first.keyId);
+    expect(checkpointKeySource(config)().signing.keyId).toBe(first.keyId);
   });
 
   it('refuses an assessor and a super admin (D5)', async () => {

@@ -1,22 +1,11 @@
-import { sql, type Transaction } from 'kysely';
-import type { DB } from '../../src/platform/db/schema.js';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { entryHash } from '../../src/platform/audit/hash-chain.js';
-import { chainedContentOf } from '../../src/platform/audit/chain-verifier.js';
-import { createTestContext, type TestContext } from '../support/app.js';
+import { createTestContext } from '../support/app.js';
 import { sessionHeaders } from '../support/api.js';
 import { expectAccessDenied } from '../support/audit.js';
+import { rewriteEntry, tamper } from '../support/audit-tamper.js';
 import { createEnterprise, createUser } from '../support/factories.js';
 import { appendAuditEntries, signingKeyEnv } from '../support/governance-factories.js';
-
-/** What only the owner of audit_log can do, in a transaction of its own, with the immutability trigger off. */
-async function tamper(ctx: TestContext, change: (trx: Transaction<DB>) => Promise<void>) {
-  await ctx.db.transaction().execute(async (trx) => {
-    await sql`alter table audit_log disable trigger audit_log_immutable`.execute(trx);
-    await change(trx);
-    await sql`alter table audit_log enable trigger audit_log_immutable`.execute(trx);
-  });
-}
 
 const days = (n: number) => Array.from({ length: n }, (_, i) => ({ createdAt: new Date(Date.UTC(2026, 5, 1, 0, 0, i)) }));
 
@@ -70,17 +59,7 @@ describe('audit chain verification', async () => {
     expect((await checkpoint()).statusCode).toBe(201);
     // The rewrite: change entry 5 and recompute the hash of it and of every later entry (the checkpoint's
     // own audit entry included), and the chain head, exactly as someone who can write the table would.
-    await tamper(ctx, async (trx) => {
-      await sql`update audit_log set user_agent = 'rewritten' where id = ${ids[4]}`.execute(trx);
-      const rows = await trx.selectFrom('audit_log').selectAll().where('enterprise_id', '=', enterprise.id).orderBy('chain_seq').execute();
-      let prev = rows[3]!.hash;
-      for (const row of rows.slice(4)) {
-        const hash = entryHash(prev, chainedContentOf(row));
-        await sql`update audit_log set prev_hash = ${prev}, hash = ${hash} where id = ${row.id}`.execute(trx);
-        prev = hash;
-      }
-      await sql`update audit_chain_heads set last_hash = ${prev} where chain_key = ${enterprise.id}`.execute(trx);
-    });
+    await tamper(ctx, (trx) => rewriteEntry(trx, enterprise.id, ids[4]!));
     const result = (await verify()).json().data;
     expect(result).toMatchObject({ valid: false, failure: 'checkpoint_mismatch' });
     // The entry the checkpoint vouched for (its last) no longer carries the signed hash.
@@ -98,9 +77,7 @@ describe('audit chain verification', async () => {
     expect((await verify()).json().data).toMatchObject({ valid: true, checkpoints_checked: 1 });
     // Without the checkpoint at the cut, the first entry left cannot be vouched for.
     await tamper(ctx, async (trx) => {
-      await sql`alter table audit_checkpoints disable trigger audit_checkpoints_immutable`.execute(trx);
       await sql`delete from audit_checkpoints where id = ${cut.id}`.execute(trx);
-      await sql`alter table audit_checkpoints enable trigger audit_checkpoints_immutable`.execute(trx);
     });
     expect((await verify()).json().data).toMatchObject({ valid: false, failure: 'sequence_gap' });
     expect(ids).toHaveLength(6);

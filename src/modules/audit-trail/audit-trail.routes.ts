@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/principal.js';
 import type { App, Platform } from '../../platform/module.js';
-import { checkpointKeySource } from './checkpoint-key.js';
+import { checkpointKeySource } from '../../platform/audit/checkpoint-key.js';
 import { startCheckpointSchedule } from './checkpoint-schedule.js';
 import {
   createCheckpointSchema,
@@ -9,6 +9,7 @@ import {
   listCheckpointsSchema,
   searchAuditSchema,
   verifyAuditSchema,
+  verifyCheckpointSchema,
 } from './audit-trail.schemas.js';
 import { createAuditTrailService } from './audit-trail.service.js';
 import { createCheckpointsService } from './checkpoints.service.js';
@@ -17,7 +18,7 @@ import { createCheckpointsService } from './checkpoints.service.js';
 export function registerAuditTrailRoutes(app: App, platform: Platform): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = platform.database;
-  const checkpoints = createCheckpointsService({ db, signingKey: checkpointKeySource(platform.config) });
+  const checkpoints = createCheckpointsService({ db, keys: checkpointKeySource(platform.config) });
   const trail = createAuditTrailService({
     db,
     checkpoints,
@@ -37,6 +38,10 @@ export function registerAuditTrailRoutes(app: App, platform: Platform): void {
   });
 
   api.get('/audit/verify', { schema: verifyAuditSchema }, async (request) => ({ data: await trail.verify(callerOf(request)) }));
+
+  api.post('/audit/verify', { schema: verifyCheckpointSchema }, async (request) => ({
+    data: await trail.verify(callerOf(request), request.body),
+  }));
 
   api.get('/audit/checkpoints', { schema: listCheckpointsSchema }, async (request) =>
     checkpoints.list(callerOf(request), request.query),

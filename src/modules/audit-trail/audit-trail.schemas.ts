@@ -89,6 +89,51 @@ export const CheckpointView = Type.Object({
 });
 export type CheckpointView = Static<typeof CheckpointView>;
 
+const SAMPLE_PUBLIC_KEY = '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAcSZHqs4TrHuB8mQh+zeFIV84ATEuh1zV5JVa/eRjF14=\n-----END PUBLIC KEY-----\n';
+const PublicKeyPem = (description: string) => Type.String({ minLength: 1, maxLength: 1000, description, examples: [SAMPLE_PUBLIC_KEY] });
+
+/** A checkpoint as GET /audit/checkpoints lists it, handed back by an auditor who kept it. */
+export const KeptCheckpoint = Type.Object(
+  {
+    id: Type.Optional(Uuid('As listed; not signed, not used')),
+    enterprise_id: Nullable(Uuid('The enterprise whose trail was signed; another enterprise (or null, the platform trail) is 404')),
+    chain_seq: Type.Integer({ minimum: 1, description: 'Position of the last entry in the trail' }),
+    last_entry_id: Uuid('The last entry at signing time'),
+    last_hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: "That entry's chain hash (hex SHA-256)", examples: ['9f2c'.repeat(16)] }),
+    entry_count: Type.Integer({ minimum: 1, description: 'Entries the trail held at signing time' }),
+    signed_at: Type.String({ format: 'date-time', description: 'As listed (the signed text holds it exactly)' }),
+    algorithm: Type.Literal('Ed25519'),
+    key_id: Type.String({
+      pattern: '^[0-9a-f]{16}$',
+      description: 'Picks the trusted key that checks the signature when no public_key is given beside the checkpoint',
+      examples: ['b39bc968af943177'],
+    }),
+    public_key: Type.Optional(PublicKeyPem('As listed; never trusted on its own account (pin it as the top-level public_key)')),
+    signature: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Base64 Ed25519 signature, as listed',
+      examples: ['MkOi0xYn0RGoAH0Qn6T35qvYmSh3Ab2Jq3yBBUaTO4CqkWDxRCNJCVWru0jVBVp7yFYVo4C5VPiAw0smSUsFAA=='],
+    }),
+  },
+  { additionalProperties: false },
+);
+export type KeptCheckpoint = Static<typeof KeptCheckpoint>;
+
+export const VerifyCheckpointBody = Type.Object(
+  {
+    checkpoint: KeptCheckpoint,
+    public_key: Type.Optional(
+      PublicKeyPem(
+        'The Ed25519 public key (SPKI PEM) the auditor trusts. Given: the signature must verify with it. Omitted: with the ' +
+          "service's current key or an earlier key it still trusts, chosen by the checkpoint's key_id.",
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type VerifyCheckpointBody = Static<typeof VerifyCheckpointBody>;
+
 const TAGS = ['audit'];
 const ROLES = 'Client admins and reviewers (the whole enterprise); assessors and super admins get 403 (D5).';
 
@@ -136,6 +181,21 @@ export const verifyAuditSchema = {
   operationId: 'audit.verify',
   tags: TAGS,
   response: { 200: Type.Object({ data: VerificationView }), ...errorResponses([]) },
+};
+
+export const verifyCheckpointSchema = {
+  summary: 'Verify the audit trail against a checkpoint you kept',
+  description:
+    `Checks that today's trail still holds exactly the head a checkpoint signed (as GET /audit/checkpoints listed it), ` +
+    `even if the trail and the stored checkpoints were rewritten since. The signature must verify with the public_key ` +
+    `given beside the checkpoint, else with a key the service trusts; otherwise 422. A checkpoint of another ` +
+    `enterprise is 404. The chain is then walked as GET /audit/verify walks it, with the kept checkpoint as one more ` +
+    `anchor: a rewrite before it is named at its entry (checkpoint_mismatch), entries gone past it are missing_entries. ` +
+    `${ROLES}`,
+  operationId: 'audit.verify_checkpoint',
+  tags: TAGS,
+  body: VerifyCheckpointBody,
+  response: { 200: Type.Object({ data: VerificationView }, { description: 'The verification' }), ...errorResponses([404, 422]) },
 };
 
 export const listCheckpointsSchema = {

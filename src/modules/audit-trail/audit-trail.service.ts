@@ -16,7 +16,7 @@ import {
   type AttributeFilters,
   type ChainRange,
 } from './audit-trail.repository.js';
-import type { ExportAuditQuery, SearchAuditQuery } from './audit-trail.schemas.js';
+import type { ExportAuditQuery, SearchAuditQuery, VerifyCheckpointBody } from './audit-trail.schemas.js';
 import { exportContentType, exportFileName, streamExport } from './audit-export.js';
 import type { CheckpointsService } from './checkpoints.service.js';
 
@@ -114,10 +114,15 @@ export function createAuditTrailService({
       };
     },
 
-    /** GET /audit/verify (D7.5): the chain, batch by batch, against the signed checkpoints. */
-    async verify(caller: Caller) {
+    /**
+     * GET /audit/verify (D7.5): the chain, batch by batch, against the signed checkpoints. POST /audit/verify
+     * hands in a checkpoint the auditor kept: the same walk with it as one more anchor.
+     */
+    async verify(caller: Caller, kept?: VerifyCheckpointBody) {
       requireAuditor(caller);
-      const walk = await walkAuditChain(db, caller.enterpriseId, { anchorsBetween: checkpoints.anchorsOf(caller.enterpriseId) });
+      const anchorsBetween =
+        kept === undefined ? checkpoints.anchorsOf(caller.enterpriseId) : checkpoints.anchorsWithKept(caller.enterpriseId, kept);
+      const walk = await walkAuditChain(db, caller.enterpriseId, { anchorsBetween });
       return {
         valid: walk.valid,
         entries_checked: walk.entries_checked,

@@ -7,7 +7,8 @@ import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { paginationInfo, pageRequest } from '../../platform/http/pagination.js';
 import { requireAuditor } from './audit-access.js';
-import { checkpointSignatureValid, signCheckpoint, type CheckpointClaims, type SigningKey } from './checkpoint-signature.js';
+import type { CheckpointKeys } from '../../platform/audit/checkpoint-key.js';
+import { checkpointClaimsOf, checkpointSignatureValid, signCheckpoint, type CheckpointClaims } from '../../platform/audit/checkpoint-signature.js';
 import {
   chainsAheadOfCheckpoints,
   checkpointsBetween,
@@ -17,16 +18,8 @@ import {
   listCheckpoints,
   type CheckpointRow,
 } from './checkpoints.repository.js';
-import type { CheckpointView } from './audit-trail.schemas.js';
-
-const claimsOf = (row: Omit<CheckpointClaims, 'signed_at'> & { signed_at: Date | string }): CheckpointClaims => ({
-  enterprise_id: row.enterprise_id,
-  chain_seq: Number(row.chain_seq),
-  last_entry_id: row.last_entry_id,
-  last_hash: row.last_hash,
-  entry_count: Number(row.entry_count),
-  signed_at: row.signed_at instanceof Date ? row.signed_at.toISOString() : row.signed_at,
-});
+import type { CheckpointView, VerifyCheckpointBody } from './audit-trail.schemas.js';
+import { keptAnchor, withAnchor } from './kept-checkpoint.js';
 
 const present = (row: CheckpointRow): CheckpointView => ({
   ...row,
@@ -39,12 +32,12 @@ const present = (row: CheckpointRow): CheckpointView => ({
  * Signed checkpoints (D7.5): the service signs a chain's head with a key the database does not hold, so
  * that someone able to write the tables cannot rewrite history and recompute the hashes unnoticed.
  */
-export function createCheckpointsService({ db, signingKey }: { db: Executor; signingKey: () => SigningKey }) {
+export function createCheckpointsService({ db, keys }: { db: Executor; keys: () => CheckpointKeys }) {
   /** Signs the chain's head as `db` sees it; null for a chain with no entry yet. */
   async function signHead(executor: Executor, enterpriseId: string | null, id: string = randomUUID()) {
     const head = await findChainHead(executor, enterpriseId);
     if (head === null) return null;
-    const key = signingKey();
+    const key = keys().signing;
     const claims: CheckpointClaims = {
       enterprise_id: enterpriseId,
       chain_seq: head.last_seq,
@@ -62,6 +55,26 @@ export function createCheckpointsService({ db, signingKey }: { db: Executor; sig
       public_key: key.publicKeyPem,
       signature: signCheckpoint(key, claims),
     });
+  }
+
+  /**
+   * The verifier's anchors: the stored checkpoints signed by a key this service trusts (its own, or an
+   * earlier one kept after a rotation), each checked with the trusted key of its key_id, never with the
+   * public key its row carries (whoever can write the table can write that too). Checkpoints of any other
+   * key are left out: this service cannot vouch for them.
+   */
+  function anchorsOf(enterpriseId: string | null) {
+    return async (from: number, to: number): Promise<ChainAnchor[]> => {
+      const rows = await checkpointsBetween(db, enterpriseId, from, to);
+      if (rows.length === 0) return [];
+      const { trusted } = keys();
+      return rows.flatMap((row) => {
+        const key = trusted.get(row.key_id);
+        if (key === undefined) return [];
+        const valid = row.enterprise_id === enterpriseId && checkpointSignatureValid(key, checkpointClaimsOf(row), row.signature);
+        return [{ chain_seq: Number(row.chain_seq), last_entry_id: row.last_entry_id, last_hash: row.last_hash, trusted: valid }];
+      });
+    };
   }
 
   return {
@@ -101,24 +114,11 @@ export function createCheckpointsService({ db, signingKey }: { db: Executor; sig
       return signed;
     },
 
-    /**
-     * The verifier's anchors: checkpoints signed by this service's key, each marked trusted when its
-     * signature holds. Checkpoints of another key are left out (this service cannot vouch for them).
-     */
-    anchorsOf(enterpriseId: string | null) {
-      return async (from: number, to: number): Promise<ChainAnchor[]> => {
-        const rows = await checkpointsBetween(db, enterpriseId, from, to);
-        if (rows.length === 0) return [];
-        const key = signingKey();
-        return rows
-          .filter((row) => row.key_id === key.keyId)
-          .map((row) => ({
-            chain_seq: Number(row.chain_seq),
-            last_entry_id: row.last_entry_id,
-            last_hash: row.last_hash,
-            trusted: row.enterprise_id === enterpriseId && checkpointSignatureValid(key.publicKey, claimsOf(row), row.signature),
-          }));
-      };
+    anchorsOf,
+
+    /** The stored anchors plus the checkpoint an auditor kept (refused unless a trusted or pinned key vouches for it). */
+    anchorsWithKept(enterpriseId: string, body: VerifyCheckpointBody) {
+      return withAnchor(anchorsOf(enterpriseId), keptAnchor(keys().trusted, enterpriseId, body));
     },
   };
 }

@@ -1,5 +1,9 @@
+import { createPrivateKey } from 'node:crypto';
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
+import { SIGNING_KEY_FILE, TRUSTED_KEYS_FILE, isThrowAway, rotateSigningKeyFile } from '../audit/checkpoint-key.js';
+import { signingKeyFrom } from '../audit/checkpoint-signature.js';
 import type { DB } from '../db/schema.js';
 import { ANON_KEY_NAME, SERVICE_ROLE_KEY_NAME } from './secrets.js';
 import { rotateSigningKey } from './signing-keys.js';
@@ -7,14 +11,16 @@ import { rotateSigningKey } from './signing-keys.js';
 /**
  * `npm run keys`: prints the embedded provider's keys to the operator who runs it (a terminal, not the
  * service's log stream). `npm run keys -- rotate`: a new signing key signs from now on; the previous
- * one stays in the JWKS and verifies until the last token it signed has expired.
+ * one stays in the JWKS and verifies until the last token it signed has expired. `npm run keys --
+ * rotate-audit`: a new audit checkpoint key, the previous one kept trusted.
  */
 export async function runKeysCommand(db: Kysely<DB>, config: Config, args: readonly string[], out: (line: string) => void): Promise<number> {
+  const [command] = args;
+  if (command === 'rotate-audit') return rotateAuditKey(config, out);
   if (config.auth.mode !== 'embedded') {
     out('AUTH_MODE=external: the service has no keys of its own (tokens come from AUTH_JWKS_URL or AUTH_JWT_SECRET).');
     return 2;
   }
-  const [command] = args;
   if (command === 'rotate') {
     if (config.auth.signingKey !== null) {
       out(`The signing key comes from ${config.auth.signingKey.variable}: put the new key there and restart.`);
@@ -27,7 +33,7 @@ export async function runKeysCommand(db: Kysely<DB>, config: Config, args: reado
     return 0;
   }
   if (command !== undefined) {
-    out(`Unknown command "${command}". Usage: npm run keys [-- rotate]`);
+    out(`Unknown command "${command}". Usage: npm run keys [-- rotate | rotate-audit]`);
     return 2;
   }
   const stored = new Map(
@@ -56,5 +62,33 @@ export async function runKeysCommand(db: Kysely<DB>, config: Config, args: reado
     out(`  ${key.kid}  ${state}  (${key.source}, created ${key.created_at.toISOString()})`);
   }
   if (keys.length === 0) out('  (none yet: start the service once)');
+  return 0;
+}
+
+/**
+ * The audit checkpoint key (D7.5). Checkpoints of the previous key must stay verifiable, so its public key
+ * stays trusted: DATA_DIR's key is rotated here, with the old public key appended to the trusted file the
+ * service reads at start; a key from the environment is the operator's to replace, and this says how.
+ */
+function rotateAuditKey(config: Config, out: (line: string) => void): number {
+  if (isThrowAway(config)) {
+    out('DATABASE_URL=memory://: the audit signing key lives as long as the process; there is nothing to rotate.');
+    return 2;
+  }
+  if (config.audit.signingKeyPem !== null) {
+    const current = signingKeyFrom(createPrivateKey(config.audit.signingKeyPem));
+    const der = current.publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+    out('The audit signing key comes from AUDIT_SIGNING_KEY: put a new Ed25519 key there (openssl genpkey -algorithm ed25519)');
+    out(`and restart every instance. So that checkpoints of the current key ${current.keyId} stay trusted, add its public key`);
+    out(`to AUDIT_TRUSTED_PUBLIC_KEYS (comma-separated) at the same time: ${der}`);
+    return 2;
+  }
+  const rotated = rotateSigningKeyFile(config.dataDir);
+  if (rotated === null) {
+    out(`No audit signing key in ${join(config.dataDir, SIGNING_KEY_FILE)} yet: the service creates one when it first signs.`);
+    return 0;
+  }
+  out(`New audit signing key ${rotated.current.keyId} in ${join(config.dataDir, SIGNING_KEY_FILE)}: it signs from the service's next start.`);
+  out(`The previous key ${rotated.retired.keyId} stays trusted: its public key is in ${join(config.dataDir, TRUSTED_KEYS_FILE)}.`);
   return 0;
 }
