@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { checkKeyFiles } from './audit/checkpoint-key.js';
 import type { DB } from './db/schema.js';
 
 /** Exit code of a configuration error (sysexits EX_CONFIG): the deployment, not the code, must change. */
@@ -30,7 +31,16 @@ export class StartupCheckError extends Error {
 export async function runStartupChecks(config: Config, timeoutMs = 5_000): Promise<void> {
   if (config.database.kind === 'postgres') await checkPostgres(config.database.url, timeoutMs);
   if (config.database.kind === 'embedded-dir') checkDataDir(config.database.dataDir);
+  checkAuditKeys(config);
   if (config.redisUrl !== null) await checkRedis(config.redisUrl, timeoutMs);
+}
+
+function checkAuditKeys(config: Config): void {
+  try {
+    checkKeyFiles(config);
+  } catch (error) {
+    throw new StartupCheckError('DATA_DIR', `${(error as Error).message}. Restore the file from a backup, or move it away to start without it.`);
+  }
 }
 
 /** A URL fit to print: the password is never shown. */

@@ -59,6 +59,19 @@ describe('start-up checks name the variable and the cause before any work (issue
     expect(error.message).toContain('cannot be created or written');
   });
 
+  it('a damaged audit key file under DATA_DIR names DATA_DIR and the file, before any signature or verification', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'startup-keys-'));
+    writeFileSync(join(dataDir, 'audit-trusted-keys.pem'), '-----BEGIN PUBLIC KEY-----\nbm90IGEga2V5\n-----END PUBLIC KEY-----\n');
+    const trusted = await failure({ DATA_DIR: dataDir });
+    expect(trusted.variable).toBe('DATA_DIR');
+    expect(trusted.message).toContain(join(dataDir, 'audit-trusted-keys.pem'));
+
+    const other = mkdtempSync(join(tmpdir(), 'startup-keys-'));
+    writeFileSync(join(other, 'audit-signing-key.pem'), 'not a key');
+    const signing = await failure({ DATA_DIR: other });
+    expect(signing.message).toContain(`${join(other, 'audit-signing-key.pem')} is not an Ed25519 private key`);
+  });
+
   it('a reachable embedded configuration passes', async () => {
     await expect(runStartupChecks(loadConfig({ DATABASE_URL: 'memory://' }))).resolves.toBeUndefined();
   });

@@ -80,6 +80,22 @@ function readSigningKeyFile(path: string): SigningKey | null {
   }
 }
 
+/**
+ * Start-up (startup-checks.ts): the key files DATA_DIR already holds must be readable keys, so that a damaged
+ * file stops the start with its path rather than failing the first signature or verification.
+ */
+export function checkKeyFiles(config: Config): void {
+  if (isThrowAway(config)) return;
+  readTrustedFile(config.dataDir);
+  if (config.audit.signingKeyPem !== null) return;
+  const path = join(config.dataDir, SIGNING_KEY_FILE);
+  try {
+    readSigningKeyFile(path);
+  } catch (error) {
+    throw new Error(`${path} is not an Ed25519 private key in PEM (${(error as Error).message})`);
+  }
+}
+
 const newPrivateKeyPem = () => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 export function isThrowAway(config: Config): boolean {
