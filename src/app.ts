@@ -21,7 +21,7 @@ import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/http/body-p
 import { frameworkErrorHandler, registerErrorHandler, routeNotFound } from './platform/http/error-handler.js';
 import { registerGracefulClose } from './platform/http/graceful-close.js';
 import { registerHealthRoute } from './platform/http/health.routes.js';
-import { AccessLogController, loggerOptions } from './platform/http/logging.js';
+import { AccessLogController, loggerOptions, requestLogger } from './platform/http/logging.js';
 import { registerNulUrlGuard } from './platform/http/nul-guard.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { addressKey, createRateLimiter } from './platform/http/rate-limit/rate-limit.hook.js';
@@ -72,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database, monitor } = deps;
   const app: App = Fastify({
     logger: deps.logger ?? loggerOptions(config.logLevel),
+    childLoggerFactory: requestLogger,
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,

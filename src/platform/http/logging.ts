@@ -1,4 +1,5 @@
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { Bindings, ChildLoggerOptions } from 'pino';
 import type { LogLevel } from '../../config.js';
 import { operationOf } from './operation.js';
 
@@ -57,3 +58,61 @@ export class AccessLogController extends LogController {
     this.#access.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }
+
+/**
+ * Fastify gives every request a child logger bound to its request id, which pino builds at once, running
+ * the root's redaction over the binding. Most requests never log but for the access line, which has a
+ * logger of its own: so the child is built on the first line a handler or hook writes, with the same
+ * bindings and options, and its lines are the same.
+ */
+export class RequestLogger implements FastifyBaseLogger {
+  #parent: FastifyBaseLogger;
+  #bindings: Bindings;
+  #options: ChildLoggerOptions;
+  #child: FastifyBaseLogger | undefined;
+
+  constructor(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
+
+  #logger(): FastifyBaseLogger {
+    return (this.#child ??= this.#parent.child(this.#bindings, this.#options));
+  }
+
+  get level(): string {
+    return this.#logger().level;
+  }
+  set level(level: string) {
+    this.#logger().level = level;
+  }
+  fatal(...args: unknown[]): void {
+    (this.#logger().fatal as (...line: unknown[]) => void)(...args);
+  }
+  error(...args: unknown[]): void {
+    (this.#logger().error as (...line: unknown[]) => void)(...args);
+  }
+  warn(...args: unknown[]): void {
+    (this.#logger().warn as (...line: unknown[]) => void)(...args);
+  }
+  info(...args: unknown[]): void {
+    (this.#logger().info as (...line: unknown[]) => void)(...args);
+  }
+  debug(...args: unknown[]): void {
+    (this.#logger().debug as (...line: unknown[]) => void)(...args);
+  }
+  trace(...args: unknown[]): void {
+    (this.#logger().trace as (...line: unknown[]) => void)(...args);
+  }
+  silent(...args: unknown[]): void {
+    (this.#logger().silent as (...line: unknown[]) => void)(...args);
+  }
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.#logger().child(bindings, options);
+  }
+}
+
+/** Fastify's `childLoggerFactory`: the request's logger, built when first used (RequestLogger). */
+export const requestLogger = (logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger =>
+  new RequestLogger(logger, bindings, options);

@@ -1,0 +1,37 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { describe, expect, it, vi } from 'vitest';
+import { RequestLogger, loggerOptions } from './logging.js';
+
+function capture() {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { stream, lines };
+}
+
+describe("a request's logger (decisions.md, Platform: one access line per request)", () => {
+  it('builds its child only when a line is written, and writes the lines the child would', () => {
+    const { stream, lines } = capture();
+    const root = pino(loggerOptions('info') as pino.LoggerOptions, stream);
+    const child = vi.spyOn(root, 'child');
+    const log = new RequestLogger(root, { reqId: 'req-1' }, {});
+    expect(child).not.toHaveBeenCalled();
+
+    log.info({ password: 'never-logged', user: { token: 'never-logged' }, kept: 1 }, 'a handler line');
+    log.error({ err: new Error('boom') }, 'a failure');
+    expect(child).toHaveBeenCalledTimes(1);
+    expect(lines.map((line) => [line['reqId'], line['msg']])).toEqual([
+      ['req-1', 'a handler line'],
+      ['req-1', 'a failure'],
+    ]);
+    // The root's redaction still holds on the request's lines.
+    expect(JSON.stringify(lines)).not.toContain('never-logged');
+    expect(lines[0]?.['kept']).toBe(1);
+    expect(log.level).toBe('info');
+  });
+});
