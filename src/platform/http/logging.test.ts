@@ -17,7 +17,8 @@ function capture() {
 describe("a request's logger (decisions.md, Platform: one access line per request)", () => {
   it('builds its child only when a line is written, and writes the lines the child would', () => {
     const { stream, lines } = capture();
-    const root = pino(loggerOptions('info') as pino.LoggerOptions, stream);
+    const { stream: _standardOutput, ...options } = loggerOptions('info') as pino.LoggerOptions & { stream: unknown };
+    const root = pino(options, stream);
     const child = vi.spyOn(root, 'child');
     const log = new RequestLogger(root, { reqId: 'req-1' }, {});
     expect(child).not.toHaveBeenCalled();

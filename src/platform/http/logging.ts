@@ -1,5 +1,5 @@
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import type { Bindings, ChildLoggerOptions } from 'pino';
+import { pino, type Bindings, type ChildLoggerOptions, type DestinationStream } from 'pino';
 import type { LogLevel } from '../../config.js';
 import { operationOf } from './operation.js';
 
@@ -20,13 +20,25 @@ function redactPaths(): string[] {
 }
 
 /**
- * pino options: JSON lines with the request id; never an Authorization header, an API key, a cookie,
- * a password or a token, even when a handler logs headers or a body wholesale. Request lines carry the
- * path without its query string, where a mistaken `?access_token=` would otherwise land in the log.
+ * Standard output, written synchronously: one write per line, from the request that logs it. pino's
+ * default writes from the thread pool, waking a thread for every line, which cost about a tenth of a
+ * request's CPU under load (bench/gate-ratio.mjs). No line waits in memory, so none is lost in a crash;
+ * a log reader slower than the service slows the service down instead of growing its memory.
+ */
+export function logDestination(): DestinationStream {
+  return pino.destination({ dest: 1, sync: true });
+}
+
+/**
+ * pino options: JSON lines with the request id, on standard output; never an Authorization header, an API
+ * key, a cookie, a password or a token, even when a handler logs headers or a body wholesale. Request
+ * lines carry the path without its query string, where a mistaken `?access_token=` would otherwise land
+ * in the log.
  */
 export function loggerOptions(level: LogLevel): NonNullable<FastifyServerOptions['logger']> {
   return {
     level,
+    stream: logDestination(),
     redact: { paths: redactPaths(), censor: '[redacted]' },
     serializers: {
       req: (request: { method: string; url: string; ip?: string; routeOptions?: { schema?: unknown } }) => ({
