@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { RequestLogger, loggerOptions } from './logging.js';
+import { RequestLogger, loggerOptions, perTurn } from './logging.js';
 
 function capture() {
   const lines: Array<Record<string, unknown>> = [];
@@ -34,5 +36,29 @@ describe("a request's logger (decisions.md, Platform: one access line per reques
     expect(JSON.stringify(lines)).not.toContain('never-logged');
     expect(lines[0]?.['kept']).toBe(1);
     expect(log.level).toBe('info');
+  });
+});
+
+describe('standard output (decisions.md, Platform: logs)', () => {
+  it('writes the lines of one turn of the event loop in one write, at its end', async () => {
+    const writes: string[] = [];
+    const lines = perTurn({ write: (chunk: string) => void writes.push(chunk) });
+    lines.write('{"n":1}\n');
+    lines.write('{"n":2}\n');
+    expect(writes).toEqual([]);
+    await nextTurn();
+    expect(writes).toEqual(['{"n":1}\n{"n":2}\n']);
+    lines.write('{"n":3}\n');
+    await nextTurn();
+    expect(writes).toEqual(['{"n":1}\n{"n":2}\n', '{"n":3}\n']);
+  });
+
+  it('writes what waits when the process exits, a crash included', () => {
+    for (const ending of ['process.exit(0)', "throw new Error('crash')"]) {
+      const script = `import { logDestination } from './src/platform/http/logging.ts';
+        const out = logDestination(); out.write('one\\n'); out.write('two\\n'); ${ending};`;
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+      expect(child.stdout, child.stderr).toBe('one\ntwo\n');
+    }
   });
 });

@@ -20,13 +20,42 @@ function redactPaths(): string[] {
 }
 
 /**
- * Standard output, written synchronously: one write per line, from the request that logs it. pino's
- * default writes from the thread pool, waking a thread for every line, which cost about a tenth of a
- * request's CPU under load (bench/gate-ratio.mjs). No line waits in memory, so none is lost in a crash;
- * a log reader slower than the service slows the service down instead of growing its memory.
+ * The lines written during one turn of the event loop, handed to `out` in one write when the turn's I/O
+ * callbacks are done (setImmediate), or sooner by `flush`.
+ */
+export function perTurn(out: DestinationStream): DestinationStream & { flush(): void } {
+  let pending = '';
+  const flush = () => {
+    if (pending === '') return;
+    const lines = pending;
+    pending = '';
+    out.write(lines);
+  };
+  return {
+    write(line: string) {
+      if (pending === '') setImmediate(flush);
+      pending += line;
+    },
+    flush,
+  };
+}
+
+let standardOutput: DestinationStream | undefined;
+
+/**
+ * Standard output, written synchronously once per turn of the event loop (perTurn): under load several
+ * responses complete in one turn, and their access lines go out in one system call. pino's default
+ * writes every line from the thread pool, waking a thread each time (decisions.md, per-request cost). A
+ * line waits at most until the end of its turn, and an exit (a crash included) writes what waits; a log
+ * reader slower than the service slows the service down instead of growing its memory. One per process,
+ * as standard output is.
  */
 export function logDestination(): DestinationStream {
-  return pino.destination({ dest: 1, sync: true });
+  if (standardOutput !== undefined) return standardOutput;
+  const lines = perTurn(pino.destination({ dest: 1, sync: true }));
+  process.on('exit', lines.flush);
+  standardOutput = lines;
+  return lines;
 }
 
 /**
