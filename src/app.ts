@@ -70,8 +70,9 @@ function trustProxyOption(trust: Config['trustProxy']): NonNullable<FastifyServe
 /** The composition root: platform plugins, then each module's routes inside the /api/v1 gate. Never listens. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database, monitor } = deps;
+  const logger = deps.logger ?? loggerOptions(config.logLevel);
   const app: App = Fastify({
-    logger: deps.logger ?? loggerOptions(config.logLevel),
+    logger,
     childLoggerFactory: requestLogger,
     genReqId: requestIdFor,
     requestIdHeader: false,
@@ -85,7 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // request.ip (rate limits, alerts, audit ip_address) is the client's, not a trusted proxy's.
     trustProxy: trustProxyOption(config.trustProxy),
     // One access line per request, when the response is complete.
-    logController: new AccessLogController(),
+    logController: new AccessLogController(typeof logger === 'object' ? (logger.stream ?? null) : null),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   if (deps.onRoute !== undefined) {
