@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { terminalAnnouncer } from './platform/auth/key-notice.js';
 import { prepareRuntime } from './platform/runtime.js';
 import { loadDotEnv } from './platform/env-file.js';
+import { logDestination } from './platform/http/logging.js';
 import { printStartupBanner } from './platform/startup-banner.js';
 import { CONFIG_ERROR_EXIT_CODE, StartupCheckError, checkTokenIssuer, explainIssuerChange, runStartupChecks } from './platform/startup-checks.js';
 import { packageVersion } from './version.js';
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = pino({ level: config.logLevel });
+  const log = pino({ level: config.logLevel }, logDestination());
   // Generated secrets are shown once, on a terminal only, never in the JSON log stream.
   const announce = terminalAnnouncer();
   const runtime = await prepareRuntime(config, log, announce);

@@ -87,6 +87,29 @@ describe('logs never carry credentials, and carry the request id (D2.1, STYLE: e
     expect(access.responseTime).toEqual(expect.any(Number));
   });
 
+  it('the access line has the form of pino\'s lines: level, time, pid and hostname first, then its own members', async () => {
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/probe/careless',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'log-form-1' },
+      payload: JSON.stringify({ email: 'someone@example.com' }),
+    });
+    const pinoLine = parsed().find((line) => line['msg'] === 'flat secrets') as Record<string, unknown>;
+    const access = parsed().find((line) => line['reqId'] === 'log-form-1' && line['msg'] === 'request completed') as Record<string, unknown>;
+    expect(Object.keys(access)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'req', 'res', 'responseTime', 'msg']);
+    expect(Object.keys(pinoLine).slice(0, 4)).toEqual(['level', 'time', 'pid', 'hostname']);
+    expect(access).toMatchObject({ level: pinoLine['level'], pid: pinoLine['pid'], hostname: pinoLine['hostname'] });
+    expect(access['time']).toEqual(expect.any(Number));
+    expect(Math.abs((access['time'] as number) - (pinoLine['time'] as number))).toBeLessThan(5_000);
+  });
+
+  it('a request id holding a quote and a backslash still makes an access line that parses (D2.1)', async () => {
+    const requestId = 'log-"quoted\\-1';
+    const response = await app.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Bearer ${token}`, 'x-request-id': requestId } });
+    expect(response.statusCode).toBe(200);
+    expect(parsed().filter((line) => line['reqId'] === requestId).map((line) => line['msg'])).toEqual(['request completed']);
+  });
+
   it('a token in the query string is refused and never reaches the log (D4)', async () => {
     const response = await app.inject({ method: 'GET', url: `/api/v1/me?access_token=${SECRET_QUERY_TOKEN}`, headers: { 'x-request-id': 'log-q-1' } });
     expect(response.statusCode).toBe(400);

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { poolOf } from '../../src/platform/db/engine.js';
 import { preparedQuery } from '../../src/platform/db/prepared.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
 import { createTestContext } from '../support/app.js';
@@ -31,6 +32,22 @@ describe('preparedQuery (hot reads compiled once)', async () => {
       }),
     ).rejects.toThrow('roll back');
     expect(await byIdAndStatus(ctx.db, freshId, 'active')).toEqual([]);
+  });
+
+  it('goes to the pg pool directly on the database itself, through Kysely in a transaction', async () => {
+    const pool = poolOf(ctx.db)!;
+    const query = vi.spyOn(pool, 'query');
+    try {
+      expect(await byIdAndStatus(ctx.db, first.id, 'active')).toEqual([{ id: first.id, name: 'Prepared One' }]);
+      expect(query).toHaveBeenCalledTimes(1);
+      await inTransaction(ctx.db, async ({ trx }) => {
+        expect(poolOf(trx)).toBeUndefined();
+        expect(await byIdAndStatus(trx, second.id, 'inactive')).toEqual([{ id: second.id, name: 'Prepared Two' }]);
+      });
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      query.mockRestore();
+    }
   });
 
   it('refuses an argument that shapes the query instead of being bound once', async () => {

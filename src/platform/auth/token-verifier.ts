@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   createRemoteJWKSet,
   jwtVerify,
@@ -65,7 +65,7 @@ export function createTokenVerifier(config: Config, secrets: AuthSecrets | null)
   const cache = new Map<string, VerifiedClaims>();
 
   return async (token) => {
-    const cacheKey = createHash('sha256').update(token).digest('base64url');
+    const cacheKey = hash('sha256', token, 'base64url');
     const cached = cache.get(cacheKey);
     const nowSeconds = Date.now() / 1000;
     if (cached !== undefined) {

@@ -89,6 +89,16 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
 
 type PoolOptions = { max: number; connectionTimeoutMillis: number };
 
+const pools = new WeakMap<object, pg.Pool>();
+
+/**
+ * The pg pool under a database's own Kysely instance; undefined for anything else (a transaction, a
+ * Kysely made by withPlugin or withSchema), which must go through Kysely.
+ */
+export function poolOf(executor: object): pg.Pool | undefined {
+  return pools.get(executor);
+}
+
 async function onServer(server: EmbeddedServer, pool: PoolOptions, release: () => Promise<void>): Promise<Database> {
   try {
     await server.ensureDatabase(EMBEDDED_DATABASE);
@@ -113,6 +123,7 @@ function openPool(
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
   let closed = false;
   return {
     db,

@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { poolOf } from './engine.js';
 import type { DB, Executor } from './schema.js';
 
 /**
@@ -9,6 +10,11 @@ import type { DB, Executor } from './schema.js';
  * `build` receives stand-ins for the arguments; each must reach the SQL as a plain bound value
  * (`where('id', '=', id)`, `limit(n)`), never shape it (no `if (filter)`: give each shape its own
  * statement). The first call checks that every argument was bound exactly once.
+ *
+ * On the database itself (not in a transaction) the statement goes to the pg pool directly, as a bare
+ * pg handler sends it: Kysely's connection provider, driver and result handling wrap each query in half
+ * a dozen promises. No Kysely plugin is configured, so the rows are the same; a transaction's queries
+ * stay on its connection, through Kysely.
  */
 export function preparedQuery<A extends readonly unknown[], R>(
   build: (db: Kysely<DB>, ...args: A) => Compilable<R>,
@@ -17,6 +23,8 @@ export function preparedQuery<A extends readonly unknown[], R>(
   return async (executor, ...args) => {
     if (compiled === undefined) compiled = compile(build, executor as Kysely<DB>, args.length);
     const parameters = compiled.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
+    const pool = poolOf(executor);
+    if (pool !== undefined) return (await pool.query(compiled.query.sql, parameters)).rows as R[];
     const result = await executor.executeQuery<R>({ ...compiled.query, parameters });
     return result.rows;
   };

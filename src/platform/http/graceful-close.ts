@@ -11,12 +11,14 @@ export function registerGracefulClose(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // Callback hooks: every response runs them, and an async hook costs a promise and a tick.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing && !reply.raw.headersSent) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     // A response whose headers went out before closing began (a long stream) still said keep-alive.
     if (closing) request.raw.socket?.end();
+    done();
   });
 }

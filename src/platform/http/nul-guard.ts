@@ -37,11 +37,13 @@ export function nulBodyError(field: string): AppError {
   });
 }
 
-/** `%00` in the URL decodes to NUL in a path or query parameter. */
+/** `%00` in the URL decodes to NUL in a path or query parameter. A callback hook: every request runs it. */
 export function registerNulUrlGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    if (/%00/.test(request.url) || request.url.includes(NUL)) {
-      throw new AppError('BAD_REQUEST', 'The path and query string must not contain the NUL character (%00)');
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.url.includes('%00') || request.url.includes(NUL)) {
+      done(new AppError('BAD_REQUEST', 'The path and query string must not contain the NUL character (%00)'));
+      return;
     }
+    done();
   });
 }

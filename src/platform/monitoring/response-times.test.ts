@@ -30,4 +30,13 @@ describe('response time window (D9.5 performance)', () => {
     for (let i = 0; i < 10; i += 1) window.record(1, T0);
     expect(window.p95(T0)).toBe(1);
   });
+
+  it('wraps around its bound: the newest samples and the window still decide', () => {
+    // 25 samples through a ring of 10, slowest first: only the newest ten (10 ms down to 1 ms) are kept,
+    // and the last five (5..1 ms) are five minutes younger than the others.
+    const window = new ResponseTimeWindow(300_000, 5, 10);
+    for (let ms = 25; ms >= 1; ms -= 1) window.record(ms, T0 + (ms <= 5 ? 300_000 : 0));
+    expect(window.p95(T0 + 299_999)).toBe(10);
+    expect(window.p95(T0 + 300_001)).toBe(5);
+  });
 });
