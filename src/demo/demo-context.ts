@@ -7,8 +7,8 @@ import type { DB } from '../platform/db/schema.js';
 import type { EnterprisesService } from '../modules/admin/enterprises/enterprises.service.js';
 import type { createEntityRolesService } from '../modules/admin/entity-roles/entity-roles.service.js';
 import type { createUsersService } from '../modules/admin/users/users.service.js';
-import type { LegalEntitiesService } from '../modules/admin/legal-entities/legal-entities.service.js';
-import type { RiskScenariosService } from '../modules/admin/risk-scenarios/risk-scenarios.service.js';
+import type { LegalEntitiesService } from '../modules/legal-entities/legal-entities.service.js';
+import type { RiskScenariosService } from '../modules/risk-scenarios/risk-scenarios.service.js';
 import type { DemoPerson, DemoRole } from './demo-data.js';
 
 /** The domain services the steps act through: the same ones the HTTP routes call. */

@@ -1,8 +1,8 @@
 import type { Config } from '../config.js';
 import { createEnterprisesService } from '../modules/admin/enterprises/enterprises.service.js';
 import { createEntityRolesService } from '../modules/admin/entity-roles/entity-roles.service.js';
-import { createLegalEntitiesService } from '../modules/admin/legal-entities/legal-entities.service.js';
-import { createRiskScenariosService } from '../modules/admin/risk-scenarios/risk-scenarios.service.js';
+import { createLegalEntitiesService } from '../modules/legal-entities/legal-entities.service.js';
+import { createRiskScenariosService } from '../modules/risk-scenarios/risk-scenarios.service.js';
 import { createUsersService } from '../modules/admin/users/users.service.js';
 import { createPrincipalResolver } from '../platform/auth/principal-resolver.js';
 import { createPasswordHasher } from '../platform/auth/provider/passwords.js';

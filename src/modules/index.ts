@@ -1,9 +1,9 @@
 import type { AppModule } from '../platform/module.js';
 import { registerActionRoutes } from './actions/actions.routes.js';
 import { registerAdminRoutes } from './admin/admin.routes.js';
-import { registerAlertRoutes } from './admin/alerts/alerts.routes.js';
-import { registerLegalEntityRoutes } from './admin/legal-entities/legal-entities.routes.js';
-import { registerRiskScenarioRoutes } from './admin/risk-scenarios/risk-scenarios.routes.js';
+import { registerAlertRoutes } from './alerts/alerts.routes.js';
+import { registerLegalEntityRoutes } from './legal-entities/legal-entities.routes.js';
+import { registerRiskScenarioRoutes } from './risk-scenarios/risk-scenarios.routes.js';
 import { registerBraRoutes } from './bras/bras.routes.js';
 import { registerControlRoutes } from './controls/controls.routes.js';
 import { registerAuditTrailRoutes } from './audit-trail/audit-trail.routes.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createRiskScenariosService } from '../../src/modules/admin/risk-scenarios/risk-scenarios.service.js';
-import { BASEL_EVENT_TYPES, STARTER_CATALOGUE } from '../../src/modules/admin/risk-scenarios/starter-catalogue.js';
+import { createRiskScenariosService } from '../../src/modules/risk-scenarios/risk-scenarios.service.js';
+import { BASEL_EVENT_TYPES, STARTER_CATALOGUE } from '../../src/modules/risk-scenarios/starter-catalogue.js';
 import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, countAuditEntries, expectAccessDenied } from '../support/audit.js';

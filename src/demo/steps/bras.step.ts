@@ -1,4 +1,4 @@
-import { createRiskScenariosService } from '../../modules/admin/risk-scenarios/risk-scenarios.service.js';
+import { createRiskScenariosService } from '../../modules/risk-scenarios/risk-scenarios.service.js';
 import { createBrasService } from '../../modules/bras/bras.service.js';
 import { createSubControlsService } from '../../modules/controls/sub-controls.service.js';
 import type { Caller } from '../../platform/auth/principal.js';

@@ -8,7 +8,7 @@ import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { notFound } from '../../../platform/http/errors.js';
 import { loadPage, pageRequest, type PaginationInfo } from '../../../platform/http/pagination.js';
-import { createRiskScenariosService } from '../risk-scenarios/risk-scenarios.service.js';
+import { createRiskScenariosService } from '../../risk-scenarios/risk-scenarios.service.js';
 import { createRiskAppetiteService } from '../../governance/risk-appetite.service.js';
 import type {
   CreateEnterpriseBody,

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Platform } from '../../../platform/module.js';
-import { callerOf } from '../../../platform/auth/principal.js';
+import type { App, Platform } from '../../platform/module.js';
+import { callerOf } from '../../platform/auth/principal.js';
 import { createRiskScenarioSchema, listRiskScenariosSchema } from './risk-scenarios.schemas.js';
 import { createRiskScenariosService } from './risk-scenarios.service.js';
 

@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
-import type { Caller } from '../../../platform/auth/principal.js';
-import { requireMember, requireRole } from '../../../platform/auth/policies.js';
-import { auditFrom } from '../../../platform/audit/audit-events.js';
-import { writeAudit } from '../../../platform/audit/audit-writer.js';
-import type { Executor } from '../../../platform/db/schema.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
-import { loadPage, pageRequest, type Page } from '../../../platform/http/pagination.js';
+import type { Caller } from '../../platform/auth/principal.js';
+import { requireMember, requireRole } from '../../platform/auth/policies.js';
+import { auditFrom } from '../../platform/audit/audit-events.js';
+import { writeAudit } from '../../platform/audit/audit-writer.js';
+import type { Executor } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import {
   countRiskScenarios,
   insertRiskScenarios,

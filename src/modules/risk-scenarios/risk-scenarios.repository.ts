@@ -1,4 +1,4 @@
-import type { Executor } from '../../../platform/db/schema.js';
+import type { Executor } from '../../platform/db/schema.js';
 
 /** A catalogue row as the API returns it. */
 export interface RiskScenarioRow {

@@ -9,7 +9,7 @@ import {
   Timestamp,
   Uuid,
   errorResponses,
-} from '../../../platform/http/schemas.js';
+} from '../../platform/http/schemas.js';
 
 export const RiskScenarioView = Type.Object({
   id: Uuid(),

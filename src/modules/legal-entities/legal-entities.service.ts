@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
-import type { Caller } from '../../../platform/auth/principal.js';
-import { assignedScope, legalEntityScope, requireMember, requireRole } from '../../../platform/auth/policies.js';
-import { auditFrom } from '../../../platform/audit/audit-events.js';
-import { writeAudit } from '../../../platform/audit/audit-writer.js';
-import type { Executor } from '../../../platform/db/schema.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
-import { forbidden, notFound } from '../../../platform/http/errors.js';
+import type { Caller } from '../../platform/auth/principal.js';
+import { assignedScope, legalEntityScope, requireMember, requireRole } from '../../platform/auth/policies.js';
+import { auditFrom } from '../../platform/audit/audit-events.js';
+import { writeAudit } from '../../platform/audit/audit-writer.js';
+import type { Executor } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import { forbidden, notFound } from '../../platform/http/errors.js';
 import {
   findLegalEntityId,
   insertBusinessUnit,

@@ -1,4 +1,4 @@
-import type { AlertStatus } from '../../../platform/db/tables/alerts.js';
+import type { AlertStatus } from '../../platform/db/tables/alerts.js';
 import type { listAlertRows, markAcknowledged, markResolved } from './alerts.repository.js';
 
 type AlertRow = Awaited<ReturnType<typeof listAlertRows>>[number];

@@ -8,7 +8,7 @@ import {
   Timestamp,
   Uuid,
   errorResponses,
-} from '../../../platform/http/schemas.js';
+} from '../../platform/http/schemas.js';
 
 const AlertType = Type.Enum(['enterprise_health', 'authentication', 'performance', 'database', 'system'], {
   description: 'What the alert is about (D9.5 states the condition of each type)',

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
-import type { DB, Executor } from '../../../platform/db/schema.js';
-import type { AlertSeverity, AlertStatus } from '../../../platform/db/tables/alerts.js';
+import type { DB, Executor } from '../../platform/db/schema.js';
+import type { AlertSeverity, AlertStatus } from '../../platform/db/tables/alerts.js';
 
 export interface AlertFilter {
   status?: AlertStatus | undefined;

@@ -1,6 +1,6 @@
 import type { Expression, SqlBool } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { Executor } from '../../../platform/db/schema.js';
+import type { Executor } from '../../platform/db/schema.js';
 
 // Scope predicates come from the policies (legalEntityScope, assignedScope) over the columns named below.
 type Predicate = Expression<SqlBool>;
