@@ -1,7 +1,6 @@
 import { SignJWT } from 'jose';
 import type { AuthSecrets } from './secrets.js';
-
-export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+import { ACCESS_TOKEN_TTL_SECONDS } from './token-lifetimes.js';
 
 export interface AccessTokenSubject {
   userId: string;

@@ -14,8 +14,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { SigningKeySource } from '../../config.js';
 import type { DB, Executor } from '../db/schema.js';
-import { ACCESS_TOKEN_TTL_SECONDS } from './access-token.js';
-import { CLOCK_TOLERANCE_SECONDS } from './token-verifier.js';
+import { ACCESS_TOKEN_TTL_SECONDS, CLOCK_TOLERANCE_SECONDS } from './token-lifetimes.js';
 
 /**
  * The embedded provider's ES256 signing keys (table auth_signing_keys). Exactly one key signs; a key

@@ -7,8 +7,8 @@ import {
 } from 'jose';
 import type { Config } from '../../config.js';
 import type { AuthSecrets } from './secrets.js';
+import { CLOCK_TOLERANCE_SECONDS } from './token-lifetimes.js';
 
-export const CLOCK_TOLERANCE_SECONDS = 30;
 const CACHE_LIMIT = 10_000;
 
 export interface VerifiedClaims {

@@ -1,30 +1,20 @@
-import type { Kysely } from 'kysely';
 import { writeAudit } from '../../audit/audit-writer.js';
-import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { Monitor } from '../../monitoring/monitor.js';
 import type { Principal, RequestOrigin } from '../principal.js';
 import type { PrincipalResolver } from '../principal-resolver.js';
-import type { AuthSecrets } from '../secrets.js';
 import { revokeSession, revokeUserSessions } from '../sessions.js';
 import { InvalidTokenError, type TokenVerifier } from '../token-verifier.js';
 import { bearerToken } from '../bearer.js';
 import { isServiceRoleBearer } from './credentials.js';
-import type { PasswordHasher } from './passwords.js';
 import { invalidRequest, invalidToken, notAdmin, unsupportedGrantType, userNotFound, weakPassword } from './provider.errors.js';
 import { presentUser, type ProviderUserView, type TokenResponseView } from './provider.presenter.js';
 import * as repo from './provider.repository.js';
-import { createTokenGrants, type TokenGrantBody } from './token-grants.service.js';
+import { createTokenGrants, type TokenGrantBody, type TokenGrantsDeps } from './token-grants.service.js';
 
 /** What the provider needs from the platform, and nothing more. */
-export interface ProviderDeps {
-  db: Kysely<DB>;
-  secrets: AuthSecrets;
-  tokenClaims: { issuer: string; audience: string };
+export interface ProviderDeps extends TokenGrantsDeps {
   verify: TokenVerifier;
   principals: PrincipalResolver;
-  monitor: Pick<Monitor, 'authFailure'>;
-  passwords: PasswordHasher;
 }
 
 export type LogoutScope = 'local' | 'global' | 'others';

@@ -3,14 +3,19 @@ import { writeAudit } from '../../audit/audit-writer.js';
 import type { AuditEvent } from '../../audit/audit-events.js';
 import type { DB } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from '../access-token.js';
+import type { Kysely } from 'kysely';
+import type { Monitor } from '../../monitoring/monitor.js';
+import { signAccessToken } from '../access-token.js';
 import type { RequestOrigin } from '../principal.js';
+import type { PrincipalResolver } from '../principal-resolver.js';
+import type { AuthSecrets } from '../secrets.js';
 import { revokeSession } from '../sessions.js';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../token-lifetimes.js';
 import { REFRESH_TOKEN_TTL_MS, hashRefreshToken, newRefreshToken } from './credentials.js';
 import { ProviderError, invalidCredentials, invalidRefreshToken, invalidRequest } from './provider.errors.js';
 import { presentUser, type TokenResponseView } from './provider.presenter.js';
 import * as repo from './provider.repository.js';
-import type { ProviderDeps } from './provider.service.js';
+import type { PasswordHasher } from './passwords.js';
 
 export interface TokenGrantBody {
   email?: string;
@@ -18,8 +23,18 @@ export interface TokenGrantBody {
   refresh_token?: string;
 }
 
+/** What the grants need of the provider's dependencies (provider.service.ts adds the rest). */
+export interface TokenGrantsDeps {
+  db: Kysely<DB>;
+  secrets: AuthSecrets;
+  tokenClaims: { issuer: string; audience: string };
+  principals: Pick<PrincipalResolver, 'invalidateSession'>;
+  monitor: Pick<Monitor, 'authFailure'>;
+  passwords: PasswordHasher;
+}
+
 /** D3's two grants: password sign-in and refresh-token rotation. */
-export function createTokenGrants(deps: ProviderDeps) {
+export function createTokenGrants(deps: TokenGrantsDeps) {
   const { db, monitor } = deps;
 
   /** Creates the session's next refresh token and signs an access token naming the session. */
