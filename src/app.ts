@@ -13,9 +13,7 @@ import { registerApiGate } from './platform/auth/authenticate.js';
 import { createPrincipalResolver } from './platform/auth/principal-resolver.js';
 import { createPasswordHasher, type ScryptCost } from './platform/auth/provider/passwords.js';
 import { registerIdentityProvider } from './platform/auth/provider/provider.routes.js';
-import type { AuthSecrets } from './platform/auth/secrets.js';
 import { createTokenVerifier } from './platform/auth/token-verifier.js';
-import type { Database } from './platform/db/engine.js';
 import { reportCommitHookFailures } from './platform/db/transaction.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/http/body-parser.js';
 import { frameworkErrorHandler, registerErrorHandler, routeNotFound } from './platform/http/error-handler.js';
@@ -25,13 +23,12 @@ import { AccessLogController, loggerOptions, requestLogger } from './platform/ht
 import { registerNulUrlGuard } from './platform/http/nul-guard.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { addressKey, createRateLimiter } from './platform/http/rate-limit/rate-limit.hook.js';
-import type { RateLimitStore } from './platform/http/rate-limit/rate-limit-store.js';
 import { requestIdFor } from './platform/http/request-id.js';
 import './platform/http/route-config.js';
 import { ErrorBody } from './platform/http/schemas.js';
 import { schemaController } from './platform/http/validation.js';
+import { startJobs } from './platform/jobs.js';
 import { API_PREFIX, type App, type AppModule, type Platform, type RuntimeDeps } from './platform/module.js';
-import type { Monitor } from './platform/monitoring/monitor.js';
 
 export interface AppDeps extends RuntimeDeps {
   /** Tests pass false; the service passes nothing and gets pino JSON at config.logLevel. */
@@ -43,6 +40,12 @@ export interface AppDeps extends RuntimeDeps {
   passwordCost?: ScryptCost;
   /** The modules to mount inside the /api/v1 gate (default: all of them). */
   modules?: readonly AppModule[];
+  /**
+   * Whether this process runs the modules' background work (AppModule.jobs): the service passes true, a
+   * worker process would too; the suites pass true only where a job is under test, and the demo builds no
+   * app. Default false: building the app and mounting its routes start nothing.
+   */
+  jobs?: boolean;
   /** Mounted at the root after the modules: the platform suites' public probe routes (a route that throws, ...). */
   extend?: (app: App, platform: Platform) => void | Promise<void>;
   /** Mounted inside the /api/v1 gate after the modules (paths relative to /api/v1): probes behind the gate. */
@@ -131,7 +134,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routeNotFound,
   );
 
-  const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals };
+  const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals, log: app.log };
+  const modules = deps.modules ?? MODULES;
   if (config.auth.mode === 'embedded' && deps.secrets !== null) {
     await registerIdentityProvider(app, { ...platform, secrets: deps.secrets }, {
       limiter,
@@ -155,12 +159,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         },
       });
       api.setNotFoundHandler(routeNotFound);
-      for (const module of deps.modules ?? MODULES) await module.routes(api, platform);
+      for (const module of modules) await module.routes(api, module.services(database.db, platform));
       if (deps.extendApi !== undefined) await deps.extendApi(api, platform);
     },
     { prefix: API_PREFIX },
   );
   if (deps.extend !== undefined) await deps.extend(app, platform);
+  let stopJobs: (() => Promise<void>) | null = null;
+  app.addHook('onClose', async () => {
+    await stopJobs?.();
+  });
   await app.ready();
+  if (deps.jobs === true) stopJobs = startJobs(modules.flatMap((module) => module.jobs?.(platform) ?? []));
   return app;
 }

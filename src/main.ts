@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     const issuer = await checkTokenIssuer(runtime.database.db, config);
     if (issuer.changed) announce(explainIssuerChange(issuer));
   }
-  const app = await buildApp(runtime);
+  const app = await buildApp({ ...runtime, jobs: true });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -4,22 +4,14 @@ import type { Caller } from '../platform/auth/principal.js';
 import type { AuthSecrets } from '../platform/auth/secrets.js';
 import type { ProviderService } from '../platform/auth/provider/provider.service.js';
 import type { DB } from '../platform/db/schema.js';
-import type { EnterprisesService } from '../modules/admin/enterprises/enterprises.service.js';
-import type { createEntityRolesService } from '../modules/admin/entity-roles/entity-roles.service.js';
-import type { createUsersService } from '../modules/admin/users/users.service.js';
-import type { LegalEntitiesService } from '../modules/legal-entities/legal-entities.service.js';
-import type { RiskScenariosService } from '../modules/risk-scenarios/risk-scenarios.service.js';
+import type { ModuleServices } from '../modules/index.js';
 import type { DemoPerson, DemoRole } from './demo-data.js';
 
-/** The domain services the steps act through: the same ones the HTTP routes call. */
-export interface DemoServices {
-  enterprises: EnterprisesService;
-  users: ReturnType<typeof createUsersService>;
-  entityRoles: ReturnType<typeof createEntityRolesService>;
-  legalEntities: LegalEntitiesService;
-  riskScenarios: RiskScenariosService;
-  provider: ProviderService;
-}
+/**
+ * The services the steps act through: every module's, built from the module list as the app builds them
+ * for its routes (`services.bras.transitions.approve`), and the embedded identity provider's.
+ */
+export type DemoServices = ModuleServices & { provider: ProviderService };
 
 export interface DemoCredential {
   role: DemoRole;

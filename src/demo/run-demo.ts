@@ -1,9 +1,6 @@
 import type { Config } from '../config.js';
-import { createEnterprisesService } from '../modules/admin/enterprises/enterprises.service.js';
-import { createEntityRolesService } from '../modules/admin/entity-roles/entity-roles.service.js';
-import { createLegalEntitiesService } from '../modules/legal-entities/legal-entities.service.js';
-import { createRiskScenariosService } from '../modules/risk-scenarios/risk-scenarios.service.js';
-import { createUsersService } from '../modules/admin/users/users.service.js';
+import { pino } from 'pino';
+import { moduleServices } from '../modules/index.js';
 import { createPrincipalResolver } from '../platform/auth/principal-resolver.js';
 import { createPasswordHasher } from '../platform/auth/provider/passwords.js';
 import { createProviderService } from '../platform/auth/provider/provider.service.js';
@@ -119,11 +116,8 @@ function newContext(database: Database, config: Config, secrets: AuthSecrets, lo
   const { db } = database;
   const principals = createPrincipalResolver(db, config.auth.mode);
   const services: DemoServices = {
-    enterprises: createEnterprisesService({ db, tierPricesCents: config.tierPricesCents }),
-    users: createUsersService({ db, principals }),
-    entityRoles: createEntityRolesService({ db, principals }),
-    legalEntities: createLegalEntitiesService({ db }),
-    riskScenarios: createRiskScenariosService({ db }),
+    // The demo streams no export, the one service work that logs off a request: nothing to show.
+    ...moduleServices(db, { config, principals, log: pino({ level: 'silent' }) }),
     provider: createProviderService({
       db,
       secrets,

@@ -1,28 +1,39 @@
-import type { AppModule } from '../platform/module.js';
-import { registerActionRoutes } from './actions/actions.routes.js';
-import { registerAdminRoutes } from './admin/admin.routes.js';
-import { registerAlertRoutes } from './alerts/alerts.routes.js';
-import { registerLegalEntityRoutes } from './legal-entities/legal-entities.routes.js';
-import { registerRiskScenarioRoutes } from './risk-scenarios/risk-scenarios.routes.js';
-import { registerBraRoutes } from './bras/bras.routes.js';
-import { registerControlRoutes } from './controls/controls.routes.js';
-import { registerAuditTrailRoutes } from './audit-trail/audit-trail.routes.js';
-import { registerGovernanceRoutes } from './governance/governance.routes.js';
-import { registerMeRoutes } from './me/me.routes.js';
+import type { Executor } from '../platform/db/schema.js';
+import type { ServicePlatform } from '../platform/module.js';
+import { actionsModule } from './actions/actions.module.js';
+import { adminModule } from './admin/admin.module.js';
+import { alertsModule } from './alerts/alerts.module.js';
+import { auditTrailModule } from './audit-trail/audit-trail.module.js';
+import { brasModule } from './bras/bras.module.js';
+import { controlsModule } from './controls/controls.module.js';
+import { governanceModule } from './governance/governance.module.js';
+import { legalEntitiesModule } from './legal-entities/legal-entities.module.js';
+import { meModule } from './me/me.module.js';
+import { riskScenariosModule } from './risk-scenarios/risk-scenarios.module.js';
 
 /**
- * Every domain module, as data: the app mounts each inside the /api/v1 gate, and the suites walk the same
- * list. Adding a module is one line here.
+ * Every domain module, as data: the app mounts each inside the /api/v1 gate and starts their jobs when
+ * asked, the demo calls their services, and the suites walk the same list. Adding a module is one line here.
  */
-export const MODULES: readonly AppModule[] = [
-  { name: 'me', routes: registerMeRoutes },
-  { name: 'legal-entities', routes: registerLegalEntityRoutes },
-  { name: 'risk-scenarios', routes: registerRiskScenarioRoutes },
-  { name: 'admin', routes: registerAdminRoutes },
-  { name: 'alerts', routes: registerAlertRoutes },
-  { name: 'bras', routes: registerBraRoutes },
-  { name: 'actions', routes: registerActionRoutes },
-  { name: 'controls', routes: registerControlRoutes },
-  { name: 'audit-trail', routes: registerAuditTrailRoutes },
-  { name: 'governance', routes: registerGovernanceRoutes },
-];
+export const MODULES = [
+  meModule,
+  legalEntitiesModule,
+  riskScenariosModule,
+  adminModule,
+  alertsModule,
+  brasModule,
+  actionsModule,
+  controlsModule,
+  auditTrailModule,
+  governanceModule,
+] as const;
+
+type AnyModule = (typeof MODULES)[number];
+
+/** Each module's services, by module name: `services.bras.transitions.approve(...)`. */
+export type ModuleServices = { [M in AnyModule as M['name']]: ReturnType<M['services']> };
+
+/** Every module's services bound to one executor: the database, or a transaction for work that commits as one. */
+export function moduleServices(executor: Executor, platform: ServicePlatform): ModuleServices {
+  return Object.fromEntries(MODULES.map((module) => [module.name, module.services(executor, platform)])) as ModuleServices;
+}

@@ -5,6 +5,7 @@ import type { PrincipalResolver } from './auth/principal-resolver.js';
 import type { AuthSecrets } from './auth/secrets.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import type { Database } from './db/engine.js';
+import type { Executor } from './db/schema.js';
 import type { RateLimitStore } from './http/rate-limit/rate-limit-store.js';
 import type { Monitor } from './monitoring/monitor.js';
 
@@ -28,7 +29,12 @@ export interface Platform {
   monitor: Monitor;
   verify: TokenVerifier;
   principals: PrincipalResolver;
+  /** The app's logger, for work done off a request (jobs, a stream that fails half-way). */
+  log: FastifyBaseLogger;
 }
+
+/** What services may take from the platform besides the executor they are bound to. */
+export type ServicePlatform = Pick<Platform, 'config' | 'principals' | 'log'>;
 
 /** What the service prepares before it can serve (runtime.ts): the app and the demo are built on it. */
 export interface RuntimeDeps {
@@ -41,12 +47,33 @@ export interface RuntimeDeps {
 }
 
 /**
- * A domain module as the app mounts it. `routes` is called inside the /api/v1 gate (authentication and
- * rate limits already attached), with paths relative to /api/v1: a module cannot declare a route that
- * escapes the gate by accident.
+ * Background work of a module (a schedule, a periodic check, a queue to drain). Declaring it starts
+ * nothing: the app starts every module's jobs only when asked (AppDeps.jobs), and stops them when it closes.
  */
-export interface AppModule {
-  /** The module's name (its folder), for logs and the tests that walk every module. */
+export interface Job {
+  /** `<module>.<what>`, as logs name it. */
   name: string;
-  routes(api: App, platform: Platform): void | Promise<void>;
+  /** Starts the work; the function returned stops it, resolving once a round under way has ended. */
+  start(): () => Promise<void>;
+}
+
+/**
+ * A domain module: its services, its routes and its background work, as data. `services` binds the
+ * module's services to an executor (the database, or a caller's transaction to join): the app binds them
+ * to the database for the routes, the demo calls them directly. `routes` is called inside the /api/v1
+ * gate (authentication and rate limits already attached), with paths relative to /api/v1, and is given
+ * the services: a module cannot declare a route that escapes the gate by accident, and mounting routes
+ * never starts anything. `jobs` lists the background work, which the app starts when asked.
+ */
+export interface AppModule<Name extends string = string, Services = unknown> {
+  /** The module's name (its folder), for logs, for the tests that walk every module, and as its key in ModuleServices. */
+  name: Name;
+  services(executor: Executor, platform: ServicePlatform): Services;
+  routes(api: App, services: Services): void | Promise<void>;
+  jobs?(platform: Platform): readonly Job[];
+}
+
+/** Declares a module, keeping its name and its services' type (modules/index.ts builds ModuleServices from them). */
+export function defineModule<const Name extends string, Services>(module: AppModule<Name, Services>): AppModule<Name, Services> {
+  return module;
 }

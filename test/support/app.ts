@@ -43,6 +43,8 @@ export interface TestContextOptions {
   /** Default TEST_PASSWORD_COST; SCRYPT_COST for the service's own. */
   passwordCost?: ScryptCost;
   onRoute?: AppDeps['onRoute'];
+  /** Run the modules' background work (AppDeps.jobs); default false, as mounting routes starts nothing. */
+  jobs?: boolean;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     extendApi: options.extendApi,
     passwordCost,
     onRoute: options.onRoute,
+    jobs: options.jobs ?? false,
   });
   let closed = false;
   const context: TestContext = {

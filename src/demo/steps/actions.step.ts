@@ -1,7 +1,5 @@
-import { createActionsService } from '../../modules/actions/actions.service.js';
 import { utcToday } from '../../modules/actions/overdue.js';
 import type { ActionPriority, ActionStatus } from '../../platform/db/tables/actions.js';
-import { createBrasService } from '../../modules/bras/bras.service.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
 
@@ -50,7 +48,7 @@ export const actionsStep: DemoStep = {
   async run(context: DemoContext) {
     const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
     const enterpriseId = need(context.enterpriseId, 'the enterprise');
-    const actions = createActionsService({ db: context.db });
+    const actions = context.services.actions;
     const links = await braLinks(context, clientAdmin);
     let overdue = 0;
     for (const demo of DEMO_ACTIONS) {
@@ -79,7 +77,7 @@ function personAsCaller(context: DemoContext, key: string, enterpriseId: string)
 
 /** The demo BRAs and their scenario links, read through the BRA service, to link actions by name. */
 async function braLinks(context: DemoContext, clientAdmin: Caller) {
-  const bras = createBrasService({ db: context.db });
+  const { bras } = context.services.bras;
   const page = await bras.list(clientAdmin, { page_size: 100 });
   return {
     async resolve(braName: string, scenarioName: string | undefined) {

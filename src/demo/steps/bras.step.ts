@@ -1,6 +1,3 @@
-import { createRiskScenariosService } from '../../modules/risk-scenarios/risk-scenarios.service.js';
-import { createBrasService } from '../../modules/bras/bras.service.js';
-import { createSubControlsService } from '../../modules/controls/sub-controls.service.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { DEMO_ENTERPRISE } from '../demo-data.js';
@@ -139,16 +136,16 @@ export const brasStep: DemoStep = {
   async run(context: DemoContext) {
     const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
     const enterpriseId = need(context.enterpriseId, 'the enterprise');
-    const service = createBrasService({ db: context.db });
-    const catalogue = await createRiskScenariosService({ db: context.db }).list(clientAdmin, { page_size: 100 });
+    const { bras, content, transitions } = context.services.bras;
+    const catalogue = await context.services['risk-scenarios'].list(clientAdmin, { page_size: 100 });
     const scenarioId = (name: string) => need(catalogue.data.find((s) => s.name === name), `catalogue scenario ${name}`).id;
     // The control library of the controls step, read through its service; links to absent ones are skipped.
-    const library = await createSubControlsService({ db: context.db }).list(clientAdmin, {});
+    const library = await context.services.controls.subControls.list(clientAdmin, {});
 
     for (const spec of DEMO_BRAS) {
       const assessor = assessorCaller(context, spec.createdBy, enterpriseId);
       const entity = need(context.legalEntities.get(spec.legalEntity), `legal entity ${spec.legalEntity}`);
-      const bra = await service.create(assessor, {
+      const bra = await bras.create(assessor, {
         name: spec.name,
         description: spec.description,
         legal_entity_id: entity.id,
@@ -158,22 +155,22 @@ export const brasStep: DemoStep = {
         start_date: spec.startDate,
       });
       for (const scenario of spec.scenarios) {
-        const link = await service.addScenario(assessor, bra.id, { risk_scenario_id: scenarioId(scenario.scenario), included: scenario.included ?? true });
+        const link = await content.addScenario(assessor, bra.id, { risk_scenario_id: scenarioId(scenario.scenario), included: scenario.included ?? true });
         for (const [type, scores] of [
           ['inherent', scenario.inherent],
           ['residual', scenario.residual],
         ] as const) {
           if (scores === undefined) continue;
-          await service.recordRating(assessor, bra.id, { bra_risk_scenario_id: link.id, rating_type: type, impact_score: scores[0], likelihood_score: scores[1] });
+          await content.recordRating(assessor, bra.id, { bra_risk_scenario_id: link.id, rating_type: type, impact_score: scores[0], likelihood_score: scores[1] });
         }
       }
       for (const name of spec.controls ?? []) {
         const subControl = library.find((candidate) => candidate.name === name);
-        if (subControl !== undefined) await service.linkControl(assessor, bra.id, subControl.id);
+        if (subControl !== undefined) await content.linkControl(assessor, bra.id, subControl.id);
       }
-      if (spec.outcome === 'under_review' || spec.outcome === 'approved') await service.submit(assessor, bra.id);
-      if (spec.outcome === 'approved') await service.approve(clientAdmin, bra.id, { final_comment: spec.closing ?? null });
-      if (spec.outcome === 'cancelled') await service.cancel(clientAdmin, bra.id, { cancellation_reason: spec.closing ?? null });
+      if (spec.outcome === 'under_review' || spec.outcome === 'approved') await transitions.submit(assessor, bra.id);
+      if (spec.outcome === 'approved') await transitions.approve(clientAdmin, bra.id, { final_comment: spec.closing ?? null });
+      if (spec.outcome === 'cancelled') await transitions.cancel(clientAdmin, bra.id, { cancellation_reason: spec.closing ?? null });
       context.log(`  ${spec.name}: ${spec.outcome}`);
     }
     context.notes.push(`${DEMO_ENTERPRISE.name} has ${DEMO_BRAS.length} BRAs, one in every state (draft, in progress, under review, approved, cancelled).`);

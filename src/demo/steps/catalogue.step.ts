@@ -6,7 +6,7 @@ export const catalogueStep: DemoStep = {
   title: 'Risk scenario catalogue',
   async run(context: DemoContext) {
     const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
-    for (const scenario of DEMO_EXTRA_SCENARIOS) await context.services.riskScenarios.add(clientAdmin, scenario);
+    for (const scenario of DEMO_EXTRA_SCENARIOS) await context.services['risk-scenarios'].add(clientAdmin, scenario);
     context.log(`  the starter catalogue, plus ${DEMO_EXTRA_SCENARIOS.length} scenarios of the group's own`);
   },
 };

@@ -11,7 +11,7 @@ export const clientAdminStep: DemoStep = {
       DEMO_MEMBERS.find((member) => member.role === 'admin'),
       'a client admin in the demo data',
     );
-    const user = await context.services.users.create(superAdmin, enterpriseId, {
+    const user = await context.services.admin.users.create(superAdmin, enterpriseId, {
       email: person.email,
       full_name: person.fullName,
       role: 'admin',

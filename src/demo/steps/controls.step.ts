@@ -1,5 +1,3 @@
-import { createKeyControlsService } from '../../modules/controls/key-controls.service.js';
-import { createSubControlsService } from '../../modules/controls/sub-controls.service.js';
 import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { DEMO_CONTROL_LIBRARY } from '../demo-controls.js';
 
@@ -13,8 +11,7 @@ export const controlsStep: DemoStep = {
   async run(context: DemoContext) {
     const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
     const enterpriseId = need(context.enterpriseId, 'the enterprise');
-    const keyControls = createKeyControlsService({ db: context.db });
-    const subControls = createSubControlsService({ db: context.db });
+    const { keyControls, subControls } = context.services.controls;
     const testerOf = (key: string) => {
       const { userId, person } = need(context.people.get(key), `the demo person ${key}`);
       return callerFor({ userId, email: person.email, fullName: person.fullName }, 'assessor', enterpriseId);

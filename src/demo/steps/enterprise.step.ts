@@ -6,7 +6,7 @@ export const enterpriseStep: DemoStep = {
   title: 'Enterprise',
   async run(context: DemoContext) {
     const superAdmin = need(context.actors.superAdmin, 'the super admin');
-    const { enterprises } = context.services;
+    const { enterprises } = context.services.admin;
     const created = await enterprises.create(superAdmin, {
       name: DEMO_ENTERPRISE.name,
       country: DEMO_ENTERPRISE.country,

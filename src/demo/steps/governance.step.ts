@@ -1,4 +1,3 @@
-import { createRiskAppetiteService } from '../../modules/governance/risk-appetite.service.js';
 import type { RiskLevel } from '../../platform/db/tables/governance.js';
 import { need, type DemoContext, type DemoStep } from '../demo-context.js';
 
@@ -27,7 +26,7 @@ export const governanceStep: DemoStep = {
   title: 'Risk appetite overrides',
   async run(context: DemoContext) {
     const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
-    const appetites = createRiskAppetiteService({ db: context.db });
+    const appetites = context.services.governance;
     for (const override of DEMO_OVERRIDES) {
       const entity = need(context.legalEntities.get(override.legalEntity), `the legal entity ${override.legalEntity}`);
       const unitId = override.businessUnit === undefined ? null : need(entity.businessUnits.get(override.businessUnit), `the unit ${override.businessUnit}`);

@@ -6,7 +6,7 @@ export const organisationStep: DemoStep = {
   title: 'Legal entities and business units',
   async run(context: DemoContext) {
     const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
-    const { legalEntities } = context.services;
+    const legalEntities = context.services['legal-entities'];
     for (const entity of DEMO_LEGAL_ENTITIES) {
       const created = await legalEntities.create(clientAdmin, { name: entity.name, description: entity.description });
       const businessUnits = new Map<string, string>();

@@ -8,7 +8,7 @@ export const teamStep: DemoStep = {
     const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
     const enterpriseId = need(context.enterpriseId, 'the enterprise');
     for (const person of DEMO_MEMBERS.filter((member) => member.role === 'assessor' || member.role === 'reviewer')) {
-      const user = await context.services.users.create(clientAdmin, enterpriseId, {
+      const user = await context.services.admin.users.create(clientAdmin, enterpriseId, {
         email: person.email,
         full_name: person.fullName,
         role: person.role as 'assessor' | 'reviewer',
@@ -19,7 +19,7 @@ export const teamStep: DemoStep = {
           assignment.businessUnit === undefined
             ? undefined
             : need(entity.businessUnits.get(assignment.businessUnit), `business unit ${assignment.businessUnit}`);
-        await context.services.entityRoles.create(clientAdmin, user.user_id, {
+        await context.services.admin.entityRoles.create(clientAdmin, user.user_id, {
           legal_entity_id: entity.id,
           ...(businessUnitId !== undefined ? { business_unit_id: businessUnitId } : {}),
         });

@@ -1,4 +1,4 @@
-import type { App, Platform } from '../../platform/module.js';
+import type { App } from '../../platform/module.js';
 import { callerOf } from '../../platform/auth/principal.js';
 import {
   archiveActionSchema,
@@ -7,14 +7,10 @@ import {
   listActionsSchema,
   updateActionSchema,
 } from './actions.schemas.js';
-import { createActionsService } from './actions.service.js';
-import { enterpriseHealthCheck } from './enterprise-health.check.js';
+import type { ActionsService } from './actions.service.js';
 
-/** Mitigation actions (4.4); the module also registers the enterprise_health check (D9.5) once, here. */
-export function registerActionRoutes(api: App, platform: Platform): void {
-  const service = createActionsService({ db: platform.database.db });
-  platform.monitor.addPeriodicCheck(enterpriseHealthCheck());
-
+/** Mitigation actions (4.4). */
+export function registerActionRoutes(api: App, service: ActionsService): void {
   api.get('/mitigation-actions', { schema: listActionsSchema }, async (request) => service.list(callerOf(request), request.query));
 
   api.post('/mitigation-actions', { schema: createActionSchema }, async (request, reply) => {

@@ -1,13 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Platform } from '../../platform/module.js';
+import type { App } from '../../platform/module.js';
 import { callerOf } from '../../platform/auth/principal.js';
 import { listAlertsSchema, updateAlertSchema } from './alerts.schemas.js';
-import { createAlertsService } from './alerts.service.js';
+import type { AlertsService } from './alerts.service.js';
 
 /** System alerts (4.7, D9.5): super admins list them and acknowledge or resolve them. */
-export function registerAlertRoutes(app: App, platform: Platform): void {
+export function registerAlertRoutes(app: App, service: AlertsService): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createAlertsService({ db: platform.database.db });
 
   api.get('/admin/alerts', { schema: listAlertsSchema }, async (request) =>
     service.list(callerOf(request), request.query),

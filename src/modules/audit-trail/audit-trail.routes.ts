@@ -1,8 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/principal.js';
-import type { App, Platform } from '../../platform/module.js';
-import { checkpointKeySource } from '../../platform/audit/checkpoint-key.js';
-import { startCheckpointSchedule } from './checkpoint-schedule.js';
+import type { App } from '../../platform/module.js';
 import {
   createCheckpointSchema,
   exportAuditSchema,
@@ -11,20 +9,17 @@ import {
   verifyAuditSchema,
   verifyCheckpointSchema,
 } from './audit-trail.schemas.js';
-import { createAuditTrailService } from './audit-trail.service.js';
-import { createCheckpointsService } from './checkpoints.service.js';
+import type { AuditTrailService } from './audit-trail.service.js';
+import type { CheckpointsService } from './checkpoints.service.js';
+
+export interface AuditTrailServices {
+  trail: AuditTrailService;
+  checkpoints: CheckpointsService;
+}
 
 /** The audit trail (4.6, D7.5, D7.6): search, export, chain verification and signed checkpoints. */
-export function registerAuditTrailRoutes(app: App, platform: Platform): void {
+export function registerAuditTrailRoutes(app: App, { trail, checkpoints }: AuditTrailServices): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = platform.database;
-  const checkpoints = createCheckpointsService({ db, keys: checkpointKeySource(platform.config) });
-  const trail = createAuditTrailService({
-    db,
-    checkpoints,
-    onExportError: (error) => api.log.error({ err: error }, 'audit export failed while streaming'),
-  });
-  startCheckpointSchedule(api, checkpoints, platform.config.audit.checkpointIntervalMinutes);
 
   api.get('/audit', { schema: searchAuditSchema }, async (request) => trail.search(callerOf(request), request.query));
 

@@ -133,3 +133,5 @@ export function createAuditTrailService({
     },
   };
 }
+
+export type AuditTrailService = ReturnType<typeof createAuditTrailService>;

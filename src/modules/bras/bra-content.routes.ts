@@ -2,19 +2,17 @@ import { callerOf } from '../../platform/auth/principal.js';
 import type { App } from '../../platform/module.js';
 import {
   addScenarioSchema,
-  getSnapshotSchema,
   linkControlSchema,
   listControlsSchema,
   listRatingsSchema,
   listScenariosSchema,
-  listSnapshotsSchema,
   recordRatingSchema,
   updateScenarioSchema,
 } from './bra-content.schemas.js';
-import type { BrasService } from './bras.service.js';
+import type { BraContentService } from './bra-content.service.js';
 
-/** A BRA's scenarios, ratings, control links and snapshots (D6.4–D6.6, D6.10). */
-export function registerBraContentRoutes(api: App, service: BrasService): void {
+/** A BRA's scenarios, ratings and control links (D6.4–D6.6). */
+export function registerBraContentRoutes(api: App, service: BraContentService): void {
   api.get('/bras/:bra_id/scenarios', { schema: listScenariosSchema }, async (request) => ({
     data: await service.listScenarios(callerOf(request), request.params.bra_id),
   }));
@@ -46,13 +44,4 @@ export function registerBraContentRoutes(api: App, service: BrasService): void {
     const data = await service.linkControl(callerOf(request), request.params.bra_id, request.body.sub_control_id);
     return reply.code(201).send({ data, message: 'Control linked' });
   });
-
-  api.get('/bras/:bra_id/snapshots', { schema: listSnapshotsSchema }, async (request) => ({
-    data: await service.listSnapshots(callerOf(request), request.params.bra_id),
-  }));
-
-  api.get('/bras/:bra_id/snapshots/:snapshot_id', { schema: getSnapshotSchema }, async (request) => ({
-    data: await service.getSnapshot(callerOf(request), request.params.bra_id, request.params.snapshot_id),
-    message: 'Snapshot retrieved',
-  }));
 }

@@ -158,3 +158,5 @@ export function createBraContentService({ db }: { db: Executor }) {
     },
   };
 }
+
+export type BraContentService = ReturnType<typeof createBraContentService>;

@@ -46,3 +46,5 @@ export function createBraSnapshotsService({ db }: { db: Executor }) {
     },
   };
 }
+
+export type BraSnapshotsService = ReturnType<typeof createBraSnapshotsService>;

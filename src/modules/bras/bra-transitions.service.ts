@@ -131,3 +131,5 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
     },
   };
 }
+
+export type BraTransitionsService = ReturnType<typeof createBraTransitionsService>;

@@ -6,9 +6,7 @@ import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, forbidden } from '../../platform/http/errors.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
-import { createBraContentService } from './bra-content.service.js';
-import { createBraSnapshotsService, takeSnapshot } from './bra-snapshots.service.js';
-import { createBraTransitionsService } from './bra-transitions.service.js';
+import { takeSnapshot } from './bra-snapshots.service.js';
 import { lockedBra, readableBra, requireEditable, requireEditor } from './bra-access.js';
 import { loadBraDetail, methodologyOf } from './bra-detail.js';
 import { toBraView } from './bra-presenter.js';
@@ -148,10 +146,6 @@ export function createBrasService({ db }: { db: Executor }) {
         return updated;
       });
     },
-
-    ...createBraContentService({ db }),
-    ...createBraTransitionsService({ db }),
-    ...createBraSnapshotsService({ db }),
   };
 }
 

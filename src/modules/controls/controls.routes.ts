@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/principal.js';
-import type { App, Platform } from '../../platform/module.js';
+import type { App } from '../../platform/module.js';
 import {
   archiveKeyControlSchema,
   archiveSubControlSchema,
@@ -13,17 +13,19 @@ import {
   updateKeyControlSchema,
   updateSubControlSchema,
 } from './controls.schemas.js';
-import { createEffectivenessService } from './effectiveness.service.js';
-import { createKeyControlsService } from './key-controls.service.js';
-import { createSubControlsService } from './sub-controls.service.js';
+import type { EffectivenessService } from './effectiveness.service.js';
+import type { KeyControlsService } from './key-controls.service.js';
+import type { SubControlsService } from './sub-controls.service.js';
+
+export interface ControlServices {
+  keyControls: KeyControlsService;
+  subControls: SubControlsService;
+  effectiveness: EffectivenessService;
+}
 
 /** Control assurance (4.3, D7.1, D7.2), inside the /api/v1 gate. */
-export function registerControlRoutes(app: App, platform: Platform): void {
+export function registerControlRoutes(app: App, { keyControls, subControls, effectiveness }: ControlServices): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = platform.database;
-  const keyControls = createKeyControlsService({ db });
-  const subControls = createSubControlsService({ db });
-  const effectiveness = createEffectivenessService({ db });
 
   api.get('/controls/key-controls', { schema: listKeyControlsSchema }, async (request) =>
     keyControls.list(callerOf(request), request.query),

@@ -73,3 +73,5 @@ export function createEffectivenessService({ db }: { db: Executor }) {
     },
   };
 }
+
+export type EffectivenessService = ReturnType<typeof createEffectivenessService>;

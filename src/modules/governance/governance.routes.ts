@@ -1,13 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/principal.js';
-import type { App, Platform } from '../../platform/module.js';
+import type { App } from '../../platform/module.js';
 import { appetiteHistorySchema, deleteAppetiteSchema, listAppetitesSchema, upsertAppetiteSchema } from './risk-appetite.schemas.js';
-import { createRiskAppetiteService } from './risk-appetite.service.js';
+import type { RiskAppetiteService } from './risk-appetite.service.js';
 
 /** Governance (4.5): risk appetites per scope and their change history. */
-export function registerGovernanceRoutes(app: App, platform: Platform): void {
+export function registerGovernanceRoutes(app: App, appetites: RiskAppetiteService): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const appetites = createRiskAppetiteService({ db: platform.database.db });
 
   api.get('/governance/risk-appetite', { schema: listAppetitesSchema }, async (request) => ({
     data: await appetites.list(callerOf(request), request.query),

@@ -1,16 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Platform } from '../../platform/module.js';
+import type { App } from '../../platform/module.js';
 import { callerOf } from '../../platform/auth/principal.js';
 import {
   createBusinessUnitSchema,
   createLegalEntitySchema,
   listLegalEntitiesSchema,
 } from './legal-entities.schemas.js';
-import { createLegalEntitiesService } from './legal-entities.service.js';
+import type { LegalEntitiesService } from './legal-entities.service.js';
 
-export function registerLegalEntityRoutes(app: App, platform: Platform): void {
+export function registerLegalEntityRoutes(app: App, service: LegalEntitiesService): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createLegalEntitiesService({ db: platform.database.db });
 
   api.get(
     '/legal-entities',

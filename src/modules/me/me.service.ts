@@ -21,6 +21,8 @@ export function createMeService({ db }: MeServiceDeps) {
   };
 }
 
+export type MeService = ReturnType<typeof createMeService>;
+
 function presentMe<A>(principal: Principal, enterpriseName: string | null, assignments: A[]) {
   return {
     user_id: principal.userId,

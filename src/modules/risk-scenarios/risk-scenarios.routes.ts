@@ -1,12 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Platform } from '../../platform/module.js';
+import type { App } from '../../platform/module.js';
 import { callerOf } from '../../platform/auth/principal.js';
 import { createRiskScenarioSchema, listRiskScenariosSchema } from './risk-scenarios.schemas.js';
-import { createRiskScenariosService } from './risk-scenarios.service.js';
+import type { RiskScenariosService } from './risk-scenarios.service.js';
 
-export function registerRiskScenarioRoutes(app: App, platform: Platform): void {
+export function registerRiskScenarioRoutes(app: App, service: RiskScenariosService): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createRiskScenariosService({ db: platform.database.db });
 
   api.get(
     '/risk-scenarios',

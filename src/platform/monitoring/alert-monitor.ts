@@ -118,6 +118,10 @@ export function createMonitor(
     },
     addPeriodicCheck(check) {
       checks.push(check);
+      return () => {
+        const at = checks.indexOf(check);
+        if (at !== -1) checks.splice(at, 1);
+      };
     },
     async flush() {
       // A round already under way may have begun before the caller's events: run a complete one after it.

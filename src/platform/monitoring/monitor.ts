@@ -30,24 +30,31 @@ export interface Monitor {
   /** A database failure; `unreachable` when the request answered 503. */
   databaseError(error: unknown, unreachable: boolean): void;
   /**
-   * The plug-in point for alert conditions that live in domain data. A module registers its check once,
-   * when its routes are registered (`platform.monitor.addPeriodicCheck(...)`); the mitigation-actions
-   * module registers the `enterprise_health` check (D9.5: 5 or more overdue actions of priority high or
-   * critical in one enterprise) this way. Checks run every 10 seconds (D10.5: within 30 s).
+   * The plug-in point for alert conditions that live in domain data. A module adds its check from a job
+   * (AppModule.jobs), so that it runs only where the app runs jobs, and the job's stop removes it; the
+   * mitigation-actions module adds the `enterprise_health` check (D9.5: 5 or more overdue actions of
+   * priority high or critical in one enterprise) this way. Checks run every 10 seconds (D10.5: within 30 s).
    *
    * A check looks across enterprises (it is platform work, not a tenant's request) and returns one alert
    * per enterprise whose condition holds, with a stable `cause`, for instance:
    *
-   *   platform.monitor.addPeriodicCheck(async (db) =>
-   *     (await enterprisesWithOverdueActions(db, { priorities: ['high', 'critical'], atLeast: 5 })).map((row) => ({
-   *       type: 'enterprise_health', severity: 'warning', enterpriseId: row.enterprise_id,
-   *       cause: 'overdue_high_priority_actions', title: 'Overdue high-priority mitigation actions',
-   *       message: `${row.overdue} overdue actions of priority high or critical`,
-   *     })));
+   *   jobs: (platform) => [{
+   *     name: 'actions.enterprise_health',
+   *     start: () => {
+   *       const remove = platform.monitor.addPeriodicCheck(async (db) =>
+   *         (await enterprisesWithOverdueActions(db, { priorities: ['high', 'critical'], atLeast: 5 })).map((row) => ({
+   *           type: 'enterprise_health', severity: 'warning', enterpriseId: row.enterprise_id,
+   *           cause: 'overdue_high_priority_actions', title: 'Overdue high-priority mitigation actions',
+   *           message: `${row.overdue} overdue actions of priority high or critical`,
+   *         })));
+   *       return async () => remove();
+   *     },
+   *   }]
    *
    * Once resolved by a super admin, the alert is raised again on the next round if the condition still holds.
+   * Returns the function that removes the check.
    */
-  addPeriodicCheck(check: PeriodicCheck): void;
+  addPeriodicCheck(check: PeriodicCheck): () => void;
   /** Stops timers and flushes what is pending (shutdown). */
   close(): Promise<void>;
 }

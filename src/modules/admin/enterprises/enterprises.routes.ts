@@ -1,12 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Platform } from '../../../platform/module.js';
+import type { App } from '../../../platform/module.js';
 import { callerOf } from '../../../platform/auth/principal.js';
 import { createEnterpriseSchema, listEnterprisesSchema, updateEnterpriseSchema } from './enterprises.schemas.js';
-import { createEnterprisesService } from './enterprises.service.js';
+import type { EnterprisesService } from './enterprises.service.js';
 
-export function registerEnterpriseRoutes(app: App, platform: Platform): void {
+export function registerEnterpriseRoutes(app: App, service: EnterprisesService): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createEnterprisesService({ db: platform.database.db, tierPricesCents: platform.config.tierPricesCents });
 
   api.get(
     '/admin/enterprises',

@@ -1,12 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Platform } from '../../../platform/module.js';
+import type { App } from '../../../platform/module.js';
 import { callerOf } from '../../../platform/auth/principal.js';
 import { createEntityRoleSchema, deleteEntityRoleSchema, listEntityRolesSchema } from './entity-roles.schemas.js';
-import { createEntityRolesService } from './entity-roles.service.js';
+import type { EntityRolesService } from './entity-roles.service.js';
 
-export function registerEntityRoleRoutes(app: App, platform: Platform): void {
+export function registerEntityRoleRoutes(app: App, service: EntityRolesService): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createEntityRolesService({ db: platform.database.db, principals: platform.principals });
 
   api.get(
     '/admin/users/:user_id/entity-roles',

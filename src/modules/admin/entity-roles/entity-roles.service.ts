@@ -91,3 +91,5 @@ export function createEntityRolesService({ db, principals }: EntityRolesServiceD
     },
   };
 }
+
+export type EntityRolesService = ReturnType<typeof createEntityRolesService>;

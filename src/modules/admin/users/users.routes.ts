@@ -1,12 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, Platform } from '../../../platform/module.js';
+import type { App } from '../../../platform/module.js';
 import { callerOf } from '../../../platform/auth/principal.js';
 import { createUserSchema, deactivateUserSchema, listUsersSchema } from './users.schemas.js';
-import { createUsersService } from './users.service.js';
+import type { UsersService } from './users.service.js';
 
-export function registerUserRoutes(app: App, platform: Platform): void {
+export function registerUserRoutes(app: App, service: UsersService): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const service = createUsersService({ db: platform.database.db, principals: platform.principals });
 
   api.get(
     '/admin/enterprises/:enterprise_id/users',

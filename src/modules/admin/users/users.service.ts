@@ -127,3 +127,5 @@ export function createUsersService({ db, principals }: UsersServiceDeps) {
     },
   };
 }
+
+export type UsersService = ReturnType<typeof createUsersService>;

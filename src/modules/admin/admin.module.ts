@@ -1,0 +1,22 @@
+import { defineModule } from '../../platform/module.js';
+import { registerEnterpriseRoutes } from './enterprises/enterprises.routes.js';
+import { createEnterprisesService } from './enterprises/enterprises.service.js';
+import { registerEntityRoleRoutes } from './entity-roles/entity-roles.routes.js';
+import { createEntityRolesService } from './entity-roles/entity-roles.service.js';
+import { registerUserRoutes } from './users/users.routes.js';
+import { createUsersService } from './users/users.service.js';
+
+/** Enterprise, user and entity-role administration (4.7, D9.1–D9.4). */
+export const adminModule = defineModule({
+  name: 'admin',
+  services: (db, { config, principals }) => ({
+    enterprises: createEnterprisesService({ db, tierPricesCents: config.tierPricesCents }),
+    users: createUsersService({ db, principals }),
+    entityRoles: createEntityRolesService({ db, principals }),
+  }),
+  routes(api, services) {
+    registerEnterpriseRoutes(api, services.enterprises);
+    registerUserRoutes(api, services.users);
+    registerEntityRoleRoutes(api, services.entityRoles);
+  },
+});

@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+import { callerOf } from '../../platform/auth/principal.js';
+import type { App } from '../../platform/module.js';
+import { approveBraSchema, cancelBraSchema, returnBraSchema, submitBraSchema } from './bra-transitions.schemas.js';
+import type { BraTransitionsService } from './bra-transitions.service.js';
+
+/** The action POSTs take an optional body: none is the same as `{}` (D2.4). */
+async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
+
+/** A BRA's moves (3.1, D6.7): submit, return, approve, cancel. */
+export function registerBraTransitionRoutes(api: App, service: BraTransitionsService): void {
+  api.post('/bras/:bra_id/submit', { schema: submitBraSchema, preValidation: emptyBodyAsObject }, async (request) => ({
+    data: await service.submit(callerOf(request), request.params.bra_id),
+    message: 'BRA submitted for review',
+  }));
+
+  api.post('/bras/:bra_id/return', { schema: returnBraSchema, preValidation: emptyBodyAsObject }, async (request) => ({
+    data: await service.returnToAssessor(callerOf(request), request.params.bra_id, request.body),
+    message: 'BRA returned to the assessor',
+  }));
+
+  api.post('/bras/:bra_id/approve', { schema: approveBraSchema, preValidation: emptyBodyAsObject }, async (request) => ({
+    data: await service.approve(callerOf(request), request.params.bra_id, request.body),
+    message: 'BRA approved',
+  }));
+
+  api.post('/bras/:bra_id/cancel', { schema: cancelBraSchema, preValidation: emptyBodyAsObject }, async (request) => ({
+    data: await service.cancel(callerOf(request), request.params.bra_id, request.body),
+    message: 'BRA cancelled',
+  }));
+}
