@@ -1,8 +1,8 @@
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { assignedScope, seesWholeEnterprise } from '../../platform/auth/policies.js';
+import { sql, type SqlBool } from 'kysely';
 import type { Principal } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { ActionPriority, ActionStatus, MitigationActionsTable } from '../../platform/db/tables/actions.js';
+import { actionScope } from './actions.policy.js';
 
 /**
  * SQL of the actions module. It writes only `mitigation_actions`. It READS, never writes, three tables of
@@ -11,18 +11,6 @@ import type { ActionPriority, ActionStatus, MitigationActionsTable } from '../..
  * link belongs to the BRA named). Reading them here keeps the D5 scope a SQL predicate of the list, so
  * pages and totals are right.
  */
-
-/**
- * D5 scope of a caller over actions, as a predicate on `a` (mitigation_actions) and `b` (its BRA, left
- * joined): client admins everything; reviewers actions of BRAs of assigned entities; assessors those and
- * the unlinked actions they created. Never null (coalesce), so it can be selected as a flag.
- */
-export function actionScope(caller: Principal): RawBuilder<SqlBool> {
-  if (seesWholeEnterprise(caller)) return sql<SqlBool>`true`;
-  const linked = sql<SqlBool>`(a.bra_id is not null and ${assignedScope(caller, 'b.legal_entity_id', 'b.business_unit_id')})`;
-  if (caller.role !== 'assessor') return sql<SqlBool>`coalesce(${linked}, false)`;
-  return sql<SqlBool>`coalesce(${linked} or (a.bra_id is null and a.created_by = ${caller.userId}), false)`;
-}
 
 export interface ActionFilter {
   braId?: string | undefined;

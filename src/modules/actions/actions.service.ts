@@ -1,6 +1,6 @@
 import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
-import { requireAssigned, requireMember, requireRole, seesWholeEnterprise } from '../../platform/auth/policies.js';
+import { requireAssigned, requireMember, seesWholeEnterprise } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { Transaction } from 'kysely';
@@ -8,6 +8,7 @@ import type { DB } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, forbidden, invalidState, notFound } from '../../platform/http/errors.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
+import { requireActionEditor } from './actions.policy.js';
 import { presentAction } from './actions.presenter.js';
 import {
   countActions,
@@ -33,9 +34,6 @@ import type {
 import { isOverdue, utcToday } from './overdue.js';
 
 const CHANGEABLE = ['action', 'owner', 'status', 'priority', 'action_type', 'due_date'] as const;
-
-/** D5: client admins and assessors change actions (assessors within their list's scope); reviewers read. */
-const requireActionEditor = (caller: Caller) => requireRole(caller, ['admin', 'assessor'], 'changes to mitigation actions');
 
 const invalidReference = (field: string, why: string) => new AppError('INVALID_REFERENCE', why, { field });
 

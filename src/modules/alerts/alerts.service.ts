@@ -1,12 +1,12 @@
 import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
-import { requireSuperAdmin } from '../../platform/auth/policies.js';
 import type { Caller, Principal } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { AlertStatus } from '../../platform/db/tables/alerts.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { invalidState, notFound, validationError } from '../../platform/http/errors.js';
 import { loadPage, pageRequest } from '../../platform/http/pagination.js';
+import { requireAlertManager } from './alerts.policy.js';
 import { presentAcknowledgement, presentAlert, presentResolution } from './alerts.presenter.js';
 import { countAlerts, listAlertRows, lockAlert, markAcknowledged, markResolved } from './alerts.repository.js';
 import type { ListAlertsQuery, UpdateAlertBody } from './alerts.schemas.js';
@@ -44,7 +44,7 @@ export interface AlertsServiceDeps {
 export function createAlertsService({ db }: AlertsServiceDeps) {
   return {
     async list(principal: Principal, query: ListAlertsQuery) {
-      requireSuperAdmin(principal);
+      requireAlertManager(principal);
       const filter = { status: query.status, severity: query.severity };
       return loadPage(
         pageRequest(query),
@@ -60,7 +60,7 @@ export function createAlertsService({ db }: AlertsServiceDeps) {
      */
     async changeStatus(caller: Caller, alertId: string, body: UpdateAlertBody) {
       const change = alertChangeOf(body);
-      requireSuperAdmin(caller);
+      requireAlertManager(caller);
       return inTransaction(db, async ({ trx }) => {
         const current = await lockAlert(trx, alertId);
         if (current === undefined) throw notFound('Alert');

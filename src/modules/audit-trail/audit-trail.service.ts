@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB, Executor } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/errors.js';
 import { pageRequest, paginationInfo } from '../../platform/http/pagination.js';
-import { requireAuditor } from './audit-access.js';
+import { requireAuditor } from './audit-trail.policy.js';
 import {
   chainRange,
   countMatchingUpTo,

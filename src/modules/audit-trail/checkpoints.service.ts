@@ -6,7 +6,7 @@ import type { ChainAnchor } from '../../platform/audit/chain-verifier.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { paginationInfo, pageRequest } from '../../platform/http/pagination.js';
-import { requireAuditor } from './audit-access.js';
+import { requireAuditor } from './audit-trail.policy.js';
 import type { CheckpointKeys } from '../../platform/audit/checkpoint-key.js';
 import { checkpointClaimsOf, checkpointSignatureValid, signCheckpoint, type CheckpointClaims } from '../../platform/audit/checkpoint-signature.js';
 import {

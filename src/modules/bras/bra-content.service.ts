@@ -4,7 +4,8 @@ import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
-import { lockedBra, readableBra, requireEditable, requireEditor, touchBra } from './bra-access.js';
+import { lockedBra, readableBra, requireEditable } from './bra-access.js';
+import { recordBraChange, touchBra } from './bra-changes.js';
 import { listControlRows, listScenarioRows } from './bra-detail.repository.js';
 import { toControlView, toScenarioView } from './bra-presenter.js';
 import {
@@ -18,6 +19,7 @@ import {
   setScenarioIncluded,
 } from './bra-content.repository.js';
 import type { AddScenarioBody, RecordRatingBody, RatingView } from './bra-content.schemas.js';
+import { requireBraEditor } from './bras.policy.js';
 import type { ControlView, ScenarioView } from './bras.schemas.js';
 import { rateRisk } from './risk-rating.js';
 
@@ -37,7 +39,7 @@ export function createBraContentService({ db }: { db: Executor }) {
 
     async addScenario(caller: Caller, braId: string, body: AddScenarioBody): Promise<ScenarioView> {
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireEditor);
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
         requireEditable(bra, 'Scenarios can be added');
         if ((await findRiskScenario(trx, bra.enterprise_id, body.risk_scenario_id)) === undefined) {
           throw invalidReference('risk_scenario_id', 'does not refer to a risk scenario of your enterprise');
@@ -50,13 +52,11 @@ export function createBraContentService({ db }: { db: Executor }) {
           created_by: caller.userId,
         });
         const [row] = await listScenarioRows(trx, bra.enterprise_id, bra.id, link.id);
-        await writeAudit(trx, {
-          enterpriseId: bra.enterprise_id,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'bra',
-          entityId: bra.id,
-          details: { name: bra.name, change: 'scenario_added', bra_risk_scenario_id: link.id, risk_scenario_id: link.risk_scenario_id, included: link.included },
+        await recordBraChange(trx, caller, bra, {
+          change: 'scenario_added',
+          bra_risk_scenario_id: link.id,
+          risk_scenario_id: link.risk_scenario_id,
+          included: link.included,
         });
         await touchBra(trx, caller, bra, 'scenario added');
         return toScenarioView(row!);
@@ -65,21 +65,14 @@ export function createBraContentService({ db }: { db: Executor }) {
 
     async updateScenario(caller: Caller, braId: string, linkId: string, included: boolean): Promise<ScenarioView> {
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireEditor);
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
         const link = await findScenarioLink(trx, bra.enterprise_id, bra.id, linkId);
         if (link === undefined) throw notFound('Scenario link');
         requireEditable(bra, 'Scenarios can be changed');
         if (link.included !== included) {
           await setScenarioIncluded(trx, bra.enterprise_id, link.id, included);
           await touchBra(trx, caller, bra, 'scenario changed');
-          await writeAudit(trx, {
-            enterpriseId: bra.enterprise_id,
-            ...auditFrom(caller),
-            action: 'update',
-            entityType: 'bra',
-            entityId: bra.id,
-            details: { name: bra.name, change: included ? 'scenario_included' : 'scenario_excluded', bra_risk_scenario_id: link.id },
-          });
+          await recordBraChange(trx, caller, bra, { change: included ? 'scenario_included' : 'scenario_excluded', bra_risk_scenario_id: link.id });
         }
         const [row] = await listScenarioRows(trx, bra.enterprise_id, bra.id, link.id);
         return toScenarioView(row!);
@@ -94,7 +87,7 @@ export function createBraContentService({ db }: { db: Executor }) {
     async recordRating(caller: Caller, braId: string, body: RecordRatingBody): Promise<RatingView> {
       const scores = rateRisk(body.impact_score, body.likelihood_score);
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireEditor);
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
         requireEditable(bra, 'Ratings can be recorded');
         if ((await findScenarioLink(trx, bra.enterprise_id, bra.id, body.bra_risk_scenario_id)) === undefined) {
           throw invalidReference('bra_risk_scenario_id', 'does not refer to a scenario link of this BRA');
@@ -136,20 +129,18 @@ export function createBraContentService({ db }: { db: Executor }) {
     /** The sub-control must be of the enterprise and not archived (400 INVALID_REFERENCE otherwise). */
     async linkControl(caller: Caller, braId: string, subControlId: string): Promise<ControlView> {
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireEditor);
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
         requireEditable(bra, 'Controls can be linked');
         const subControl = await findSubControl(trx, bra.enterprise_id, subControlId);
         if (subControl === undefined) throw invalidReference('sub_control_id', 'does not refer to a sub-control of your enterprise');
         if (subControl.archived) throw invalidReference('sub_control_id', 'refers to an archived sub-control');
         // The same sub-control twice: bra_controls_sub_control_key → 409.
         const link = await insertControlLink(trx, bra.enterprise_id, { bra_id: bra.id, sub_control_id: subControlId, created_by: caller.userId });
-        await writeAudit(trx, {
-          enterpriseId: bra.enterprise_id,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'bra',
-          entityId: bra.id,
-          details: { name: bra.name, change: 'control_linked', control_link_id: link.id, sub_control_id: subControlId, sub_control_name: subControl.name },
+        await recordBraChange(trx, caller, bra, {
+          change: 'control_linked',
+          control_link_id: link.id,
+          sub_control_id: subControlId,
+          sub_control_name: subControl.name,
         });
         await touchBra(trx, caller, bra, 'control linked');
         const [row] = await listControlRows(trx, bra.enterprise_id, bra.id, link.id);

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
-import type { Executor } from '../../platform/db/schema.js';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { DB, Executor } from '../../platform/db/schema.js';
+import type { BraRiskScenariosTable } from '../../platform/db/tables/bras.js';
 import type { SummaryCounts } from './bra-summary.js';
 
 /**
@@ -8,11 +9,12 @@ import type { SummaryCounts } from './bra-summary.js';
  * scenarios or controls (no query per element).
  */
 
-/** Scenario links with the catalogue name and the current inherent and residual ratings (null when missing). */
-export async function listScenarioRows(db: Executor, enterpriseId: string, braId: string, linkId?: string) {
-  let query = db
-    .selectFrom('bra_risk_scenarios as l')
-    .innerJoin('risk_scenarios as rs', (join) => join.onRef('rs.enterprise_id', '=', 'l.enterprise_id').onRef('rs.id', '=', 'l.risk_scenario_id'))
+/**
+ * Scenario links (`l`) with their current ratings: `i` the inherent one, `r` the residual one, each null
+ * when missing. Served by bra_ratings_current_key (one current rating per link and type).
+ */
+function withCurrentRatings(links: SelectQueryBuilder<DB & { l: BraRiskScenariosTable }, 'l', {}>) {
+  return links
     .leftJoin('bra_ratings as i', (join) =>
       join
         .onRef('i.enterprise_id', '=', 'l.enterprise_id')
@@ -26,7 +28,13 @@ export async function listScenarioRows(db: Executor, enterpriseId: string, braId
         .onRef('r.bra_risk_scenario_id', '=', 'l.id')
         .on('r.rating_type', '=', 'residual')
         .on('r.superseded_at', 'is', null),
-    )
+    );
+}
+
+/** Scenario links with the catalogue name and the current inherent and residual ratings (null when missing). */
+export async function listScenarioRows(db: Executor, enterpriseId: string, braId: string, linkId?: string) {
+  let query = withCurrentRatings(db.selectFrom('bra_risk_scenarios as l'))
+    .innerJoin('risk_scenarios as rs', (join) => join.onRef('rs.enterprise_id', '=', 'l.enterprise_id').onRef('rs.id', '=', 'l.risk_scenario_id'))
     .select([
       'l.id',
       'l.risk_scenario_id',
@@ -81,22 +89,7 @@ export async function listControlRows(db: Executor, enterpriseId: string, braId:
  * appetite) counts nothing above it.
  */
 export async function summaryCounts(db: Executor, enterpriseId: string, braId: string, threshold: number | null): Promise<SummaryCounts> {
-  const row = await db
-    .selectFrom('bra_risk_scenarios as l')
-    .leftJoin('bra_ratings as i', (join) =>
-      join
-        .onRef('i.enterprise_id', '=', 'l.enterprise_id')
-        .onRef('i.bra_risk_scenario_id', '=', 'l.id')
-        .on('i.rating_type', '=', 'inherent')
-        .on('i.superseded_at', 'is', null),
-    )
-    .leftJoin('bra_ratings as r', (join) =>
-      join
-        .onRef('r.enterprise_id', '=', 'l.enterprise_id')
-        .onRef('r.bra_risk_scenario_id', '=', 'l.id')
-        .on('r.rating_type', '=', 'residual')
-        .on('r.superseded_at', 'is', null),
-    )
+  const row = await withCurrentRatings(db.selectFrom('bra_risk_scenarios as l'))
     .select([
       sql<number>`count(*)`.as('included'),
       sql<number>`count(*) filter (where i.id is not null and r.id is not null)`.as('assessed'),

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { BraStatus } from '../../platform/db/tables/bras.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, invalidState } from '../../platform/http/errors.js';
-import { lockedBra, requireApprover, requireEditor } from './bra-access.js';
+import { lockedBra } from './bra-access.js';
+import { recordBraChange } from './bra-changes.js';
 import { unratedIncludedLinks } from './bra-detail.repository.js';
 import { takeSnapshot } from './bra-snapshots.service.js';
-import { NOW, TODAY_UTC, updateBra, type BraRow } from './bras.repository.js';
+import { markApproved, markCancelled, updateBra, type BraRow } from './bras.repository.js';
+import { requireBraApprover, requireBraEditor } from './bras.policy.js';
 import type { ApproveBody, CancelBody, ReturnBody } from './bra-transitions.schemas.js';
 
 function requireStatus(bra: BraRow, allowed: readonly BraStatus[], move: string): void {
@@ -27,34 +27,20 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
   return {
     async submit(caller: Caller, braId: string) {
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireEditor);
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
         requireStatus(bra, ['in_progress'], 'submitted for review');
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'under_review' });
-        await writeAudit(trx, {
-          enterpriseId: bra.enterprise_id,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'bra',
-          entityId: bra.id,
-          details: { name: bra.name, status: { from: bra.status, to: updated.status } },
-        });
+        await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status } });
         return updated;
       });
     },
 
     async returnToAssessor(caller: Caller, braId: string, body: ReturnBody) {
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireApprover);
+        const bra = await lockedBra(trx, caller, braId, requireBraApprover);
         requireStatus(bra, ['under_review'], 'returned');
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'in_progress' });
-        await writeAudit(trx, {
-          enterpriseId: bra.enterprise_id,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'bra',
-          entityId: bra.id,
-          details: { name: bra.name, status: { from: bra.status, to: updated.status }, comment: body.comment || null },
-        });
+        await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status }, comment: body.comment || null });
         return updated;
       });
     },
@@ -66,30 +52,26 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
      */
     async approve(caller: Caller, braId: string, body: ApproveBody) {
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireApprover);
+        const bra = await lockedBra(trx, caller, braId, requireBraApprover);
         requireStatus(bra, ['in_progress', 'under_review'], 'approved');
         const missing = await unratedIncludedLinks(trx, bra.enterprise_id, bra.id);
         if (missing.length > 0) {
           throw new AppError('RATINGS_INCOMPLETE', 'Every included scenario needs an inherent and a residual rating', { missing });
         }
         const snapshotId = randomUUID();
-        const updated = await updateBra(trx, bra.enterprise_id, bra.id, {
-          status: 'approved',
+        const updated = await markApproved(trx, bra.enterprise_id, bra.id, {
           approved_by: caller.userId,
-          approved_at: NOW,
-          completion_date: TODAY_UTC,
           final_comment: body.final_comment || null,
           snapshot_id: snapshotId,
         });
         await takeSnapshot(trx, { enterpriseId: bra.enterprise_id, braId: bra.id, takenBy: caller.userId }, 'approved', snapshotId);
-        await writeAudit(trx, {
-          enterpriseId: bra.enterprise_id,
-          ...auditFrom(caller),
-          action: 'approve',
-          entityType: 'bra',
-          entityId: bra.id,
-          details: { name: bra.name, final_comment: updated.final_comment, snapshot_id: snapshotId, status: { from: bra.status, to: 'approved' } },
-        });
+        await recordBraChange(
+          trx,
+          caller,
+          bra,
+          { final_comment: updated.final_comment, snapshot_id: snapshotId, status: { from: bra.status, to: 'approved' } },
+          'approve',
+        );
         return {
           id: updated.id,
           status: updated.status,
@@ -104,22 +86,19 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
     /** Any state but approved and cancelled (3.1 rules 2 and 3). */
     async cancel(caller: Caller, braId: string, body: CancelBody) {
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireApprover);
+        const bra = await lockedBra(trx, caller, braId, requireBraApprover);
         requireStatus(bra, ['draft', 'in_progress', 'under_review'], 'cancelled');
-        const updated = await updateBra(trx, bra.enterprise_id, bra.id, {
-          status: 'cancelled',
+        const updated = await markCancelled(trx, bra.enterprise_id, bra.id, {
           cancelled_by: caller.userId,
-          cancelled_at: NOW,
           cancellation_reason: body.cancellation_reason || null,
         });
-        await writeAudit(trx, {
-          enterpriseId: bra.enterprise_id,
-          ...auditFrom(caller),
-          action: 'cancel',
-          entityType: 'bra',
-          entityId: bra.id,
-          details: { name: bra.name, cancellation_reason: updated.cancellation_reason, status: { from: bra.status, to: 'cancelled' } },
-        });
+        await recordBraChange(
+          trx,
+          caller,
+          bra,
+          { cancellation_reason: updated.cancellation_reason, status: { from: bra.status, to: 'cancelled' } },
+          'cancel',
+        );
         return {
           id: updated.id,
           status: updated.status,

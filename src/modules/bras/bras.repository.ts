@@ -1,6 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
-import type { BraStatus } from '../../platform/db/tables/bras.js';
+import type { BraStatus, BrasTable } from '../../platform/db/tables/bras.js';
 
 /** The BRA rows themselves (SQL only). Every query names the enterprise. */
 
@@ -127,32 +127,45 @@ export async function insertBra(db: Executor, enterpriseId: string, values: NewB
 }
 
 /** The database's clock, so that every timestamp of one transaction agrees. */
-export const NOW = sql<Date>`now()`;
-export const TODAY_UTC = sql<string>`(now() at time zone 'UTC')::date`;
+const NOW = sql<Date>`now()`;
+const TODAY_UTC = sql<string>`(now() at time zone 'UTC')::date`;
 
-export type BraChanges = Partial<{
-  name: string;
-  description: string | null;
-  period: string;
-  assessor: string;
-  status: BraStatus;
-  completion_date: typeof TODAY_UTC;
-  approved_by: string;
-  approved_at: typeof NOW;
-  final_comment: string | null;
-  snapshot_id: string;
-  cancelled_by: string;
-  cancelled_at: typeof NOW;
-  cancellation_reason: string | null;
-}>;
+export type BraChanges = Partial<Pick<BrasTable, 'name' | 'description' | 'period' | 'assessor'> & { status: BraStatus }>;
 
-/** Applies changes and bumps updated_at; returns the row as it now is. */
+/** One BRA of the enterprise, to update; each update bumps updated_at and returns the row as it now is. */
+function updateOne(db: Executor, enterpriseId: string, braId: string) {
+  return db.updateTable('bras as b').where('b.enterprise_id', '=', enterpriseId).where('b.id', '=', braId);
+}
+
 export async function updateBra(db: Executor, enterpriseId: string, braId: string, changes: BraChanges) {
-  return db
-    .updateTable('bras as b')
+  return updateOne(db, enterpriseId, braId)
     .set({ ...changes, updated_at: NOW })
-    .where('b.enterprise_id', '=', enterpriseId)
-    .where('b.id', '=', braId)
+    .returning(BRA_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** Approval (4.2): approved now, completed today (UTC), by the caller, under the snapshot id it takes. */
+export async function markApproved(
+  db: Executor,
+  enterpriseId: string,
+  braId: string,
+  approval: { approved_by: string; final_comment: string | null; snapshot_id: string },
+) {
+  return updateOne(db, enterpriseId, braId)
+    .set({ ...approval, status: 'approved', approved_at: NOW, completion_date: TODAY_UTC, updated_at: NOW })
+    .returning(BRA_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** Cancellation (3.1): cancelled now, by the caller. */
+export async function markCancelled(
+  db: Executor,
+  enterpriseId: string,
+  braId: string,
+  cancellation: { cancelled_by: string; cancellation_reason: string | null },
+) {
+  return updateOne(db, enterpriseId, braId)
+    .set({ ...cancellation, status: 'cancelled', cancelled_at: NOW, updated_at: NOW })
     .returning(BRA_COLUMNS)
     .executeTakeFirstOrThrow();
 }

@@ -1,13 +1,12 @@
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
-import { assignedScope, requireAssigned, requireMember, requireRole, seesLegalEntity } from '../../platform/auth/policies.js';
+import { requireAssigned, requireMember, seesLegalEntity } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, forbidden } from '../../platform/http/errors.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import { takeSnapshot } from './bra-snapshots.service.js';
-import { lockedBra, readableBra, requireEditable, requireEditor } from './bra-access.js';
+import { lockedBra, readableBra, requireEditable } from './bra-access.js';
+import { recordBraChange } from './bra-changes.js';
 import { loadBraDetail, methodologyOf } from './bra-detail.js';
 import { toBraView } from './bra-presenter.js';
 import {
@@ -19,6 +18,7 @@ import {
   updateBra,
   type BraChanges,
 } from './bras.repository.js';
+import { braScopeFor, requireBraAuthor, requireBraEditor } from './bras.policy.js';
 import type { BraDetailView, BraView, CreateBraBody, ListBrasQuery, UpdateBraBody } from './bras.schemas.js';
 
 const invalidReference = (field: string, what: string) =>
@@ -49,7 +49,7 @@ export function createBrasService({ db }: { db: Executor }) {
         requireAssigned(caller, unit.legal_entity_id, unit.id);
       }
       const filter = { status: query.status, legal_entity_id: query.legal_entity_id, business_unit_id: query.business_unit_id };
-      const scope = assignedScope(caller, 'b.legal_entity_id', 'b.business_unit_id');
+      const scope = braScopeFor(caller);
       const page = await loadPage(
         pageRequest(query),
         () => countBras(db, enterpriseId, filter, scope),
@@ -64,8 +64,7 @@ export function createBrasService({ db }: { db: Executor }) {
      * `created` snapshot and the audit entry commit with the BRA.
      */
     async create(caller: Caller, body: CreateBraBody): Promise<BraDetailView> {
-      requireMember(caller);
-      requireRole(caller, ['admin', 'assessor'], 'creating BRAs');
+      requireBraAuthor(caller);
       const enterpriseId = caller.enterpriseId;
       const businessUnitId = body.business_unit_id ?? null;
       return inTransaction(db, async ({ trx }) => {
@@ -90,21 +89,19 @@ export function createBrasService({ db }: { db: Executor }) {
           created_by: caller.userId,
         });
         const snapshot = await takeSnapshot(trx, { enterpriseId, braId: id, takenBy: caller.userId }, 'created');
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'create',
-          entityType: 'bra',
-          entityId: id,
-          details: {
-            name: body.name,
+        await recordBraChange(
+          trx,
+          caller,
+          { id, enterprise_id: enterpriseId, name: body.name },
+          {
             legal_entity_id: body.legal_entity_id,
             business_unit_id: businessUnitId,
             period: body.period,
             assessor: body.assessor,
             snapshot_id: snapshot.id,
           },
-        });
+          'create',
+        );
         return snapshot.content;
       });
     },
@@ -118,7 +115,7 @@ export function createBrasService({ db }: { db: Executor }) {
     /** 4.2 rules 1–4; immutable fields never reach here (the body schema refuses them, 422). */
     async update(caller: Caller, braId: string, body: UpdateBraBody) {
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireEditor);
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
         requireEditable(bra, 'A BRA can be changed');
         const changes: BraChanges = {};
         const before: Record<string, unknown> = {};
@@ -135,14 +132,7 @@ export function createBrasService({ db }: { db: Executor }) {
         }
         if (Object.keys(changes).length === 0) return bra;
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, changes);
-        await writeAudit(trx, {
-          enterpriseId: bra.enterprise_id,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'bra',
-          entityId: bra.id,
-          details: { name: updated.name, changes, previous: before },
-        });
+        await recordBraChange(trx, caller, updated, { changes, previous: before });
         return updated;
       });
     },

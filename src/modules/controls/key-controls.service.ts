@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
-import { requireMember, requireRole } from '../../platform/auth/policies.js';
+import { requireMember } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
@@ -9,6 +9,7 @@ import { invalidState, notFound } from '../../platform/http/errors.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import type { CreateKeyControlBody, KeyControlListItem, KeyControlView, UpdateKeyControlBody } from './controls.schemas.js';
 import { changedFields } from './changes.js';
+import { requireControlLibraryAdmin } from './controls.policy.js';
 import {
   archiveKeyControl,
   countKeyControls,
@@ -20,9 +21,6 @@ import {
 import { archiveSubControlsOf } from './sub-controls.repository.js';
 
 type KeyControl = Static<typeof KeyControlView>;
-
-/** D5: the control library is shaped by client admins; every member reads it. */
-const requireLibraryAdmin = (caller: Caller) => requireRole(caller, ['admin'], 'changes to the control library');
 
 /** Key controls of the caller's enterprise (2.2, 4.3, D7.2). Every change is audited as `control`. */
 export function createKeyControlsService({ db }: { db: Executor }) {
@@ -42,8 +40,7 @@ export function createKeyControlsService({ db }: { db: Executor }) {
     },
 
     async create(caller: Caller, body: Static<typeof CreateKeyControlBody>): Promise<KeyControl> {
-      requireMember(caller);
-      requireLibraryAdmin(caller);
+      requireControlLibraryAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
         const created = await insertKeyControl(trx, enterpriseId, {
@@ -65,8 +62,7 @@ export function createKeyControlsService({ db }: { db: Executor }) {
 
     /** An empty or unchanging body changes nothing and writes no entry. */
     async update(caller: Caller, id: string, body: Static<typeof UpdateKeyControlBody>): Promise<KeyControl> {
-      requireMember(caller);
-      requireLibraryAdmin(caller);
+      requireControlLibraryAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
         const current = await lockKeyControl(trx, enterpriseId, id);
@@ -96,8 +92,7 @@ export function createKeyControlsService({ db }: { db: Executor }) {
      * (so that each sub-control's own history shows it). Archiving an archived key control changes nothing.
      */
     async archive(caller: Caller, id: string): Promise<{ alreadyArchived: boolean }> {
-      requireMember(caller);
-      requireLibraryAdmin(caller);
+      requireControlLibraryAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
         const current = await lockKeyControl(trx, enterpriseId, id);

@@ -1,12 +1,13 @@
 import type { Static } from 'typebox';
 import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
-import { requireMember, requireRole } from '../../platform/auth/policies.js';
+import { requireMember } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, invalidState, notFound } from '../../platform/http/errors.js';
 import { changedFields } from './changes.js';
+import { requireControlLibraryAdmin, requireTestRecorder } from './controls.policy.js';
 import type { CreateSubControlBody, SubControlView, UpdateSubControlBody } from './controls.schemas.js';
 import { totalEffectiveness } from './effectiveness-matrix.js';
 import {
@@ -45,8 +46,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
     },
 
     async create(caller: Caller, body: Static<typeof CreateSubControlBody>): Promise<SubControl> {
-      requireMember(caller);
-      requireRole(caller, ['admin'], 'changes to the control library');
+      requireControlLibraryAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
         const parent = await findKeyControlState(trx, enterpriseId, body.key_control_id, true);
@@ -89,8 +89,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
      * changes nothing writes no entry.
      */
     async recordTestResults(caller: Caller, id: string, body: Static<typeof UpdateSubControlBody>): Promise<SubControl> {
-      requireMember(caller);
-      requireRole(caller, ['admin', 'assessor'], 'recording test results');
+      requireTestRecorder(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
         const current = await lockSubControl(trx, enterpriseId, id);
@@ -124,8 +123,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
 
     /** Archiving an archived sub-control changes nothing. */
     async archive(caller: Caller, id: string): Promise<{ alreadyArchived: boolean }> {
-      requireMember(caller);
-      requireRole(caller, ['admin'], 'changes to the control library');
+      requireControlLibraryAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
         const current = await lockSubControl(trx, enterpriseId, id);

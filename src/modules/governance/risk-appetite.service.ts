@@ -1,11 +1,11 @@
 import type { Caller } from '../../platform/auth/principal.js';
-import { requireMember, requireRole } from '../../platform/auth/policies.js';
+import { requireMember } from '../../platform/auth/policies.js';
 import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, invalidState, notFound, validationError } from '../../platform/http/errors.js';
-import { requireVisibleFilter, visibleAppetites } from './appetite-visibility.js';
+import { requireAppetiteAdmin, requireVisibleFilter, visibleAppetites } from './governance.policy.js';
 import {
   deleteAppetite,
   findApplicableAppetite,
@@ -36,11 +36,6 @@ const isDefault = (record: { legal_entity_id: string | null; business_unit_id: s
   record.legal_entity_id === null && record.business_unit_id === null;
 
 const levelOf = (record: AppetiteRecord) => ({ level: record.risk_level, threshold: record.threshold_value });
-
-function requireClientAdmin(caller: Caller): asserts caller is Caller & { enterpriseId: string } {
-  requireMember(caller);
-  requireRole(caller, ['admin'], 'changing the risk appetite');
-}
 
 /**
  * Risk appetite (4.5, D6.9, D7.4). Bound to an executor: handed a caller's transaction, its reads and
@@ -99,7 +94,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
      * then updates the winner. So concurrent upserts of one scope leave one record and a history entry each.
      */
     async upsert(caller: Caller, body: UpsertAppetiteBody): Promise<{ created: boolean; record: RiskAppetiteView }> {
-      requireClientAdmin(caller);
+      requireAppetiteAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       const scope: AppetiteScope = { legalEntityId: body.legal_entity_id ?? null, businessUnitId: body.business_unit_id ?? null };
       if (scope.businessUnitId !== null && scope.legalEntityId === null) {
@@ -149,7 +144,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
 
     /** DELETE /governance/risk-appetite/{id} (4.5, D7.4): overrides only; the default answers 409. */
     async remove(caller: Caller, id: string): Promise<void> {
-      requireClientAdmin(caller);
+      requireAppetiteAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       await inTransaction(db, async ({ trx }) => {
         const record = await findAppetiteForUpdate(trx, enterpriseId, id);

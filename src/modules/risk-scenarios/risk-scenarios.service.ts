@@ -1,6 +1,5 @@
 import type { Static } from 'typebox';
 import type { Caller } from '../../platform/auth/principal.js';
-import { requireMember, requireRole } from '../../platform/auth/policies.js';
 import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Executor } from '../../platform/db/schema.js';
@@ -11,6 +10,7 @@ import {
   insertRiskScenarios,
   listRiskScenarios,
 } from './risk-scenarios.repository.js';
+import { requireCatalogueEditor, requireCatalogueReader } from './risk-scenarios.policy.js';
 import type { RiskScenarioView } from './risk-scenarios.schemas.js';
 import { STARTER_CATALOGUE } from './starter-catalogue.js';
 
@@ -36,7 +36,7 @@ export function createRiskScenariosService({ db }: RiskScenariosServiceDeps) {
       caller: Caller,
       query: { category?: string | undefined; page?: number | undefined; page_size?: number | undefined },
     ): Promise<Page<RiskScenario>> {
-      requireMember(caller);
+      requireCatalogueReader(caller);
       const enterpriseId = caller.enterpriseId;
       const filter = { category: query.category };
       return loadPage(
@@ -52,8 +52,7 @@ export function createRiskScenariosService({ db }: RiskScenariosServiceDeps) {
      * (409), which rolls the transaction back, audit entry included.
      */
     async add(caller: Caller, input: { name: string; category: string; description?: string | null | undefined }): Promise<RiskScenario> {
-      requireMember(caller);
-      requireRole(caller, ['admin'], 'changes to the risk scenario catalogue');
+      requireCatalogueEditor(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
         const [created] = await insertRiskScenarios(trx, enterpriseId, [

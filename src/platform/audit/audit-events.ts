@@ -1,3 +1,6 @@
+import { isSuperAdmin } from '../auth/policies.js';
+import type { Principal } from '../auth/principal.js';
+
 /** Typed audit events (interface.md 2.9, decisions.md D10.3). */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -62,6 +65,6 @@ export function auditFrom(caller: {
 }
 
 /** Where a caller's changes are recorded: super admins' go to the platform trail (D10.3). */
-export function trailOf(caller: { role: string; enterpriseId: string | null }): string | null {
-  return caller.role === 'super_admin' ? null : caller.enterpriseId;
+export function trailOf(caller: Pick<Principal, 'role' | 'enterpriseId'>): string | null {
+  return isSuperAdmin(caller) ? null : caller.enterpriseId;
 }

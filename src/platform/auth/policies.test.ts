@@ -7,7 +7,6 @@ import {
   assignedScope,
   isAssigned,
   requireAssigned,
-  requireEnterpriseAdmin,
   requireMember,
   requireRole,
   seesLegalEntity,
@@ -102,13 +101,5 @@ describe('role policies', () => {
   it('super admins are refused enterprise risk data (D5)', () => {
     expect(codeOf(() => requireMember(principal('super_admin')))).toBe('FORBIDDEN');
     expect(codeOf(() => requireMember(principal('reviewer')))).toBeNull();
-  });
-
-  it('enterprise administration: any enterprise for a super admin, own for a client admin, 404 across (D2.2)', () => {
-    expect(codeOf(() => requireEnterpriseAdmin(principal('super_admin'), 'e2'))).toBeNull();
-    expect(codeOf(() => requireEnterpriseAdmin(principal('admin'), 'e1'))).toBeNull();
-    expect(codeOf(() => requireEnterpriseAdmin(principal('admin'), 'e2'))).toBe('NOT_FOUND');
-    expect(codeOf(() => requireEnterpriseAdmin(principal('assessor'), 'e1'))).toBe('FORBIDDEN');
-    expect(codeOf(() => requireEnterpriseAdmin(principal('assessor'), 'e2'))).toBe('NOT_FOUND');
   });
 });

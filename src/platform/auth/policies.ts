@@ -1,10 +1,13 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { forbidden, notFound } from '../http/errors.js';
+import { AppError, forbidden } from '../http/errors.js';
 import type { Principal, Role } from './principal.js';
 
 /**
- * Who may do what (decisions.md D5), as named functions. Services call them; the error handler turns
- * their FORBIDDEN into a 403 and an `access_denied` audit entry.
+ * The generic pieces of who may do what (decisions.md D5): membership, super admins, entity assignments
+ * as checks and as SQL predicates. Each module's rules live in its `<module>.policy.ts`, built from these;
+ * this file and the policy files are the only places that name roles (test/architecture/role-checks.test.ts).
+ * Services call the policies; the error handler turns their FORBIDDEN into a 403 and an `access_denied`
+ * audit entry.
  */
 
 export function requireRole(principal: Principal, roles: readonly Role[], what = 'this action'): void {
@@ -16,18 +19,27 @@ export function requireMember(principal: Principal): asserts principal is Princi
   if (principal.enterpriseId === null) throw forbidden('Super admins have no access to enterprise risk data');
 }
 
-/**
- * The enterprise an /admin/enterprises/{id}/... call may act on: any for a super admin, its own for a
- * client admin (another enterprise answers 404, never 403: D2.2), none for other roles.
- */
-export function requireEnterpriseAdmin(principal: Principal, enterpriseId: string): void {
-  if (principal.role === 'super_admin') return;
-  if (principal.enterpriseId !== enterpriseId) throw notFound('Enterprise');
-  if (principal.role !== 'admin') throw forbidden('Only administrators manage enterprise users');
+export function isSuperAdmin(principal: Pick<Principal, 'role'>): boolean {
+  return principal.role === 'super_admin';
 }
 
 export function requireSuperAdmin(principal: Principal): void {
-  if (principal.role !== 'super_admin') throw forbidden('Only super admins may do this');
+  if (!isSuperAdmin(principal)) throw forbidden('Only super admins may do this');
+}
+
+/**
+ * A policy's check as a predicate: true when it lets the principal through, false when it refuses
+ * (FORBIDDEN, or NOT_FOUND where a refusal must not confirm that something exists). Each rule is written
+ * once, as the check services call, and named as a predicate for whoever asks "may they?".
+ */
+export function permits(check: () => void): boolean {
+  try {
+    check();
+    return true;
+  } catch (error) {
+    if (error instanceof AppError && (error.code === 'FORBIDDEN' || error.code === 'NOT_FOUND')) return false;
+    throw error;
+  }
 }
 
 /** Admin and super admin see everything of an enterprise; assessors and reviewers their assignments. */

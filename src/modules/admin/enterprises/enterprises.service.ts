@@ -2,7 +2,6 @@ import type { Static } from 'typebox';
 import type { SubscriptionTier } from '../../../config.js';
 import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
 import { writeAudit } from '../../../platform/audit/audit-writer.js';
-import { requireSuperAdmin } from '../../../platform/auth/policies.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
@@ -27,6 +26,7 @@ import {
   updateEnterprise,
 } from './enterprises.repository.js';
 import { monthlyRevenueCents } from './mrr.js';
+import { requireEnterpriseManager } from '../admin.policy.js';
 
 export interface EnterprisesServiceDeps {
   /** The database, or the caller's open transaction to join. */
@@ -49,7 +49,7 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
       caller: Caller,
       query: Static<typeof ListEnterprisesQuery>,
     ): Promise<{ data: Static<typeof EnterpriseListItem>[]; pagination: PaginationInfo }> {
-      requireSuperAdmin(caller);
+      requireEnterpriseManager(caller);
       const filter = { status: query.status };
       const page = await loadPage(
         pageRequest(query),
@@ -76,7 +76,7 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
 
     /** The enterprise, its default appetite and its starter scenario catalogue commit together or not at all. */
     async create(caller: Caller, body: Static<typeof CreateEnterpriseBody>): Promise<Static<typeof CreatedEnterprise>> {
-      requireSuperAdmin(caller);
+      requireEnterpriseManager(caller);
       return inTransaction(db, async ({ trx }) => {
         const enterprise = await insertEnterprise(trx, {
           name: body.name,
@@ -108,7 +108,7 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
       enterpriseId: string,
       body: Static<typeof UpdateEnterpriseBody>,
     ): Promise<Static<typeof UpdatedEnterprise>> {
-      requireSuperAdmin(caller);
+      requireEnterpriseManager(caller);
       return inTransaction(db, async ({ trx }) => {
         const before = await findEnterpriseForUpdate(trx, enterpriseId);
         if (before === undefined) throw notFound('Enterprise');

@@ -1,12 +1,12 @@
 import type { Static } from 'typebox';
 import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
 import { writeAudit } from '../../../platform/audit/audit-writer.js';
-import { requireRole } from '../../../platform/auth/policies.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, type UnitOfWork } from '../../../platform/db/transaction.js';
 import { notFound } from '../../../platform/http/errors.js';
+import { requireUserAdministrator } from '../admin.policy.js';
 import { requireManagedMember } from '../users/users.service.js';
 import type { CreateEntityRoleBody, EntityRole, EntityRoleListItem } from './entity-roles.schemas.js';
 import { deleteEntityRole, insertEntityRole, listEntityRoles } from './entity-roles.repository.js';
@@ -16,9 +16,6 @@ export interface EntityRolesServiceDeps {
   db: Executor;
   principals: Pick<PrincipalResolver, 'invalidateUser'>;
 }
-
-/** D5: user administrators only. Checked before any lookup, so the refusal says nothing about the user. */
-const requireUserAdministrator = (caller: Caller) => requireRole(caller, ['super_admin', 'admin'], 'managing entity roles');
 
 /** The change each kind of entry names (the operation comes from the route). */
 const ROLE_CHANGES = {

@@ -1,13 +1,13 @@
 import type { Static } from 'typebox';
 import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
 import { writeAudit } from '../../../platform/audit/audit-writer.js';
-import { requireEnterpriseAdmin, requireRole } from '../../../platform/auth/policies.js';
 import type { Caller, Principal } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
 import { revokeUserSessions } from '../../../platform/auth/sessions.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { invalidState, notFound } from '../../../platform/http/errors.js';
+import { administeredEnterprise, requireEnterpriseAdmin, requireGrantableRole } from '../admin.policy.js';
 import { requireEnterpriseExists } from '../enterprises/enterprises.service.js';
 import type { CreatedUser, CreateUserBody, EnterpriseUser } from './users.schemas.js';
 import {
@@ -31,7 +31,7 @@ export interface UsersServiceDeps {
  * an unknown id) is 404, so nothing confirms that a user exists elsewhere (D2.2).
  */
 export async function requireManagedMember(db: Executor, caller: Principal, userId: string, lock = false) {
-  const member = await findActiveMember(db, caller.role === 'super_admin' ? null : caller.enterpriseId, userId, lock);
+  const member = await findActiveMember(db, administeredEnterprise(caller), userId, lock);
   if (member === undefined) throw notFound('User');
   return member;
 }
@@ -64,7 +64,7 @@ export function createUsersService({ db, principals }: UsersServiceDeps) {
      */
     async create(caller: Caller, enterpriseId: string, body: Static<typeof CreateUserBody>): Promise<Static<typeof CreatedUser>> {
       requireEnterpriseAdmin(caller, enterpriseId);
-      if (body.role === 'admin') requireRole(caller, ['super_admin'], 'adding a client admin');
+      requireGrantableRole(caller, body.role);
       return inTransaction(db, async ({ trx }) => {
         await requireEnterpriseExists(trx, enterpriseId);
         const user = await insertUser(trx, { email: body.email.toLowerCase(), full_name: body.full_name });

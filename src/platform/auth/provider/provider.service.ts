@@ -1,3 +1,4 @@
+import { trailOf } from '../../audit/audit-events.js';
 import { writeAudit } from '../../audit/audit-writer.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Principal, RequestOrigin } from '../principal.js';
@@ -75,7 +76,7 @@ export function createProviderService(deps: ProviderDeps) {
           ? (await revokeSession(trx, sessionId, 'logout')) ? [sessionId] : []
           : await revokeUserSessions(trx, principal.userId, `logout_${chosen}`, chosen === 'others' ? sessionId : undefined);
       await writeAudit(trx, {
-        enterpriseId: principal.role === 'super_admin' ? null : principal.enterpriseId,
+        enterpriseId: trailOf(principal),
         actor: { userId: principal.userId, email: principal.email, fullName: principal.fullName },
         action: 'logout',
         entityType: 'user',

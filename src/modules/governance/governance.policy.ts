@@ -1,13 +1,32 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Principal } from '../../platform/auth/principal.js';
-import { assignedScope, isAssigned, legalEntityScope, seesLegalEntity, seesWholeEnterprise } from '../../platform/auth/policies.js';
+import {
+  assignedScope,
+  isAssigned,
+  legalEntityScope,
+  permits,
+  requireMember,
+  requireRole,
+  seesLegalEntity,
+  seesWholeEnterprise,
+} from '../../platform/auth/policies.js';
 import { forbidden } from '../../platform/http/errors.js';
 
+/** Who may see and change risk appetites (D5). */
+
+/** POST and DELETE /governance/risk-appetite: client admins only. */
+export function requireAppetiteAdmin(caller: Principal): asserts caller is Principal & { enterpriseId: string } {
+  requireMember(caller);
+  requireRole(caller, ['admin'], 'changing the risk appetite');
+}
+
+export const canManageRiskAppetite = (caller: Principal): boolean => permits(() => requireAppetiteAdmin(caller));
+
 /**
- * D5 for appetites: client admins see every record; assessors and reviewers the enterprise default, the
- * entity-level records of the legal entities any of their roles names (that appetite applies to the BRAs
- * they see there), and the unit-level records of units they are assigned to. The same predicate serves
- * records and history entries (both carry the scope columns).
+ * GET .../risk-appetite and its history, as a SQL predicate: client admins see every record; assessors
+ * and reviewers the enterprise default, the entity-level records of the legal entities any of their roles
+ * names (that appetite applies to the BRAs they see there), and the unit-level records of units they are
+ * assigned to. The same predicate serves records and history entries (both carry the scope columns).
  */
 export function visibleAppetites(principal: Principal): Expression<SqlBool> {
   if (seesWholeEnterprise(principal)) return sql<SqlBool>`true`;

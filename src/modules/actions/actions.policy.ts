@@ -1,0 +1,28 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { assignedScope, permits, requireMember, requireRole, seesWholeEnterprise } from '../../platform/auth/policies.js';
+import type { Principal } from '../../platform/auth/principal.js';
+
+/**
+ * Who may see and change mitigation actions (D5). What a caller sees and what they may change are the
+ * same set (their list's scope); reviewers see but never change.
+ */
+
+/**
+ * The list's scope as a predicate on `a` (mitigation_actions) and `b` (its BRA, left joined): client admins
+ * everything; reviewers the actions of BRAs of assigned entities; assessors those and the unlinked actions
+ * they created. Never null (coalesce), so it can be selected as a flag (`in_scope` of a locked action).
+ */
+export function actionScope(caller: Principal): RawBuilder<SqlBool> {
+  if (seesWholeEnterprise(caller)) return sql<SqlBool>`true`;
+  const linked = sql<SqlBool>`(a.bra_id is not null and ${assignedScope(caller, 'b.legal_entity_id', 'b.business_unit_id')})`;
+  if (caller.role !== 'assessor') return sql<SqlBool>`coalesce(${linked}, false)`;
+  return sql<SqlBool>`coalesce(${linked} or (a.bra_id is null and a.created_by = ${caller.userId}), false)`;
+}
+
+/** POST, PATCH, bulk update, archive: client admins and assessors (assessors within actionScope). */
+export function requireActionEditor(caller: Principal): void {
+  requireMember(caller);
+  requireRole(caller, ['admin', 'assessor'], 'changes to mitigation actions');
+}
+
+export const canChangeActions = (caller: Principal): boolean => permits(() => requireActionEditor(caller));

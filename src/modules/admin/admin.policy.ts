@@ -1,0 +1,50 @@
+import { permits, requireRole, requireSuperAdmin, isSuperAdmin } from '../../platform/auth/policies.js';
+import type { Principal } from '../../platform/auth/principal.js';
+import type { MemberRole } from '../../platform/db/tables/users.js';
+import { forbidden, notFound } from '../../platform/http/errors.js';
+
+/**
+ * Who may administer enterprises, their users and entity roles (D5). Super admins may call every
+ * /admin endpoint, for any enterprise; client admins administer their own enterprise's users; another
+ * enterprise answers 404, never 403 (D2.2: a refusal must not confirm that it exists).
+ */
+
+/** /admin/enterprises: super admins only. */
+export function requireEnterpriseManager(caller: Principal): void {
+  requireSuperAdmin(caller);
+}
+
+export const canManageEnterprises = (caller: Principal): boolean => permits(() => requireEnterpriseManager(caller));
+
+/** The enterprise an /admin/enterprises/{id}/users call acts on: any for a super admin, its own for a client admin. */
+export function requireEnterpriseAdmin(caller: Principal, enterpriseId: string): void {
+  if (isSuperAdmin(caller)) return;
+  if (caller.enterpriseId !== enterpriseId) throw notFound('Enterprise');
+  if (caller.role !== 'admin') throw forbidden('Only administrators manage enterprise users');
+}
+
+/** Client admins add assessors and reviewers; only a super admin adds a client admin (D5, D9.2). */
+export function requireGrantableRole(caller: Principal, role: MemberRole): void {
+  if (role === 'admin') requireRole(caller, ['super_admin'], 'adding a client admin');
+}
+
+export const canAddMember = (caller: Principal, enterpriseId: string, role: MemberRole): boolean =>
+  permits(() => {
+    requireEnterpriseAdmin(caller, enterpriseId);
+    requireGrantableRole(caller, role);
+  });
+
+/** The enterprise whose members the caller administers: theirs, or null (any) for a super admin. */
+export function administeredEnterprise(caller: Principal): string | null {
+  return isSuperAdmin(caller) ? null : caller.enterpriseId;
+}
+
+/**
+ * /admin/users/{id}/entity-roles: user administrators (super admins; client admins for their own users).
+ * Checked before any lookup, so that a refusal says nothing about the user.
+ */
+export function requireUserAdministrator(caller: Principal): void {
+  requireRole(caller, ['super_admin', 'admin'], 'managing entity roles');
+}
+
+export const canManageEntityRoles = (caller: Principal): boolean => permits(() => requireUserAdministrator(caller));

@@ -1,0 +1,39 @@
+import type { Transaction } from 'kysely';
+import { auditFrom, type AuditAction } from '../../platform/audit/audit-events.js';
+import { writeAudit } from '../../platform/audit/audit-writer.js';
+import type { Caller } from '../../platform/auth/principal.js';
+import type { DB } from '../../platform/db/schema.js';
+import { updateBra, type BraRow } from './bras.repository.js';
+
+/**
+ * A change of a BRA as the trail records it (D10.3): an entry on the `bra` entity named after it, in the
+ * change's transaction. Scenario and control links are recorded this way too, as `update`s of their BRA;
+ * the moves (approve, cancel) under their own action.
+ */
+export async function recordBraChange(
+  trx: Transaction<DB>,
+  caller: Caller,
+  bra: Pick<BraRow, 'id' | 'enterprise_id' | 'name'>,
+  details: Record<string, unknown>,
+  action: Extract<AuditAction, 'create' | 'update' | 'approve' | 'cancel'> = 'update',
+): Promise<void> {
+  await writeAudit(trx, {
+    enterpriseId: bra.enterprise_id,
+    ...auditFrom(caller),
+    action,
+    entityType: 'bra',
+    entityId: bra.id,
+    details: { name: bra.name, ...details },
+  });
+}
+
+/**
+ * A content change (scenario, rating, control link) touches the BRA; a draft moves to in_progress by
+ * itself (D6.7), audited as an update of the BRA in the same transaction.
+ */
+export async function touchBra(trx: Transaction<DB>, caller: Caller, bra: BraRow, cause: string): Promise<BraRow> {
+  if (bra.status !== 'draft') return updateBra(trx, bra.enterprise_id, bra.id, {});
+  const moved = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'in_progress' });
+  await recordBraChange(trx, caller, bra, { status: { from: 'draft', to: 'in_progress' }, cause });
+  return moved;
+}

@@ -1,0 +1,63 @@
+import type { Expression, SqlBool } from 'kysely';
+import { assignedScope, permits, requireAssigned, requireMember, requireRole } from '../../platform/auth/policies.js';
+import type { Principal } from '../../platform/auth/principal.js';
+import { forbidden } from '../../platform/http/errors.js';
+
+/**
+ * Who may do what with a BRA (D5). Each rule is a check the services call (a refusal is a 403 and an
+ * access_denied entry) and a predicate of the same name for whoever asks. Which BRA and in which state
+ * come first and are the services' business: another enterprise's BRA is 404, a state 409 (D10.1).
+ */
+
+/** Where a BRA lives: what assignments are checked against. */
+export interface BraPlace {
+  legal_entity_id: string;
+  business_unit_id: string | null;
+}
+
+/** Reads of a BRA and its content: client admins; assessors and reviewers assigned to its entity or unit. */
+export function requireBraReader(caller: Principal, bra: BraPlace): void {
+  requireMember(caller);
+  requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
+}
+
+export const canReadBra = (caller: Principal, bra: BraPlace): boolean => permits(() => requireBraReader(caller, bra));
+
+/** The read rule as a SQL predicate over `b` (bras), so that a list's pages and totals hold only readable BRAs. */
+export function braScopeFor(caller: Principal): Expression<SqlBool> {
+  return assignedScope(caller, 'b.legal_entity_id', 'b.business_unit_id');
+}
+
+/** POST /bras, before anything is looked up: client admins and assessors. */
+export function requireBraAuthor(caller: Principal): asserts caller is Principal & { enterpriseId: string } {
+  requireMember(caller);
+  requireRole(caller, ['admin', 'assessor'], 'creating BRAs');
+}
+
+/** POST /bras in a place: an author assigned to it (client admins are everywhere). */
+export const canCreateBraIn = (caller: Principal, place: BraPlace): boolean =>
+  permits(() => {
+    requireBraAuthor(caller);
+    requireAssigned(caller, place.legal_entity_id, place.business_unit_id);
+  });
+
+/** PATCH, content changes (scenarios, ratings, control links) and submit: client admins, or the assessor who created it while still assigned. */
+export function requireBraEditor(caller: Principal, bra: BraPlace & { created_by: string | null }): void {
+  requireMember(caller);
+  requireRole(caller, ['admin', 'assessor'], 'changes to BRAs');
+  if (caller.role === 'assessor') {
+    requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
+    if (bra.created_by !== caller.userId) throw forbidden('Assessors may change only the BRAs they created');
+  }
+}
+
+export const canEditBra = (caller: Principal, bra: BraPlace & { created_by: string | null }): boolean =>
+  permits(() => requireBraEditor(caller, bra));
+
+/** Approve, cancel, return: client admins only. */
+export function requireBraApprover(caller: Principal): void {
+  requireMember(caller);
+  requireRole(caller, ['admin'], 'approving, cancelling or returning BRAs');
+}
+
+export const canApproveBra = (caller: Principal): boolean => permits(() => requireBraApprover(caller));

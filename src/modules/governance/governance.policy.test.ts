@@ -1,0 +1,74 @@
+import { sql, type Kysely } from 'kysely';
+import { afterAll, describe } from 'vitest';
+import { freshDatabase } from '../../../test/support/database.js';
+import { ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, codeOf, overEveryRole } from '../../../test/support/principals.js';
+import { canManageRiskAppetite, requireVisibleFilter, visibleAppetites } from './governance.policy.js';
+
+describe('governance.policy (D5)', async () => {
+  overEveryRole(
+    'POST and DELETE /governance/risk-appetite: client admins only',
+    {
+      super_admin: false,
+      client_admin: true,
+      assessor_of_entity_a: false,
+      assessor_of_unit_a1: false,
+      assessor_elsewhere: false,
+      reviewer_of_entity_a: false,
+      reviewer_of_unit_a1: false,
+      reviewer_elsewhere: false,
+    },
+    (who) => canManageRiskAppetite(who),
+  );
+
+  // The enterprise default, an override of entity A, of its units A1 and A2, and of entity B.
+  const database = await freshDatabase();
+  afterAll(() => database.close());
+  const db = database.db as unknown as Kysely<{ appetites: { name: string; legal_entity_id: string | null; business_unit_id: string | null } }>;
+  await sql`create table appetites (name text, legal_entity_id uuid, business_unit_id uuid)`.execute(db);
+  await db
+    .insertInto('appetites')
+    .values([
+      { name: 'default', legal_entity_id: null, business_unit_id: null },
+      { name: 'A', legal_entity_id: ENTITY_A, business_unit_id: null },
+      { name: 'A1', legal_entity_id: ENTITY_A, business_unit_id: UNIT_A1 },
+      { name: 'A2', legal_entity_id: ENTITY_A, business_unit_id: UNIT_A2 },
+      { name: 'B', legal_entity_id: ENTITY_B, business_unit_id: null },
+    ])
+    .execute();
+  const visible = async (who: Parameters<typeof visibleAppetites>[0]) =>
+    (await db.selectFrom('appetites').select('name').where(visibleAppetites(who)).orderBy('name').execute()).map((row) => row.name);
+
+  overEveryRole(
+    'GET .../risk-appetite and .../history: all; else the default, entities any role names, and assigned units',
+    {
+      // Super admins never reach it (requireMember refuses them first); the predicate alone sees all.
+      super_admin: ['A', 'A1', 'A2', 'B', 'default'],
+      client_admin: ['A', 'A1', 'A2', 'B', 'default'],
+      assessor_of_entity_a: ['A', 'A1', 'A2', 'default'],
+      assessor_of_unit_a1: ['A', 'A1', 'default'],
+      assessor_elsewhere: ['B', 'default'],
+      reviewer_of_entity_a: ['A', 'A1', 'A2', 'default'],
+      reviewer_of_unit_a1: ['A', 'A1', 'default'],
+      reviewer_elsewhere: ['B', 'default'],
+    },
+    visible,
+  );
+
+  overEveryRole(
+    'a list filter naming an entity or unit the caller does not see: 403 (D10.1)',
+    {
+      super_admin: [null, null],
+      client_admin: [null, null],
+      assessor_of_entity_a: [null, null],
+      assessor_of_unit_a1: [null, 'FORBIDDEN'],
+      assessor_elsewhere: ['FORBIDDEN', 'FORBIDDEN'],
+      reviewer_of_entity_a: [null, null],
+      reviewer_of_unit_a1: [null, 'FORBIDDEN'],
+      reviewer_elsewhere: ['FORBIDDEN', 'FORBIDDEN'],
+    },
+    (who) => [
+      codeOf(() => requireVisibleFilter(who, { legalEntityId: ENTITY_A })),
+      codeOf(() => requireVisibleFilter(who, { businessUnit: { id: UNIT_A2, legalEntityId: ENTITY_A } })),
+    ],
+  );
+});

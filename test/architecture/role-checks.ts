@@ -1,0 +1,65 @@
+import ts from 'typescript';
+import { parse, where, type SourceFile } from './source-files.js';
+
+/**
+ * Who may do what is written in policy files only (STYLE.md): each module's `<module>.policy.ts`, and the
+ * platform's generic helpers in `src/platform/auth/policies.ts` (membership, super admins, assignments).
+ * Anywhere else in `src/`, this suite fails on:
+ * - a comparison with a role name, or of a `.role` value (`caller.role === 'assessor'`, `body.role !== x`);
+ * - a `switch` on a `.role` value, or a `case` of a role name;
+ * - an array of role names that is not the whole list of member roles (`['admin', 'assessor']` is a rule;
+ *   `['admin', 'assessor', 'reviewer']` is the role type's domain, which the wire schemas declare; an
+ *   OpenAPI `tags: ['admin']` names the document's section, not a role);
+ * - a call of `requireRole` (the generic check that takes such a list).
+ * Unit tests (`*.test.ts`) and the demo (`src/demo/`, which plays fictional people and picks among them by
+ * role, deciding nothing about access) are not scanned.
+ */
+const ROLES = new Set(['super_admin', 'admin', 'assessor', 'reviewer']);
+const MEMBER_ROLES = ['admin', 'assessor', 'reviewer'];
+
+export const isPolicyFile = (path: string) => /^src\/modules\/.+\.policy\.ts$/.test(path) || path === 'src/platform/auth/policies.ts';
+export const isScanned = (path: string) => !path.endsWith('.test.ts') && !path.startsWith('src/demo/');
+
+const isRoleName = (node: ts.Node) => ts.isStringLiteralLike(node) && ROLES.has(node.text);
+const isRoleValue = (node: ts.Node): boolean =>
+  (ts.isPropertyAccessExpression(node) && node.name.text === 'role') ||
+  (ts.isParenthesizedExpression(node) && isRoleValue(node.expression)) ||
+  isRoleName(node);
+
+/** `tags: ['admin']` in a route schema: the OpenAPI section that happens to share a role's name. */
+const isOpenApiTags = (node: ts.Node) => ts.isPropertyAssignment(node.parent) && node.parent.name.getText() === 'tags';
+
+const COMPARISONS = new Set([
+  ts.SyntaxKind.EqualsEqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsEqualsToken,
+  ts.SyntaxKind.EqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsToken,
+]);
+
+/** Every role check of a file, as `path:line what`. */
+export function roleChecksOf(file: SourceFile): string[] {
+  const source = parse(file);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isBinaryExpression(node) && COMPARISONS.has(node.operatorToken.kind) && (isRoleValue(node.left) || isRoleValue(node.right))) {
+      found.push(`${where(source, node)} compares a role: ${node.getText(source)}`);
+    } else if (ts.isSwitchStatement(node) && isRoleValue(node.expression)) {
+      found.push(`${where(source, node)} switches on a role`);
+    } else if (ts.isCaseClause(node) && isRoleName(node.expression)) {
+      found.push(`${where(source, node)} has a case of a role: ${node.expression.getText(source)}`);
+    } else if (
+      ts.isArrayLiteralExpression(node) &&
+      node.elements.length > 0 &&
+      node.elements.every(isRoleName) &&
+      !isOpenApiTags(node) &&
+      !MEMBER_ROLES.every((role) => node.elements.some((element) => (element as ts.StringLiteral).text === role))
+    ) {
+      found.push(`${where(source, node)} lists roles: ${node.getText(source)}`);
+    } else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'requireRole') {
+      found.push(`${where(source, node)} calls requireRole`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
