@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import { checkKeyFiles } from './audit/checkpoint-key.js';
 import type { DB } from './db/schema.js';
+import { recordPlatformValue } from './auth/secrets.js';
 
 /** Exit code of a configuration error (sysexits EX_CONFIG): the deployment, not the code, must change. */
 export const CONFIG_ERROR_EXIT_CODE = 78;
@@ -166,11 +167,7 @@ export async function checkTokenIssuer(db: Kysely<DB>, config: Config): Promise<
   const row = await db.selectFrom('platform_secrets').select('value').where('name', '=', ISSUER_RECORD).executeTakeFirst();
   const recorded = row === undefined ? null : String(row.value);
   if (recorded === current) return { recorded, current, changed: false };
-  await db
-    .insertInto('platform_secrets')
-    .values({ name: ISSUER_RECORD, value: JSON.stringify(current) })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ value: JSON.stringify(current) }))
-    .execute();
+  await recordPlatformValue(db, ISSUER_RECORD, current);
   return { recorded, current, changed: recorded !== null };
 }
 

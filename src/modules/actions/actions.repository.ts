@@ -5,11 +5,11 @@ import type { ActionPriority, ActionStatus, MitigationActionsTable } from '../..
 import { actionScope } from './actions.policy.js';
 
 /**
- * SQL of the actions module. It writes only `mitigation_actions`. It READS, never writes, three tables of
- * the BRA module and the catalogue: `bras` (a linked action's scope is its BRA's legal entity and business
- * unit, D5; and its name), `bra_risk_scenarios` and `risk_scenarios` (the scenario's name, and whether a
- * link belongs to the BRA named). Reading them here keeps the D5 scope a SQL predicate of the list, so
- * pages and totals are right.
+ * SQL of the actions module. It writes only `mitigation_actions`. Its lists join, read-only, three tables
+ * of the BRA module and the catalogue: `bras` (a linked action's scope is its BRA's legal entity and
+ * business unit, D5; and its name), `bra_risk_scenarios` and `risk_scenarios` (the scenario's name).
+ * Joining them here keeps the D5 scope a SQL predicate of the list, so pages and totals are right; single
+ * BRAs and links are looked up through the BRA module's repositories.
  */
 
 export interface ActionFilter {
@@ -173,26 +173,6 @@ export async function markArchived(db: Executor, enterpriseId: string, actionId:
     .where('id', '=', actionId)
     .where(sql<SqlBool>`not archived`)
     .returning(['id', 'archived_at'])
-    .executeTakeFirst();
-}
-
-/** A BRA of the enterprise with what its scope is decided on (read-only, see above). */
-export async function findBraForLink(db: Executor, enterpriseId: string, braId: string) {
-  return db
-    .selectFrom('bras')
-    .select(['id', 'legal_entity_id', 'business_unit_id'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', braId)
-    .executeTakeFirst();
-}
-
-/** A scenario link of the enterprise and the BRA it belongs to (read-only). */
-export async function findScenarioLink(db: Executor, enterpriseId: string, linkId: string) {
-  return db
-    .selectFrom('bra_risk_scenarios')
-    .select(['id', 'bra_id'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', linkId)
     .executeTakeFirst();
 }
 

@@ -8,13 +8,13 @@ import type { DB } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, forbidden, invalidState, notFound } from '../../platform/http/errors.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
+import { findScenarioLink } from '../bras/bra-content.repository.js';
+import { findBra } from '../bras/bras.repository.js';
 import { requireActionEditor } from './actions.policy.js';
 import { presentAction } from './actions.presenter.js';
 import {
   countActions,
   findActionView,
-  findBraForLink,
-  findScenarioLink,
   insertAction,
   listActions,
   lockActions,
@@ -83,7 +83,7 @@ export function createActionsService({ db, now = () => new Date() }: ActionsServ
       requireMember(caller);
       const enterpriseId = caller.enterpriseId;
       if (query.bra_id !== undefined && !seesWholeEnterprise(caller)) {
-        const bra = await findBraForLink(db, enterpriseId, query.bra_id);
+        const bra = await findBra(db, enterpriseId, query.bra_id);
         if (bra !== undefined) requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
       }
       const today = utcToday(now());
@@ -115,14 +115,13 @@ export function createActionsService({ db, now = () => new Date() }: ActionsServ
       const linkId = body.bra_risk_scenario_id ?? null;
       return inTransaction(db, async ({ trx }) => {
         if (braId !== null) {
-          const bra = await findBraForLink(trx, enterpriseId, braId);
+          const bra = await findBra(trx, enterpriseId, braId);
           if (bra === undefined) throw invalidReference('bra_id', 'bra_id does not refer to a BRA of your enterprise');
           requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
         }
         if (linkId !== null) {
           if (braId === null) throw invalidReference('bra_risk_scenario_id', 'bra_risk_scenario_id requires its bra_id');
-          const link = await findScenarioLink(trx, enterpriseId, linkId);
-          if (link === undefined || link.bra_id !== braId) {
+          if ((await findScenarioLink(trx, enterpriseId, braId, linkId)) === undefined) {
             throw invalidReference('bra_risk_scenario_id', 'bra_risk_scenario_id does not refer to a scenario link of this BRA');
           }
         }

@@ -1,5 +1,6 @@
-import type { AlertStatus } from '../../platform/db/tables/alerts.js';
-import type { listAlertRows, markAcknowledged, markResolved } from './alerts.repository.js';
+import type { AlertStatus } from '../../platform/db/tables/monitoring.js';
+import type { markAcknowledged, markResolved } from '../../platform/monitoring/alert-status.js';
+import type { listAlertRows } from './alerts.repository.js';
 
 type AlertRow = Awaited<ReturnType<typeof listAlertRows>>[number];
 type AcknowledgedRow = NonNullable<Awaited<ReturnType<typeof markAcknowledged>>>;

@@ -1,6 +1,11 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB, Executor } from '../../platform/db/schema.js';
-import type { AlertSeverity, AlertStatus } from '../../platform/db/tables/alerts.js';
+import type { AlertSeverity, AlertStatus } from '../../platform/db/tables/monitoring.js';
+
+/*
+ * Reads of `system_alerts`, which the platform's monitor owns (tables/monitoring.ts): the status changes
+ * a super admin makes are written through platform/monitoring/alert-status.ts.
+ */
 
 export interface AlertFilter {
   status?: AlertStatus | undefined;
@@ -54,25 +59,5 @@ export async function lockAlert(trx: Transaction<DB>, alertId: string) {
     .select(['id', 'type', 'cause', 'enterprise_id', 'status'])
     .where('id', '=', alertId)
     .forUpdate()
-    .executeTakeFirst();
-}
-
-export async function markAcknowledged(trx: Transaction<DB>, alertId: string, by: string, notes: string | null) {
-  return trx
-    .updateTable('system_alerts')
-    .set({ status: 'acknowledged', acknowledged_at: sql<Date>`now()`, acknowledged_by: by, notes, updated_at: sql<Date>`now()` })
-    .where('id', '=', alertId)
-    .where('status', '=', 'open')
-    .returning(['id', 'status', 'acknowledged_at', 'acknowledged_by', 'notes'])
-    .executeTakeFirst();
-}
-
-export async function markResolved(trx: Transaction<DB>, alertId: string, by: string, resolution: string | null) {
-  return trx
-    .updateTable('system_alerts')
-    .set({ status: 'resolved', resolved_at: sql<Date>`now()`, resolved_by: by, resolution, updated_at: sql<Date>`now()` })
-    .where('id', '=', alertId)
-    .where('status', 'in', ['open', 'acknowledged'])
-    .returning(['id', 'status', 'resolved_at', 'resolved_by', 'resolution'])
     .executeTakeFirst();
 }

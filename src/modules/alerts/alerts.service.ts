@@ -2,13 +2,14 @@ import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Caller, Principal } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import type { AlertStatus } from '../../platform/db/tables/alerts.js';
+import type { AlertStatus } from '../../platform/db/tables/monitoring.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { invalidState, notFound, validationError } from '../../platform/http/errors.js';
 import { loadPage, pageRequest } from '../../platform/http/pagination.js';
 import { requireAlertManager } from './alerts.policy.js';
 import { presentAcknowledgement, presentAlert, presentResolution } from './alerts.presenter.js';
-import { countAlerts, listAlertRows, lockAlert, markAcknowledged, markResolved } from './alerts.repository.js';
+import { markAcknowledged, markResolved } from '../../platform/monitoring/alert-status.js';
+import { countAlerts, listAlertRows, lockAlert } from './alerts.repository.js';
 import type { ListAlertsQuery, UpdateAlertBody } from './alerts.schemas.js';
 
 type AlertChange = { status: 'acknowledged'; notes: string | null } | { status: 'resolved'; resolution: string | null };

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
-import type { AuditCheckpointsTable } from '../../platform/db/tables/audit.js';
+import type { AuditCheckpointsTable } from '../../platform/db/tables/audit-trail.js';
 import type { Insertable } from 'kysely';
 
 const PLATFORM_CHAIN = 'platform';

@@ -5,15 +5,6 @@ import type { RiskRating } from './risk-rating.js';
 
 /** Scenario links, ratings and control links of a BRA (SQL only). */
 
-export async function findRiskScenario(db: Executor, enterpriseId: string, riskScenarioId: string) {
-  return db
-    .selectFrom('risk_scenarios')
-    .select('id')
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', riskScenarioId)
-    .executeTakeFirst();
-}
-
 export async function insertScenarioLink(
   db: Executor,
   enterpriseId: string,
@@ -90,16 +81,6 @@ export async function listRatings(db: Executor, enterpriseId: string, braId: str
   let query = db.selectFrom('bra_ratings').select(RATING_COLUMNS).where('enterprise_id', '=', enterpriseId).where('bra_id', '=', braId);
   if (!history) query = query.where('superseded_at', 'is', null);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
-}
-
-/** A sub-control of the enterprise's library (read-only: the controls module owns it). */
-export async function findSubControl(db: Executor, enterpriseId: string, subControlId: string) {
-  return db
-    .selectFrom('sub_controls')
-    .select(['id', 'name', 'archived'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', subControlId)
-    .executeTakeFirst();
 }
 
 export async function insertControlLink(db: Executor, enterpriseId: string, values: { bra_id: string; sub_control_id: string; created_by: string }) {

@@ -8,10 +8,10 @@ import { lockedBra, readableBra, requireEditable } from './bra-access.js';
 import { recordBraChange, touchBra } from './bra-changes.js';
 import { listControlRows, listScenarioRows } from './bra-detail.repository.js';
 import { toControlView, toScenarioView } from './bra-presenter.js';
+import { findSubControl } from '../controls/sub-controls.repository.js';
+import { findRiskScenario } from '../risk-scenarios/risk-scenarios.repository.js';
 import {
-  findRiskScenario,
   findScenarioLink,
-  findSubControl,
   insertControlLink,
   insertScenarioLink,
   listRatings,

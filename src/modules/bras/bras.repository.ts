@@ -169,22 +169,3 @@ export async function markCancelled(
     .returning(BRA_COLUMNS)
     .executeTakeFirstOrThrow();
 }
-
-/** Reads of the organisation (owned by administration) for create's validation rules. */
-export async function findLegalEntity(db: Executor, enterpriseId: string, legalEntityId: string) {
-  return db
-    .selectFrom('legal_entities')
-    .select(['id', 'name'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', legalEntityId)
-    .executeTakeFirst();
-}
-
-export async function findBusinessUnit(db: Executor, enterpriseId: string, businessUnitId: string) {
-  return db
-    .selectFrom('business_units')
-    .select(['id', 'name', 'legal_entity_id'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', businessUnitId)
-    .executeTakeFirst();
-}

@@ -9,10 +9,9 @@ import { lockedBra, readableBra, requireEditable } from './bra-access.js';
 import { recordBraChange } from './bra-changes.js';
 import { loadBraDetail, methodologyOf } from './bra-detail.js';
 import { toBraView } from './bra-presenter.js';
+import { findBusinessUnit, findLegalEntity } from '../legal-entities/legal-entities.repository.js';
 import {
   countBras,
-  findBusinessUnit,
-  findLegalEntity,
   insertBra,
   listBras,
   updateBra,

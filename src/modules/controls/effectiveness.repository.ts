@@ -83,24 +83,3 @@ export async function countByTodAndToe(
     .execute();
   return rows.map((row) => ({ tod: row.tod!, toe: row.toe!, count: Number(row.count) }));
 }
-
-/**
- * The legal entity a scope names, and whether the named business unit belongs to it. Read-only lookups
- * of the organisation, to answer 404 / 400 / 403 before counting.
- */
-export async function findLegalEntity(db: Executor, enterpriseId: string, id: string): Promise<{ id: string } | undefined> {
-  return db.selectFrom('legal_entities').select('id').where('enterprise_id', '=', enterpriseId).where('id', '=', id).executeTakeFirst();
-}
-
-export async function findBusinessUnit(
-  db: Executor,
-  enterpriseId: string,
-  id: string,
-): Promise<{ id: string; legal_entity_id: string } | undefined> {
-  return db
-    .selectFrom('business_units')
-    .select(['id', 'legal_entity_id'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-}

@@ -3,11 +3,10 @@ import { assignedScope, requireAssigned, requireMember, seesLegalEntity } from '
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { AppError, forbidden } from '../../platform/http/errors.js';
+import { findBusinessUnit, findLegalEntity } from '../legal-entities/legal-entities.repository.js';
 import {
   countByEffectiveness,
   countByTodAndToe,
-  findBusinessUnit,
-  findLegalEntity,
   type CountScope,
   type EffectivenessCounts,
 } from './effectiveness.repository.js';

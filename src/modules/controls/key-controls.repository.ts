@@ -1,19 +1,12 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Executor } from '../../platform/db/schema.js';
-import type { TestOfDesign, TestOfEffectiveness, TotalEffectiveness } from '../../platform/db/tables/controls.js';
+import type { KeyControlsTable, SubControlsTable } from '../../platform/db/tables/controls.js';
 
 /** The key-control columns the API returns. */
 export const KEY_CONTROL_COLUMNS = ['id', 'name', 'description', 'archived', 'created_at', 'updated_at'] as const;
 
-export interface KeyControlRow {
-  id: string;
-  name: string;
-  description: string | null;
-  archived: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+export type KeyControlRow = Pick<Selectable<KeyControlsTable>, (typeof KEY_CONTROL_COLUMNS)[number]>;
 
 export async function insertKeyControl(
   db: Executor,
@@ -62,14 +55,7 @@ export async function archiveKeyControl(db: Executor, enterpriseId: string, id: 
     .execute();
 }
 
-export interface NestedSubControlRow {
-  id: string;
-  name: string;
-  tod: TestOfDesign | null;
-  toe: TestOfEffectiveness | null;
-  total_effectiveness: TotalEffectiveness | null;
-  archived: boolean;
-}
+export type NestedSubControlRow = Pick<Selectable<SubControlsTable>, 'id' | 'name' | 'tod' | 'toe' | 'total_effectiveness' | 'archived'>;
 
 /** The count and the page come from this one filtered query, so totals and rows always agree. */
 function filtered(db: Executor, enterpriseId: string, includeArchived: boolean) {

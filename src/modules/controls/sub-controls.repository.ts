@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
 import type { SubControlsTable, TestOfDesign, TestOfEffectiveness, TotalEffectiveness } from '../../platform/db/tables/controls.js';
 
@@ -21,23 +21,7 @@ export const SUB_CONTROL_COLUMNS = [
   'updated_at',
 ] as const;
 
-export interface SubControlRow {
-  id: string;
-  key_control_id: string;
-  name: string;
-  description: string | null;
-  tod: TestOfDesign | null;
-  toe: TestOfEffectiveness | null;
-  total_effectiveness: TotalEffectiveness | null;
-  testing_date: string | null;
-  tested_by: string | null;
-  evidence_notes: string | null;
-  tod_justification: string | null;
-  toe_justification: string | null;
-  archived: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+export type SubControlRow = Pick<Selectable<SubControlsTable>, (typeof SUB_CONTROL_COLUMNS)[number]>;
 
 /** The columns a test-result change may set (total_effectiveness only ever from the matrix). */
 export type SubControlChanges = Partial<
@@ -139,5 +123,15 @@ export async function findKeyControlState(
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', keyControlId)
     .$if(share, (q) => q.forShare())
+    .executeTakeFirst();
+}
+
+/** A sub-control of the enterprise's library, by id. Also how other modules look one up (a BRA's control links). */
+export async function findSubControl(db: Executor, enterpriseId: string, subControlId: string) {
+  return db
+    .selectFrom('sub_controls')
+    .select(['id', 'name', 'archived'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', subControlId)
     .executeTakeFirst();
 }

@@ -173,17 +173,6 @@ export async function deleteAppetite(db: Executor, enterpriseId: string, id: str
   await db.deleteFrom('risk_appetites').where('enterprise_id', '=', enterpriseId).where('id', '=', id).execute();
 }
 
-/** The legal entity of a business unit of the enterprise (null when there is no such unit). */
-export async function findLegalEntityOfUnit(db: Executor, enterpriseId: string, businessUnitId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('business_units')
-    .select('legal_entity_id')
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', businessUnitId)
-    .executeTakeFirst();
-  return row?.legal_entity_id ?? null;
-}
-
 export interface HistoryFilters {
   risk_appetite_id?: string | undefined;
   legal_entity_id?: string | undefined;

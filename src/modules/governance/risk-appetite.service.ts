@@ -5,13 +5,13 @@ import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, invalidState, notFound, validationError } from '../../platform/http/errors.js';
+import { findBusinessUnit } from '../legal-entities/legal-entities.repository.js';
 import { requireAppetiteAdmin, requireVisibleFilter, visibleAppetites } from './governance.policy.js';
 import {
   deleteAppetite,
   findApplicableAppetite,
   findAppetiteForUpdate,
   findAppetiteOfScopeForUpdate,
-  findLegalEntityOfUnit,
   insertAppetite,
   insertAppetiteHistory,
   insertAppetiteIfAbsent,
@@ -80,7 +80,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
     async list(caller: Caller, query: ListAppetitesQuery): Promise<RiskAppetiteView[]> {
       requireMember(caller);
       const unitEntity =
-        query.business_unit_id === undefined ? undefined : await findLegalEntityOfUnit(db, caller.enterpriseId, query.business_unit_id);
+        query.business_unit_id === undefined ? undefined : (await findBusinessUnit(db, caller.enterpriseId, query.business_unit_id))?.legal_entity_id;
       requireVisibleFilter(caller, {
         legalEntityId: query.legal_entity_id,
         businessUnit: query.business_unit_id === undefined ? undefined : { id: query.business_unit_id, legalEntityId: unitEntity ?? null },

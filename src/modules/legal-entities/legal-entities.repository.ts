@@ -42,14 +42,24 @@ export async function listLegalEntities(db: Executor, enterpriseId: string, scop
     .execute();
 }
 
-export async function findLegalEntityId(db: Executor, enterpriseId: string, id: string): Promise<string | null> {
-  const row = await db
+/** A legal entity of the enterprise. Also how other modules look one up (this module owns the organisation). */
+export async function findLegalEntity(db: Executor, enterpriseId: string, id: string) {
+  return db
     .selectFrom('legal_entities')
-    .select('id')
+    .select(['id', 'name'])
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
     .executeTakeFirst();
-  return row?.id ?? null;
+}
+
+/** A business unit of the enterprise, with its legal entity. Also how other modules look one up. */
+export async function findBusinessUnit(db: Executor, enterpriseId: string, id: string) {
+  return db
+    .selectFrom('business_units')
+    .select(['id', 'name', 'legal_entity_id'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** A duplicate name (case-insensitive) raises legal_entities_name_key, mapped centrally to 409. */

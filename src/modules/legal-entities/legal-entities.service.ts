@@ -7,7 +7,7 @@ import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { notFound } from '../../platform/http/errors.js';
 import {
-  findLegalEntityId,
+  findLegalEntity,
   insertBusinessUnit,
   insertLegalEntity,
   listLegalEntities,
@@ -65,7 +65,7 @@ export function createLegalEntitiesService({ db }: LegalEntitiesServiceDeps) {
       requireLegalEntityAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
-        if ((await findLegalEntityId(trx, enterpriseId, legalEntityId)) === null) throw notFound('Legal entity');
+        if ((await findLegalEntity(trx, enterpriseId, legalEntityId)) === undefined) throw notFound('Legal entity');
         const unit = await insertBusinessUnit(trx, enterpriseId, legalEntityId, input.name);
         await writeAudit(trx, {
           enterpriseId,

@@ -1,13 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
-
-/** A catalogue row as the API returns it. */
-export interface RiskScenarioRow {
-  id: string;
-  name: string;
-  category: string;
-  description: string | null;
-  created_at: Date;
-}
+import type { RiskScenariosTable } from '../../platform/db/tables/risk-scenarios.js';
 
 export interface NewRiskScenario {
   name: string;
@@ -16,6 +9,9 @@ export interface NewRiskScenario {
 }
 
 const COLUMNS = ['id', 'name', 'category', 'description', 'created_at'] as const;
+
+/** A catalogue row as the API returns it. */
+export type RiskScenarioRow = Pick<Selectable<RiskScenariosTable>, (typeof COLUMNS)[number]>;
 
 /** One multi-row insert; an empty list inserts nothing. */
 export async function insertRiskScenarios(
@@ -63,4 +59,14 @@ export async function listRiskScenarios(
     .limit(limit)
     .offset(offset)
     .execute();
+}
+
+/** A scenario of the enterprise's catalogue. Also how other modules look one up (a BRA's scenario links). */
+export async function findRiskScenario(db: Executor, enterpriseId: string, riskScenarioId: string) {
+  return db
+    .selectFrom('risk_scenarios')
+    .select('id')
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', riskScenarioId)
+    .executeTakeFirst();
 }

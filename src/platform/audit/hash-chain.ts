@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { AuditLogTable } from '../db/tables/audit.js';
 
 /** The hash of the first entry's predecessor. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -14,22 +16,8 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`).join(',')}}`;
 }
 
-export interface ChainedContent {
-  id: string;
-  enterprise_id: string | null;
-  chain_seq: number;
-  user_id: string | null;
-  user_email: string | null;
-  user_name: string | null;
-  action_type: string;
-  entity_type: string | null;
-  entity_id: string | null;
-  action_details: Record<string, unknown>;
-  ip_address: string | null;
-  user_agent: string | null;
-  status: string;
-  created_at: string;
-}
+/** What an entry's hash covers: every column but the hashes, created_at as the ISO text it is hashed as. */
+export type ChainedContent = Omit<Selectable<AuditLogTable>, 'prev_hash' | 'hash' | 'created_at'> & { created_at: string };
 
 /** D7.5: SHA-256 over the previous entry's hash and the entry's canonical content. */
 export function entryHash(prevHash: string, content: ChainedContent): string {

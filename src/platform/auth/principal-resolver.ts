@@ -3,6 +3,7 @@ import type { AuthMode } from '../../config.js';
 import type { DB } from '../db/schema.js';
 import type { EntityAssignment, Principal } from './principal.js';
 import type { VerifiedClaims } from './token-verifier.js';
+import { linkExternalSubject } from './users.repository.js';
 
 /**
  * How long a resolved principal is reused. A revocation or deactivation on this instance drops the
@@ -151,13 +152,5 @@ async function externalUserId(db: Kysely<DB>, claims: VerifiedClaims): Promise<s
       .executeTakeFirst();
     return candidate === undefined ? null : 'unverified_email';
   }
-  const link = await db
-    .updateTable('users')
-    .set({ external_subject: claims.sub, updated_at: new Date() })
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', claims.email!.toLowerCase()))
-    .where('active', '=', true)
-    .where('external_subject', 'is', null)
-    .returning('id')
-    .executeTakeFirst();
-  return link?.id ?? null;
+  return linkExternalSubject(db, claims.email, claims.sub);
 }

@@ -42,6 +42,15 @@ async function loadOrCreate(db: Kysely<DB>, name: string, create: () => string, 
   return winner.value as string;
 }
 
+/** Sets a value of `platform_secrets` (the table's one writer is this file), whatever it was. */
+export async function recordPlatformValue(db: Kysely<DB>, name: string, value: unknown): Promise<void> {
+  await db
+    .insertInto('platform_secrets')
+    .values({ name, value: JSON.stringify(value) })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value: JSON.stringify(value) }))
+    .execute();
+}
+
 const randomKey = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64url')}`;
 
 export const ANON_KEY_NAME = 'auth.anon_key';

@@ -1,22 +1,32 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ActionsTables } from './tables/actions.js';
-import type { AlertsTables } from './tables/alerts.js';
 import type { AuditTables } from './tables/audit.js';
+import type { AuditTrailTables } from './tables/audit-trail.js';
 import type { AuthTables } from './tables/auth.js';
 import type { BrasTables } from './tables/bras.js';
 import type { ControlsTables } from './tables/controls.js';
 import type { EnterprisesTables } from './tables/enterprises.js';
+import type { EntityRolesTables } from './tables/entity-roles.js';
 import type { GovernanceTables } from './tables/governance.js';
 import type { LegalEntitiesTables } from './tables/legal-entities.js';
+import type { MonitoringTables } from './tables/monitoring.js';
+import type { RiskScenariosTables } from './tables/risk-scenarios.js';
 import type { UsersTables } from './tables/users.js';
 
-/** The whole database as Kysely sees it: one interface per table file, intersected. */
+/**
+ * The whole database as Kysely sees it: one interface per table file, intersected. A table file is named
+ * after the module or platform area that owns its tables, the only one that writes them
+ * (test/architecture/table-owners.test.ts).
+ */
 export type DB = EnterprisesTables &
   UsersTables &
+  EntityRolesTables &
   LegalEntitiesTables &
+  RiskScenariosTables &
   AuthTables &
   AuditTables &
-  AlertsTables &
+  AuditTrailTables &
+  MonitoringTables &
   GovernanceTables &
   BrasTables &
   ControlsTables &

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import type { AlertSeverity, AlertType } from '../db/tables/alerts.js';
+import type { AlertSeverity, AlertType } from '../db/tables/monitoring.js';
 
 export interface AlertInput {
   type: AlertType;

@@ -48,14 +48,6 @@ export async function listMembers(db: Executor, enterpriseId: string, includeIna
   return query.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').execute();
 }
 
-export async function insertUser(trx: Transaction<DB>, values: { email: string; full_name: string }) {
-  return trx
-    .insertInto('users')
-    .values({ ...values, password_hash: null })
-    .returning(['id', 'email', 'full_name'])
-    .executeTakeFirstOrThrow();
-}
-
 export async function insertMember(trx: Transaction<DB>, enterpriseId: string, userId: string, role: MemberRole) {
   return trx
     .insertInto('enterprise_members')
@@ -87,13 +79,5 @@ export async function deactivateMember(trx: Transaction<DB>, enterpriseId: strin
     .set({ active: false, deactivated_at: at })
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', memberId)
-    .execute();
-}
-
-export async function deactivateUser(trx: Transaction<DB>, userId: string, at: Date) {
-  await trx
-    .updateTable('users')
-    .set({ active: false, deactivated_at: at, updated_at: at })
-    .where('id', '=', userId)
     .execute();
 }

@@ -10,14 +10,8 @@ import { invalidState, notFound } from '../../../platform/http/errors.js';
 import { administeredEnterprise, requireEnterpriseAdmin, requireGrantableRole } from '../admin.policy.js';
 import { requireEnterpriseExists } from '../enterprises/enterprises.service.js';
 import type { CreatedUser, CreateUserBody, EnterpriseUser } from './users.schemas.js';
-import {
-  deactivateMember,
-  deactivateUser,
-  findActiveMember,
-  insertMember,
-  insertUser,
-  listMembers,
-} from './users.repository.js';
+import { deactivateUser, insertUser } from '../../../platform/auth/users.repository.js';
+import { deactivateMember, findActiveMember, insertMember, listMembers } from './users.repository.js';
 
 export interface UsersServiceDeps {
   /** The database, or the caller's open transaction to join. */

@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { upsertSuperAdmin } from '../users.repository.js';
 import { hashPassword } from './passwords.js';
 
 /**
@@ -18,21 +19,10 @@ export async function ensureBootstrapSuperAdmin(
     .executeTakeFirst();
   if (existing !== undefined) return false;
   const passwordHash = await hashPassword(credentials.password);
-  const inserted = await db
-    .insertInto('users')
-    .values({
-      email: credentials.email.toLowerCase(),
-      full_name: 'Platform Administrator',
-      password_hash: passwordHash,
-      is_super_admin: true,
-    })
-    .onConflict((oc) =>
-      oc
-        .expression(sql`lower(email)`)
-        .where('active', '=', true)
-        .doUpdateSet({ is_super_admin: true, password_hash: passwordHash, updated_at: new Date() }),
-    )
-    .returning('id')
-    .executeTakeFirst();
+  const inserted = await upsertSuperAdmin(db, {
+    email: credentials.email.toLowerCase(),
+    full_name: 'Platform Administrator',
+    password_hash: passwordHash,
+  });
   return inserted !== undefined;
 }

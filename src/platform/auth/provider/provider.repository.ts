@@ -1,20 +1,16 @@
+import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/schema.js';
+import type { UsersTable } from '../../db/tables/auth.js';
 
 /** SQL of the embedded identity provider. Identities are platform-wide, so no enterprise_id argument. */
 
-export interface AccountRow {
-  id: string;
-  email: string;
-  full_name: string;
-  password_hash: string | null;
-  active: boolean;
-  is_super_admin: boolean;
-  created_at: Date;
-  updated_at: Date;
-  last_sign_in_at: Date | null;
+export type AccountRow = Pick<
+  Selectable<UsersTable>,
+  'id' | 'email' | 'full_name' | 'password_hash' | 'active' | 'is_super_admin' | 'created_at' | 'updated_at' | 'last_sign_in_at'
+> & {
   /** The enterprise whose trail records the account's sign-ins; null: the platform trail. */
   trail_enterprise_id: string | null;
-}
+};
 
 function selectAccount(db: Executor) {
   return db.selectFrom('users as u').select((eb) => [
@@ -69,20 +65,7 @@ export async function insertRefreshToken(db: Executor, sessionId: string, tokenH
   await db.insertInto('auth_refresh_tokens').values({ session_id: sessionId, token_hash: tokenHash, expires_at: expiresAt }).execute();
 }
 
-export async function recordSignIn(db: Executor, userId: string, at: Date): Promise<void> {
-  await db.updateTable('users').set({ last_sign_in_at: at }).where('id', '=', userId).execute();
-}
-
-export interface RefreshTokenRow {
-  id: number;
-  session_id: string;
-  expires_at: Date;
-  replaced_at: Date | null;
-  session_revoked_at: Date | null;
-  user_id: string;
-}
-
-export async function findRefreshToken(db: Executor, tokenHash: string): Promise<RefreshTokenRow | undefined> {
+export async function findRefreshToken(db: Executor, tokenHash: string) {
   return db
     .selectFrom('auth_refresh_tokens as t')
     .innerJoin('auth_sessions as s', 's.id', 't.session_id')
@@ -108,22 +91,4 @@ export async function claimRefreshToken(db: Executor, tokenId: number, at: Date)
 
 export async function touchSession(db: Executor, sessionId: string, at: Date): Promise<void> {
   await db.updateTable('auth_sessions').set({ refreshed_at: at }).where('id', '=', sessionId).execute();
-}
-
-export async function setPasswordHash(db: Executor, userId: string, passwordHash: string): Promise<boolean> {
-  const row = await db
-    .updateTable('users')
-    .set({ password_hash: passwordHash, updated_at: new Date() })
-    .where('id', '=', userId)
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/**
- * Replaces a hash with a stronger one of the same password. Only if it is still the hash that was
- * checked: a password set meanwhile (admin call) is not overwritten, and updated_at stays as it was.
- */
-export async function upgradePasswordHash(db: Executor, userId: string, checkedHash: string, passwordHash: string): Promise<void> {
-  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).where('password_hash', '=', checkedHash).execute();
 }

@@ -10,6 +10,7 @@ import { isServiceRoleBearer } from './credentials.js';
 import { invalidRequest, invalidToken, notAdmin, unsupportedGrantType, userNotFound, weakPassword } from './provider.errors.js';
 import { presentUser, type ProviderUserView, type TokenResponseView } from './provider.presenter.js';
 import * as repo from './provider.repository.js';
+import { setPasswordHash } from '../users.repository.js';
 import { createTokenGrants, type TokenGrantBody, type TokenGrantsDeps } from './token-grants.service.js';
 
 /** What the provider needs from the platform, and nothing more. */
@@ -111,7 +112,7 @@ export function createProviderService(deps: ProviderDeps) {
     if (!UUID.test(userId)) throw userNotFound();
     const passwordHash = await deps.passwords.hash(body.password);
     return inTransaction(db, async ({ trx, onCommit }) => {
-      if (!(await repo.setPasswordHash(trx, userId, passwordHash))) throw userNotFound();
+      if (!(await setPasswordHash(trx, userId, passwordHash))) throw userNotFound();
       // A password set by an administrator is a reset: whoever held the old one is signed out everywhere.
       const ended = await revokeUserSessions(trx, userId, 'password_set');
       onCommit(() => deps.principals.invalidateUser(userId));

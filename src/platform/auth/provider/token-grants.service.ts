@@ -15,6 +15,7 @@ import { REFRESH_TOKEN_TTL_MS, hashRefreshToken, newRefreshToken } from './crede
 import { ProviderError, invalidCredentials, invalidRefreshToken, invalidRequest } from './provider.errors.js';
 import { presentUser, type TokenResponseView } from './provider.presenter.js';
 import * as repo from './provider.repository.js';
+import { recordSignIn, upgradePasswordHash } from '../users.repository.js';
 import type { PasswordHasher } from './passwords.js';
 
 export interface TokenGrantBody {
@@ -93,9 +94,9 @@ export function createTokenGrants(deps: TokenGrantsDeps) {
     const now = new Date();
     const signedIn = { ...account, last_sign_in_at: now };
     return inTransaction(db, async ({ trx }) => {
-      if (upgraded !== null) await repo.upgradePasswordHash(trx, account.id, account.password_hash as string, upgraded);
+      if (upgraded !== null) await upgradePasswordHash(trx, account.id, account.password_hash as string, upgraded);
       const sessionId = await repo.createSession(trx, account.id);
-      await repo.recordSignIn(trx, account.id, now);
+      await recordSignIn(trx, account.id, now);
       const tokens = await issueTokens(trx, signedIn, sessionId, now);
       await writeAudit(trx, loginEvent(signedIn, origin, 'success', { session_id: sessionId }));
       return tokens;

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType } from 'kysely';
 
 export interface AuditLogTable {
   id: string;
@@ -27,22 +27,7 @@ export interface AuditChainHeadsTable {
   last_created_at: Date | null;
 }
 
-export interface AuditCheckpointsTable {
-  id: Generated<string>;
-  enterprise_id: string | null;
-  chain_seq: number;
-  last_entry_id: string;
-  last_hash: string;
-  entry_count: number;
-  signed_at: ColumnType<Date, string, never>;
-  algorithm: 'Ed25519';
-  key_id: string;
-  public_key: string;
-  signature: string;
-}
-
 export interface AuditTables {
   audit_log: AuditLogTable;
   audit_chain_heads: AuditChainHeadsTable;
-  audit_checkpoints: AuditCheckpointsTable;
 }

@@ -1,5 +1,21 @@
 import type { Generated } from 'kysely';
-import type { CreatedAt } from './enterprises.js';
+import type { CreatedAt, UpdatedAt } from './enterprises.js';
+
+/** Identities, whoever creates them; written only through platform/auth/users.repository.ts. */
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  full_name: string;
+  password_hash: string | null;
+  is_super_admin: Generated<boolean>;
+  active: Generated<boolean>;
+  external_subject: string | null;
+  last_sign_in_at: Date | null;
+  deactivated_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 
 export interface AuthSessionsTable {
   id: Generated<string>;
@@ -37,6 +53,7 @@ export interface AuthSigningKeysTable {
 }
 
 export interface AuthTables {
+  users: UsersTable;
   auth_signing_keys: AuthSigningKeysTable;
   auth_sessions: AuthSessionsTable;
   auth_refresh_tokens: AuthRefreshTokensTable;

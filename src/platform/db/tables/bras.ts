@@ -73,10 +73,20 @@ export interface BraSnapshotsTable {
   created_at: CreatedAt;
 }
 
-/** `bra_controls` (the BRA's control links) is typed beside the control library in tables/controls.ts. */
+/** A sub-control linked to a BRA (D6.6); read by the control library's scoped counts (D7.1). */
+export interface BraControlsTable {
+  id: Generated<string>;
+  enterprise_id: string;
+  bra_id: string;
+  sub_control_id: string;
+  created_by: string | null;
+  created_at: CreatedAt;
+}
+
 export interface BrasTables {
   bras: BrasTable;
   bra_risk_scenarios: BraRiskScenariosTable;
   bra_ratings: BraRatingsTable;
   bra_snapshots: BraSnapshotsTable;
+  bra_controls: BraControlsTable;
 }

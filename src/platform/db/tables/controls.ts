@@ -38,18 +38,7 @@ export interface SubControlsTable {
   updated_at: UpdatedAt;
 }
 
-/** A sub-control linked to a BRA (D6.6); owned by the BRA module, read by the scoped counts (D7.1). */
-export interface BraControlsTable {
-  id: Generated<string>;
-  enterprise_id: string;
-  bra_id: string;
-  sub_control_id: string;
-  created_by: string | null;
-  created_at: CreatedAt;
-}
-
 export interface ControlsTables {
   key_controls: KeyControlsTable;
   sub_controls: SubControlsTable;
-  bra_controls: BraControlsTable;
 }

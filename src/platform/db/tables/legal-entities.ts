@@ -18,17 +18,7 @@ export interface BusinessUnitsTable {
   created_at: CreatedAt;
 }
 
-export interface RiskScenariosTable {
-  id: Generated<string>;
-  enterprise_id: string;
-  name: string;
-  category: string;
-  description: string | null;
-  created_at: CreatedAt;
-}
-
 export interface LegalEntitiesTables {
   legal_entities: LegalEntitiesTable;
   business_units: BusinessUnitsTable;
-  risk_scenarios: RiskScenariosTable;
 }

@@ -26,6 +26,7 @@ export interface SystemAlertsTable {
   resolution: string | null;
 }
 
-export interface AlertsTables {
+/** Raised by the platform's monitor (platform/monitoring), acknowledged and resolved through it by the alerts module. */
+export interface MonitoringTables {
   system_alerts: SystemAlertsTable;
 }

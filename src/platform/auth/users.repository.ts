@@ -1,0 +1,78 @@
+import { sql, type Transaction } from 'kysely';
+import type { DB, Executor } from '../db/schema.js';
+
+/**
+ * The one writer of `users` (identities: e-mail, name, password, super admin, external subject). Its
+ * type lives in tables/auth.ts: identities belong to the platform's authentication, whoever creates
+ * them (an enterprise administrator, the start-up bootstrap, the first sign-in of an external account).
+ */
+
+/** A member's new identity, without a password yet (set through the provider's admin call, D3). */
+export async function insertUser(trx: Transaction<DB>, values: { email: string; full_name: string }) {
+  return trx
+    .insertInto('users')
+    .values({ ...values, password_hash: null })
+    .returning(['id', 'email', 'full_name'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function deactivateUser(trx: Transaction<DB>, userId: string, at: Date) {
+  await trx
+    .updateTable('users')
+    .set({ active: false, deactivated_at: at, updated_at: at })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/**
+ * D1's bootstrap super admin: inserted, or an active user of that e-mail promoted (users_active_email_key).
+ * Returns the id, or undefined when nothing was written.
+ */
+export async function upsertSuperAdmin(db: Executor, values: { email: string; full_name: string; password_hash: string }) {
+  return db
+    .insertInto('users')
+    .values({ ...values, is_super_admin: true })
+    .onConflict((oc) =>
+      oc
+        .expression(sql`lower(email)`)
+        .where('active', '=', true)
+        .doUpdateSet({ is_super_admin: true, password_hash: values.password_hash, updated_at: new Date() }),
+    )
+    .returning('id')
+    .executeTakeFirst();
+}
+
+/** External mode: links the active, not yet linked user of this e-mail to the provider's subject. */
+export async function linkExternalSubject(db: Executor, email: string, subject: string): Promise<string | null> {
+  const link = await db
+    .updateTable('users')
+    .set({ external_subject: subject, updated_at: new Date() })
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .where('active', '=', true)
+    .where('external_subject', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return link?.id ?? null;
+}
+
+export async function recordSignIn(db: Executor, userId: string, at: Date): Promise<void> {
+  await db.updateTable('users').set({ last_sign_in_at: at }).where('id', '=', userId).execute();
+}
+
+export async function setPasswordHash(db: Executor, userId: string, passwordHash: string): Promise<boolean> {
+  const row = await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, updated_at: new Date() })
+    .where('id', '=', userId)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Replaces a hash with a stronger one of the same password. Only if it is still the hash that was
+ * checked: a password set meanwhile (admin call) is not overwritten, and updated_at stays as it was.
+ */
+export async function upgradePasswordHash(db: Executor, userId: string, checkedHash: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).where('password_hash', '=', checkedHash).execute();
+}
