@@ -54,6 +54,16 @@ export function overEveryRole<T>(rule: string, expected: Record<D5Principal, T>,
   });
 }
 
+/**
+ * The outcome of a rule that looks at the role alone (D5's rows without "assigned"): true for the roles
+ * named, false for the others, whatever the assignments. `byRole({ admin: true })`: client admins only.
+ */
+export function byRole(allowed: Partial<Record<Role, true>>): Record<D5Principal, boolean> {
+  return Object.fromEntries(
+    (Object.entries(D5_PRINCIPALS) as [D5Principal, Principal][]).map(([name, who]) => [name, allowed[who.role] === true]),
+  ) as Record<D5Principal, boolean>;
+}
+
 /** The error code a check throws, or null when it lets the caller through. */
 export function codeOf(check: () => void): string | null {
   try {

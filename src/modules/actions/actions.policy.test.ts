@@ -1,22 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, describe } from 'vitest';
 import { freshDatabase } from '../../../test/support/database.js';
-import { ENTITY_A, ENTITY_B, UNIT_A1, overEveryRole } from '../../../test/support/principals.js';
+import { ENTITY_A, ENTITY_B, UNIT_A1, byRole, overEveryRole } from '../../../test/support/principals.js';
 import { actionScope, canChangeActions } from './actions.policy.js';
 
 describe('actions.policy (D5)', async () => {
   overEveryRole(
     'POST, PATCH, bulk update, archive: client admins and assessors; reviewers and super admins refused',
-    {
-      super_admin: false,
-      client_admin: true,
-      assessor_of_entity_a: true,
-      assessor_of_unit_a1: true,
-      assessor_elsewhere: true,
-      reviewer_of_entity_a: false,
-      reviewer_of_unit_a1: false,
-      reviewer_elsewhere: false,
-    },
+    byRole({ admin: true, assessor: true }),
     (who) => canChangeActions(who),
   );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENTERPRISE, codeOf, overEveryRole, principal } from '../../../test/support/principals.js';
+import { byRole, ENTERPRISE, codeOf, overEveryRole, principal } from '../../../test/support/principals.js';
 import {
   administeredEnterprise,
   canAddMember,
@@ -13,16 +13,7 @@ const OTHER_ENTERPRISE = '00000000-0000-4000-8000-0000000000e2';
 describe('admin.policy (D5)', () => {
   overEveryRole(
     '/admin/enterprises: super admins only',
-    {
-      super_admin: true,
-      client_admin: false,
-      assessor_of_entity_a: false,
-      assessor_of_unit_a1: false,
-      assessor_elsewhere: false,
-      reviewer_of_entity_a: false,
-      reviewer_of_unit_a1: false,
-      reviewer_elsewhere: false,
-    },
+    byRole({ super_admin: true }),
     (who) => canManageEnterprises(who),
   );
 
@@ -58,16 +49,7 @@ describe('admin.policy (D5)', () => {
 
   overEveryRole(
     '/admin/users/{id}/entity-roles: super admins and client admins',
-    {
-      super_admin: true,
-      client_admin: true,
-      assessor_of_entity_a: false,
-      assessor_of_unit_a1: false,
-      assessor_elsewhere: false,
-      reviewer_of_entity_a: false,
-      reviewer_of_unit_a1: false,
-      reviewer_elsewhere: false,
-    },
+    byRole({ super_admin: true, admin: true }),
     (who) => canManageEntityRoles(who),
   );
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../../../test/support/database.js';
-import { D5_PRINCIPALS, ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, codeOf, overEveryRole } from '../../../test/support/principals.js';
+import { D5_PRINCIPALS, ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, codeOf, byRole, overEveryRole } from '../../../test/support/principals.js';
 import { braScopeFor, canApproveBra, canCreateBraIn, canEditBra, canReadBra, requireBraEditor } from './bras.policy.js';
 
 /** D5 for BRAs, over every role: a BRA of legal entity A's unit A1, and one of entity B. */
@@ -60,16 +60,7 @@ describe('bras.policy (D5)', () => {
 
   overEveryRole(
     'approving, cancelling, returning: client admins only',
-    {
-      super_admin: false,
-      client_admin: true,
-      assessor_of_entity_a: false,
-      assessor_of_unit_a1: false,
-      assessor_elsewhere: false,
-      reviewer_of_entity_a: false,
-      reviewer_of_unit_a1: false,
-      reviewer_elsewhere: false,
-    },
+    byRole({ admin: true }),
     (who) => canApproveBra(who),
   );
 

@@ -1,22 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, describe } from 'vitest';
 import { freshDatabase } from '../../../test/support/database.js';
-import { ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, codeOf, overEveryRole } from '../../../test/support/principals.js';
+import { ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, codeOf, byRole, overEveryRole } from '../../../test/support/principals.js';
 import { canManageRiskAppetite, requireVisibleFilter, visibleAppetites } from './governance.policy.js';
 
 describe('governance.policy (D5)', async () => {
   overEveryRole(
     'POST and DELETE /governance/risk-appetite: client admins only',
-    {
-      super_admin: false,
-      client_admin: true,
-      assessor_of_entity_a: false,
-      assessor_of_unit_a1: false,
-      assessor_elsewhere: false,
-      reviewer_of_entity_a: false,
-      reviewer_of_unit_a1: false,
-      reviewer_elsewhere: false,
-    },
+    byRole({ admin: true }),
     (who) => canManageRiskAppetite(who),
   );
 

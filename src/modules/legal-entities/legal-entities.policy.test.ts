@@ -1,22 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, describe } from 'vitest';
 import { freshDatabase } from '../../../test/support/database.js';
-import { ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, overEveryRole } from '../../../test/support/principals.js';
+import { ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, byRole, overEveryRole } from '../../../test/support/principals.js';
 import { canManageLegalEntities, legalEntityListScope } from './legal-entities.policy.js';
 
 describe('legal-entities.policy (D5)', async () => {
   overEveryRole(
     'POST /admin/legal-entities and .../business-units: client admins (a super admin has no enterprise to create it in)',
-    {
-      super_admin: false,
-      client_admin: true,
-      assessor_of_entity_a: false,
-      assessor_of_unit_a1: false,
-      assessor_elsewhere: false,
-      reviewer_of_entity_a: false,
-      reviewer_of_unit_a1: false,
-      reviewer_elsewhere: false,
-    },
+    byRole({ admin: true }),
     (who) => canManageLegalEntities(who),
   );
 
