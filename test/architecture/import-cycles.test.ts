@@ -8,6 +8,13 @@ describe('the import graph of src/ has no cycle', () => {
     expect(importCycles(graph)).toEqual([]);
   });
 
+  it('the platform imports no module (src/platform/ stands below src/modules/)', () => {
+    const upward = sourceFiles()
+      .filter((file) => file.path.startsWith('src/platform/') && !file.path.endsWith('.test.ts'))
+      .flatMap((file) => importsOf(file).filter((target) => target.startsWith('src/modules/')).map((target) => `${file.path} → ${target}`));
+    expect(upward).toEqual([]);
+  });
+
   it('every relative import names a file of src/ (the graph the check walks is complete)', () => {
     const files = sourceFiles();
     const known = new Set(files.map((file) => file.path));
