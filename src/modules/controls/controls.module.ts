@@ -2,6 +2,7 @@ import { defineModule } from '../../platform/module.js';
 import { registerControlRoutes } from './controls.routes.js';
 import { createEffectivenessService } from './effectiveness.service.js';
 import { createKeyControlsService } from './key-controls.service.js';
+import { createSubControlTestsService } from './sub-control-tests.service.js';
 import { createSubControlsService } from './sub-controls.service.js';
 
 /** Control assurance (4.3, D7.1, D7.2): the control library, test results, effectiveness and heat map. */
@@ -10,6 +11,7 @@ export const controlsModule = defineModule({
   services: (db) => ({
     keyControls: createKeyControlsService({ db }),
     subControls: createSubControlsService({ db }),
+    tests: createSubControlTestsService({ db }),
     effectiveness: createEffectivenessService({ db }),
   }),
   routes: registerControlRoutes,
