@@ -10,7 +10,7 @@ type HeatMap = { data: Record<string, Record<string, Cell>>; total_assessed: num
 type SubControl = { id: string; tod: string | null; toe: string | null; total_effectiveness: string | null };
 
 const queryOf = (filter: Record<string, string | boolean | undefined>) =>
-  new URLSearchParams(Object.entries(filter).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]]))).toString();
+  new URLSearchParams(Object.entries(filter).flatMap(([key, value]): Array<[string, string]> => (value === undefined ? [] : [[key, String(value)]]))).toString();
 
 const COUNT_FILTERS: Record<string, Record<string, string | boolean>> = {
   highly_effective: { total_effectiveness: 'Highly Effective' },

@@ -219,9 +219,9 @@ export const archiveSubControlSchema = {
 export const TestRecordView = Type.Object({
   id: Uuid(),
   sub_control_id: Uuid(),
-  source: Type.Enum(['baseline', 'create', 'test', 'update'], {
+  source: Type.Enum(['baseline', 'create', 'import', 'test', 'update'], {
     description:
-      'How the result was entered: test (POST .../tests), update (a PATCH that changed tod, toe or testing_date), create (a sub-control created with a result), baseline (a result entered before test records existed)',
+      'How the result was entered: test (POST .../tests), update (a PATCH that changed tod, toe or testing_date), create (a sub-control created with a result), import (POST /controls/import), baseline (a result entered before test records existed)',
   }),
   tod: Nullable(Tod()),
   toe: Nullable(Toe()),

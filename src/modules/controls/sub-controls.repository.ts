@@ -43,7 +43,7 @@ export async function insertSubControl(
     toe: TestOfEffectiveness | null;
     total_effectiveness: TotalEffectiveness | null;
     created_by: string;
-  },
+  } & Omit<SubControlChanges, 'tod' | 'toe' | 'total_effectiveness'>,
 ): Promise<SubControlRow> {
   return db
     .insertInto('sub_controls')

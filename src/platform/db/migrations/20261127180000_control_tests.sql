@@ -7,7 +7,7 @@ create table sub_control_tests (
   id uuid primary key default gen_random_uuid(),
   enterprise_id uuid not null references enterprises (id),
   sub_control_id uuid not null,
-  source text not null constraint sub_control_tests_source_check check (source in ('baseline', 'create', 'test', 'update')),
+  source text not null constraint sub_control_tests_source_check check (source in ('baseline', 'create', 'import', 'test', 'update')),
   tod text constraint sub_control_tests_tod_check check (tod in ('A', 'B', 'C', 'D', 'E')),
   toe text constraint sub_control_tests_toe_check check (toe in ('1', '2', '3', '4', '5')),
   total_effectiveness text constraint sub_control_tests_total_effectiveness_check check (total_effectiveness in

@@ -40,10 +40,10 @@ export interface SubControlsTable {
 
 /**
  * How a result was entered: `test`, a complete test (POST .../tests); `update`, a PATCH that changed tod,
- * toe or testing_date; `create`, a sub-control created with a result; `baseline`, a result entered before
- * test records existed.
+ * toe or testing_date; `create`, a sub-control created with a result; `import`, a library import;
+ * `baseline`, a result entered before test records existed.
  */
-export type TestRecordSource = 'baseline' | 'create' | 'test' | 'update';
+export type TestRecordSource = 'baseline' | 'create' | 'import' | 'test' | 'update';
 
 /** One recorded test of a sub-control: the state it left, appended and never changed. */
 export interface SubControlTestsTable {
