@@ -22,8 +22,9 @@ export async function* cursorBatches<Row>(
     await trx.executeQuery(CompiledQuery.raw(`declare ${name} no scroll cursor for ${compiled.sql}`, [...compiled.parameters]));
     for (;;) {
       const { rows } = await trx.executeQuery<Row>(CompiledQuery.raw(`fetch forward ${CURSOR_FETCH_SIZE} from ${name}`));
+      const count = rows.length; // read first: a consumer may empty the batch it was given
       yield rows;
-      if (rows.length < CURSOR_FETCH_SIZE) break;
+      if (count < CURSOR_FETCH_SIZE) break;
     }
   } catch (error) {
     onError(error);
