@@ -1,21 +1,20 @@
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { auditFrom, type AuditEvent } from '../../platform/audit/audit-events.js';
+import { writeAuditEntries } from '../../platform/audit/audit-writer.js';
 import type { Caller } from '../../platform/auth/principal.js';
-import type { Executor } from '../../platform/db/schema.js';
 import type { Transaction } from 'kysely';
-import type { DB } from '../../platform/db/schema.js';
+import type { DB, Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError } from '../../platform/http/errors.js';
 import { changedFields } from './changes.js';
 import { requireControlLibraryAdmin } from './controls.policy.js';
 import { totalEffectiveness } from './effectiveness-matrix.js';
-import { insertKeyControl, updateKeyControl } from './key-controls.repository.js';
+import { insertKeyControls, updateKeyControl } from './key-controls.repository.js';
 import { readLibraryFile, type ImportRow, type RowProblem } from './library-file.js';
 import { CSV_TYPE, UnreadableFile, XLSX_TYPE, readUpload } from './library-reader.js';
 import { planImport, type KeyControlPlan, type SubControlPlan } from './library-plan.js';
 import { loadActiveLibrary, lockLibraryForImport } from './library.repository.js';
-import { appendCurrentResult } from './sub-control-tests.repository.js';
-import { insertSubControl, updateSubControl, type SubControlChanges } from './sub-controls.repository.js';
+import { appendTestRecords, currentResultRecord } from './sub-control-tests.repository.js';
+import { insertSubControls, updateSubControl, type NewSubControl, type SubControlChanges } from './sub-controls.repository.js';
 
 interface Counts {
   created: number;
@@ -46,87 +45,75 @@ class DryRunDone extends Error {
 }
 
 type Trx = Transaction<DB>;
+type Member = Caller & { enterpriseId: string };
 
 /**
  * POST /controls/import: the library from a file, all rows or none. Existing active key controls are
  * matched by name and sub-controls by name within them; what matches is updated where it differs, what
  * does not is created; one audit entry per created or changed record, and a result that moves appends to
  * the sub-control's test history. A dry run does all of it in a transaction it rolls back, so it refuses
- * exactly what the real import would.
+ * exactly what the real import would. New records and their entries go in multi-row statements: an import
+ * of thousands of rows costs a few dozen round trips, not several per row.
  */
 export function createLibraryImportService({ db }: { db: Executor }) {
-  async function applyKeyControl(trx: Trx, caller: Caller & { enterpriseId: string }, plan: KeyControlPlan, summary: ImportSummary) {
+  async function applyPlans(trx: Trx, caller: Member, plans: readonly KeyControlPlan[], summary: ImportSummary): Promise<void> {
     const enterpriseId = caller.enterpriseId;
+    const events: AuditEvent[] = [];
     const audit = (action: 'create' | 'update', entityId: string, details: Record<string, unknown>) =>
-      writeAudit(trx, { enterpriseId, ...auditFrom(caller), action, entityType: 'control', entityId, details: { ...details, source: 'import' } });
+      events.push({ enterpriseId, ...auditFrom(caller), action, entityType: 'control', entityId, details: { ...details, source: 'import' } });
+    const history: Parameters<typeof appendTestRecords>[2][number][] = [];
 
-    let keyControlId: string;
-    if (plan.existing === null) {
-      const created = await insertKeyControl(trx, enterpriseId, { name: plan.name, description: plan.description ?? null, created_by: caller.userId });
-      await audit('create', created.id, { control_kind: 'key_control', name: created.name, description: created.description });
-      keyControlId = created.id;
-      summary.key_controls.created += 1;
-    } else {
-      keyControlId = plan.existing.id;
-      const changes = plan.description === undefined ? {} : changedFields(plan.existing, { description: plan.description });
-      if (Object.keys(changes).length > 0) {
-        await updateKeyControl(trx, enterpriseId, keyControlId, { description: plan.description ?? null });
-        await audit('update', keyControlId, { control_kind: 'key_control', changes });
-        summary.key_controls.updated += 1;
+    const createdKeys = await insertKeyControls(
+      trx,
+      enterpriseId,
+      plans.filter((plan) => plan.existing === null).map((plan) => ({ name: plan.name, description: plan.description ?? null, created_by: caller.userId })),
+    );
+    const keyIds = new Map(createdKeys.map((row) => [row.name, row.id]));
+    const newSubs = plans.flatMap((plan) =>
+      plan.subControls.filter((sub) => sub.existing === null).map((sub) => newSubControl(plan.existing?.id ?? keyIds.get(plan.name)!, sub, caller.userId)),
+    );
+    const createdSubs = new Map((await insertSubControls(trx, enterpriseId, newSubs)).map((row) => [`${row.key_control_id}\u0000${row.name}`, row]));
+
+    for (const plan of plans) {
+      const keyControlId = plan.existing?.id ?? keyIds.get(plan.name)!;
+      if (plan.existing === null) {
+        audit('create', keyControlId, { control_kind: 'key_control', name: plan.name, description: plan.description ?? null });
+        summary.key_controls.created += 1;
       } else {
-        summary.key_controls.unchanged += 1;
+        const changes = plan.description === undefined ? {} : changedFields(plan.existing, { description: plan.description });
+        if (Object.keys(changes).length > 0) {
+          await updateKeyControl(trx, enterpriseId, keyControlId, { description: plan.description ?? null });
+          audit('update', keyControlId, { control_kind: 'key_control', changes });
+          summary.key_controls.updated += 1;
+        } else {
+          summary.key_controls.unchanged += 1;
+        }
+      }
+      for (const sub of plan.subControls) {
+        if (sub.existing === null) {
+          const created = createdSubs.get(`${keyControlId}\u0000${sub.name}`)!;
+          if (created.tod !== null || created.toe !== null || created.testing_date !== null) {
+            history.push(currentResultRecord(created, 'import', caller.userId));
+          }
+          const { id, archived: _archived, created_at: _createdAt, updated_at: _updatedAt, ...content } = created;
+          audit('create', id, { control_kind: 'sub_control', ...content });
+          summary.sub_controls.created += 1;
+          continue;
+        }
+        const updated = await updateExisting(trx, enterpriseId, sub);
+        if (updated === null) {
+          summary.sub_controls.unchanged += 1;
+          continue;
+        }
+        if ('tod' in updated.changes || 'toe' in updated.changes || 'testing_date' in updated.changes) {
+          history.push(currentResultRecord(updated.row, 'import', caller.userId));
+        }
+        audit('update', updated.row.id, { control_kind: 'sub_control', key_control_id: keyControlId, changes: updated.changes });
+        summary.sub_controls.updated += 1;
       }
     }
-    for (const sub of plan.subControls) await applySubControl(trx, caller, keyControlId, sub, summary, audit);
-  }
-
-  async function applySubControl(
-    trx: Trx,
-    caller: Caller & { enterpriseId: string },
-    keyControlId: string,
-    plan: SubControlPlan,
-    summary: ImportSummary,
-    audit: (action: 'create' | 'update', entityId: string, details: Record<string, unknown>) => Promise<string>,
-  ) {
-    const enterpriseId = caller.enterpriseId;
-    const { description, ...results } = plan.values;
-    if (plan.existing === null) {
-      const tod = results.tod ?? null;
-      const toe = results.toe ?? null;
-      const created = await insertSubControl(trx, enterpriseId, {
-        ...results,
-        key_control_id: keyControlId,
-        name: plan.name,
-        description: description ?? null,
-        tod,
-        toe,
-        total_effectiveness: totalEffectiveness(tod, toe),
-        created_by: caller.userId,
-      });
-      if (created.tod !== null || created.toe !== null || created.testing_date !== null) {
-        await appendCurrentResult(trx, enterpriseId, created, 'import', caller.userId);
-      }
-      const { id: _id, archived: _archived, created_at: _createdAt, updated_at: _updatedAt, ...content } = created;
-      await audit('create', created.id, { control_kind: 'sub_control', ...content });
-      summary.sub_controls.created += 1;
-      return;
-    }
-    const wanted: SubControlChanges & { description?: string | null } = { ...results };
-    if (description !== undefined) wanted.description = description;
-    const tod = wanted.tod !== undefined ? wanted.tod : plan.existing.tod;
-    const toe = wanted.toe !== undefined ? wanted.toe : plan.existing.toe;
-    wanted.total_effectiveness = totalEffectiveness(tod, toe);
-    const changes = changedFields(plan.existing, wanted);
-    if (Object.keys(changes).length === 0) {
-      summary.sub_controls.unchanged += 1;
-      return;
-    }
-    const updated = await updateSubControl(trx, enterpriseId, plan.existing.id, wanted);
-    if ('tod' in changes || 'toe' in changes || 'testing_date' in changes) {
-      await appendCurrentResult(trx, enterpriseId, updated, 'import', caller.userId);
-    }
-    await audit('update', updated.id, { control_kind: 'sub_control', key_control_id: keyControlId, changes });
-    summary.sub_controls.updated += 1;
+    await appendTestRecords(trx, enterpriseId, history);
+    await writeAuditEntries(trx, events);
   }
 
   return {
@@ -161,7 +148,7 @@ export function createLibraryImportService({ db }: { db: Executor }) {
           await lockLibraryForImport(trx, caller.enterpriseId);
           const { plans, problems } = planImport(file.rows, await loadActiveLibrary(trx, caller.enterpriseId));
           if (problems.length > 0) throw importRefused(problems);
-          for (const plan of plans) await applyKeyControl(trx, caller, plan, summary);
+          await applyPlans(trx, caller, plans, summary);
           if (dryRun) throw new DryRunDone(summary);
           return summary;
         });
@@ -174,3 +161,34 @@ export function createLibraryImportService({ db }: { db: Executor }) {
 }
 
 export type LibraryImportService = ReturnType<typeof createLibraryImportService>;
+
+/** A sub-control the file names for the first time, with the results its row carries. */
+function newSubControl(keyControlId: string, plan: SubControlPlan, createdBy: string): NewSubControl {
+  const { description, ...results } = plan.values;
+  const tod = results.tod ?? null;
+  const toe = results.toe ?? null;
+  return {
+    ...results,
+    key_control_id: keyControlId,
+    name: plan.name,
+    description: description ?? null,
+    tod,
+    toe,
+    total_effectiveness: totalEffectiveness(tod, toe),
+    created_by: createdBy,
+  };
+}
+
+/** A matched sub-control updated where the file differs from it; null when nothing differs. */
+async function updateExisting(trx: Trx, enterpriseId: string, plan: SubControlPlan) {
+  const existing = plan.existing!;
+  const { description, ...results } = plan.values;
+  const wanted: SubControlChanges & { description?: string | null } = { ...results };
+  if (description !== undefined) wanted.description = description;
+  const tod = wanted.tod !== undefined ? wanted.tod : existing.tod;
+  const toe = wanted.toe !== undefined ? wanted.toe : existing.toe;
+  wanted.total_effectiveness = totalEffectiveness(tod, toe);
+  const changes = changedFields(existing, wanted);
+  if (Object.keys(changes).length === 0) return null;
+  return { row: await updateSubControl(trx, enterpriseId, existing.id, wanted), changes };
+}

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
 import type { SubControlTestsTable, TestRecordSource } from '../../platform/db/tables/controls.js';
+import { BULK_CHUNK } from './key-controls.repository.js';
 
 /** The result fields a test record keeps: the sub-control's state once the test was entered. */
 export type TestResult = Pick<
@@ -77,6 +78,31 @@ export async function listTestRecords(
     .execute();
 }
 
+type NewRecord = TestResult & { sub_control_id: string; source: TestRecordSource; recorded_by: string | null };
+
+/** Many records in multi-row INSERTs (an import). */
+export async function appendTestRecords(db: Executor, enterpriseId: string, records: readonly NewRecord[]): Promise<void> {
+  for (let start = 0; start < records.length; start += BULK_CHUNK) {
+    const chunk = records.slice(start, start + BULK_CHUNK).map((record) => ({ enterprise_id: enterpriseId, ...record }));
+    await db.insertInto('sub_control_tests').values(chunk).execute();
+  }
+}
+
+/** The record of the result a sub-control holds now. */
+export const currentResultRecord = (row: TestResult & { id: string }, source: TestRecordSource, recordedBy: string | null): NewRecord => ({
+  sub_control_id: row.id,
+  source,
+  tod: row.tod,
+  toe: row.toe,
+  total_effectiveness: row.total_effectiveness,
+  testing_date: row.testing_date,
+  tested_by: row.tested_by,
+  evidence_notes: row.evidence_notes,
+  tod_justification: row.tod_justification,
+  toe_justification: row.toe_justification,
+  recorded_by: recordedBy,
+});
+
 /** Appends the result a sub-control holds now (after a create, a test or a PATCH) as one record. */
 export async function appendCurrentResult(
   db: Executor,
@@ -85,17 +111,5 @@ export async function appendCurrentResult(
   source: TestRecordSource,
   recordedBy: string | null,
 ): Promise<{ id: string; recorded_at: Date }> {
-  return appendTestRecord(db, enterpriseId, {
-    sub_control_id: row.id,
-    source,
-    tod: row.tod,
-    toe: row.toe,
-    total_effectiveness: row.total_effectiveness,
-    testing_date: row.testing_date,
-    tested_by: row.tested_by,
-    evidence_notes: row.evidence_notes,
-    tod_justification: row.tod_justification,
-    toe_justification: row.toe_justification,
-    recorded_by: recordedBy,
-  });
+  return appendTestRecord(db, enterpriseId, currentResultRecord(row, source, recordedBy));
 }

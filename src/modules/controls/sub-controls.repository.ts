@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
 import type { SubControlsTable, TestOfDesign, TestOfEffectiveness, TotalEffectiveness } from '../../platform/db/tables/controls.js';
 import { subControlsInScope, type CountScope } from './effectiveness.repository.js';
+import { BULK_CHUNK } from './key-controls.repository.js';
 
 /** The sub-control columns the API returns. */
 export const SUB_CONTROL_COLUMNS = [
@@ -55,6 +56,18 @@ export async function insertSubControl(
 /** One sub-control of the enterprise with the columns the API returns. */
 export async function findSubControlRow(db: Executor, enterpriseId: string, id: string): Promise<SubControlRow | undefined> {
   return db.selectFrom('sub_controls').select(SUB_CONTROL_COLUMNS).where('enterprise_id', '=', enterpriseId).where('id', '=', id).executeTakeFirst();
+}
+
+export type NewSubControl = Parameters<typeof insertSubControl>[2];
+
+/** Many sub-controls in multi-row INSERTs (an import), returned in the order given. */
+export async function insertSubControls(db: Executor, enterpriseId: string, values: readonly NewSubControl[]): Promise<SubControlRow[]> {
+  const rows: SubControlRow[] = [];
+  for (let start = 0; start < values.length; start += BULK_CHUNK) {
+    const chunk = values.slice(start, start + BULK_CHUNK).map((value) => ({ enterprise_id: enterpriseId, ...value }));
+    rows.push(...(await db.insertInto('sub_controls').values(chunk).returning(SUB_CONTROL_COLUMNS).execute()));
+  }
+  return rows;
 }
 
 /** The row locked for the rest of the transaction: tod and toe change one request after another. */
