@@ -14,6 +14,7 @@ import { actionsStep } from './steps/actions.step.js';
 import { brasStep } from './steps/bras.step.js';
 import { catalogueStep } from './steps/catalogue.step.js';
 import { clientAdminStep } from './steps/client-admin.step.js';
+import { controlRetestsStep } from './steps/control-retests.step.js';
 import { controlsStep } from './steps/controls.step.js';
 import { enterpriseStep } from './steps/enterprise.step.js';
 import { governanceStep } from './steps/governance.step.js';
@@ -35,6 +36,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   catalogueStep,
   teamStep,
   controlsStep,
+  controlRetestsStep,
   passwordsStep,
   brasStep,
   actionsStep,

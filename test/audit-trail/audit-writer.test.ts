@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { writeAudit } from '../../src/platform/audit/audit-writer.js';
+import { writeAudit, writeAuditEntries } from '../../src/platform/audit/audit-writer.js';
 import type { AuditEvent } from '../../src/platform/audit/audit-events.js';
 import { verifyAuditChain } from '../../src/platform/audit/chain-verifier.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
@@ -38,6 +38,31 @@ describe('audit writer', async () => {
       .orderBy('chain_seq')
       .execute();
     expect(seqs.map((row) => Number(row.chain_seq))).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+  });
+
+  it('appends a batch of entries in order, between single writes, and the chain still verifies', async () => {
+    const batched = await createEnterprise(ctx);
+    await inTransaction(ctx.db, ({ trx }) => writeAudit(trx, event(batched.id, { n: 0 })));
+    const ids = await inTransaction(ctx.db, ({ trx }) =>
+      writeAuditEntries(trx, Array.from({ length: 2500 }, (_, i) => event(batched.id, { n: i + 1 }))),
+    );
+    await inTransaction(ctx.db, ({ trx }) => writeAudit(trx, event(batched.id, { n: 2501 })));
+    expect(ids).toHaveLength(2500);
+    expect(await verifyAuditChain(ctx.db, batched.id)).toEqual({ valid: true, entries_checked: 2502, first_invalid_id: null });
+    const rows = await ctx.db
+      .selectFrom('audit_log')
+      .select(['id', 'chain_seq', 'action_details'])
+      .where('enterprise_id', '=', batched.id)
+      .orderBy('chain_seq')
+      .execute();
+    expect(rows.map((row) => (row.action_details as { n: number }).n)).toEqual(Array.from({ length: 2502 }, (_, i) => i));
+    expect(rows.slice(1, 2501).map((row) => row.id)).toEqual(ids);
+  });
+
+  it('refuses a batch that mixes two chains, and writes nothing of it', async () => {
+    const other = await createEnterprise(ctx);
+    await expect(inTransaction(ctx.db, ({ trx }) => writeAuditEntries(trx, [event(other.id), event(enterprise.id)]))).rejects.toThrow(/one chain/);
+    expect(await verifyAuditChain(ctx.db, other.id)).toEqual({ valid: true, entries_checked: 0, first_invalid_id: null });
   });
 
   it('keeps a separate chain per enterprise and one for the platform', async () => {

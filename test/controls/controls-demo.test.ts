@@ -52,4 +52,17 @@ describe('npm run demo: the control library', async () => {
     const map = (await get('/heat-map')).json().data;
     expect(map.total_assessed).toBe(labelled);
   });
+  it('retests one sub-control, so its history holds both tests and its detail the previous result', async () => {
+    const subs = (await get('/sub-controls')).json().data as Array<{ id: string; name: string }>;
+    const retested = subs.find((sub) => sub.name === 'Daily reconciliation of payment files')!;
+    const history = (await get(`/sub-controls/${retested.id}/tests`)).json().data;
+    expect(history.map((record: { source: string; tod: string; toe: string }) => [record.source, `${record.tod}${record.toe}`])).toEqual([
+      ['test', 'B2'],
+      ['update', 'B3'],
+    ]);
+    const detail = (await get(`/sub-controls/${retested.id}`)).json().data;
+    expect(detail).toMatchObject({ tod: 'B', toe: '2', total_effectiveness: 'Effective' });
+    expect(detail.previous_result).toMatchObject({ tod: 'B', toe: '3', evidence_notes: '20 days sampled; 3 reconciliations signed off a day late.' });
+    expect(result.notes.some((note) => note.includes(`/controls/sub-controls/${retested.id}/tests`))).toBe(true);
+  });
 });

@@ -12,6 +12,11 @@ const OPERATIONS = {
   'POST /api/v1/controls/sub-controls/{sub_control_id}/archive': 'controls.sub_control.archive',
   'GET /api/v1/controls/effectiveness': 'controls.effectiveness',
   'GET /api/v1/controls/heat-map': 'controls.heat_map',
+  'GET /api/v1/controls/sub-controls/{sub_control_id}': 'controls.sub_control.get',
+  'POST /api/v1/controls/sub-controls/{sub_control_id}/tests': 'controls.sub_control.test.record',
+  'GET /api/v1/controls/sub-controls/{sub_control_id}/tests': 'controls.sub_control.test.list',
+  'GET /api/v1/controls/export': 'controls.library.export',
+  'POST /api/v1/controls/import': 'controls.library.import',
 };
 
 /** The OpenAPI document describes every controls route (STYLE: the schemas are the document). */
@@ -42,6 +47,15 @@ describe('controls in the OpenAPI document', async () => {
       expect(JSON.stringify(schema.properties.tod)).toContain('"E"');
       expect(JSON.stringify(schema.properties.toe)).toContain('"5"');
     }
+  });
+
+  it('documents the import as a CSV or XLSX upload and the export as either file', () => {
+    const upload = operation('POST /api/v1/controls/import').requestBody.content;
+    expect(Object.keys(upload).sort()).toEqual(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv']);
+    const file = operation('GET /api/v1/controls/export').responses['200'].content;
+    expect(Object.keys(file).sort()).toEqual(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv']);
+    const test = operation('POST /api/v1/controls/sub-controls/{sub_control_id}/tests').requestBody.content['application/json'];
+    expect(test.schema.required).toEqual(expect.arrayContaining(['tod', 'toe', 'testing_date', 'tested_by', 'evidence_notes']));
   });
 
   it('documents the heat map with all 25 cells', () => {

@@ -55,7 +55,7 @@ describe('total effectiveness through the API (3.5)', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/v1/controls/heat-map', headers: await headersOf(admin) });
     expect(response.statusCode, response.body).toBe(200);
     const map = response.json().data;
-    for (const [tod, toe, label] of CELLS) expect(map.data[tod][toe], `${tod}${toe}`).toEqual({ count: 2, effectiveness: label });
+    for (const [tod, toe, label] of CELLS) expect(map.data[tod][toe], `${tod}${toe}`).toEqual({ count: 2, effectiveness: label, filter: { tod, toe } });
     expect(map.total_assessed).toBe(50);
   });
 });

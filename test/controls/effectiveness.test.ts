@@ -110,11 +110,11 @@ describe('effectiveness summary and heat map (4.3, D7.1, D5)', async () => {
       for (const tod of body.data.tod_levels) {
         expect(Object.keys(body.data.data[tod])).toEqual(['1', '2', '3', '4', '5']);
         for (const toe of body.data.toe_levels) {
-          expect(body.data.data[tod][toe]).toEqual({ count: expect.any(Number), effectiveness: expect.any(String) });
+          expect(body.data.data[tod][toe]).toEqual({ count: expect.any(Number), effectiveness: expect.any(String), filter: { tod, toe } });
         }
       }
-      expect(body.data.data.B['2']).toEqual({ count: 1, effectiveness: 'Effective' });
-      expect(body.data.data.D['4']).toEqual({ count: 0, effectiveness: 'Not Effective' });
+      expect(body.data.data.B['2']).toEqual({ count: 1, effectiveness: 'Effective', filter: { tod: 'B', toe: '2' } });
+      expect(body.data.data.D['4']).toEqual({ count: 0, effectiveness: 'Not Effective', filter: { tod: 'D', toe: '4' } });
       expect(filledCells(body.data).sort()).toEqual(['A1: 1', 'A4: 1', 'B2: 1', 'C3: 1', 'E5: 1']);
       expect(body.data.total_assessed).toBe(5);
     });

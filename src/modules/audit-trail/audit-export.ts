@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import type { Compilable, Kysely } from 'kysely';
+import { cursorBatches } from '../../platform/db/cursor.js';
 import type { DB } from '../../platform/db/schema.js';
 import { ENTRY_COLUMNS } from './audit-trail.repository.js';
 import { csvRow } from './csv-cell.js';
@@ -58,41 +59,22 @@ export function exportRenderer(format: ExportFormat) {
   };
 }
 
-export const FETCH_SIZE = 100;
-const CURSOR = 'audit_export';
-
 /**
- * Streams a query's rows from a server-side cursor (DECLARE … FETCH) in a read-only, repeatable-read
- * transaction of its own, so the export is one consistent snapshot and holds one connection. A batch is
- * fetched only when the socket has taken the previous one (Readable back-pressure, 64 KiB high-water
- * mark): memory stays flat whatever the number of rows. When the client goes away, Fastify destroys the
- * stream, the generator's `finally` rolls back, and the connection returns to the pool at once.
+ * Streams a query's rows as the export file, batch by batch from a cursor (platform/db/cursor.ts), with
+ * Readable back-pressure (64 KiB high-water mark): memory stays flat whatever the number of rows.
  */
 export function streamExport(db: Kysely<DB>, query: Compilable, format: ExportFormat, onError: (error: unknown) => void): Readable {
   const render = exportRenderer(format);
   async function* chunks(): AsyncGenerator<string> {
-    const trx = await db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
-    try {
-      const compiled = query.compile();
-      await trx.executeQuery(CompiledQuery.raw(`declare ${CURSOR} no scroll cursor for ${compiled.sql}`, [...compiled.parameters]));
-      yield render.open();
-      for (;;) {
-        // Rows are rendered at once and dropped before waiting on the socket: only a small piece of text
-        // outlives the wait, so nothing per row survives into V8's old generation and memory stays flat.
-        const { rows } = await trx.executeQuery<Row>(CompiledQuery.raw(`fetch forward ${FETCH_SIZE} from ${CURSOR}`));
-        const count = rows.length;
-        const piece = count > 0 ? render.batch(rows) : '';
-        rows.length = 0;
-        if (piece !== '') yield piece;
-        if (count < FETCH_SIZE) break;
-      }
-      yield render.close();
-    } catch (error) {
-      onError(error);
-      throw error;
-    } finally {
-      await trx.rollback().execute().catch(onError);
+    yield render.open();
+    for await (const rows of cursorBatches<Row>(db, query, onError, 'audit_export')) {
+      // Rows are rendered at once and dropped before waiting on the socket: only a small piece of text
+      // outlives the wait, so nothing per row survives into V8's old generation and memory stays flat.
+      const piece = rows.length > 0 ? render.batch(rows) : '';
+      rows.length = 0;
+      if (piece !== '') yield piece;
     }
+    yield render.close();
   }
   return Readable.from(chunks(), { objectMode: false, highWaterMark: 64 * 1024 });
 }

@@ -10,6 +10,8 @@ export interface AttributeFilters {
   action_type?: string | undefined;
   entity_type?: string | undefined;
   user_id?: string | undefined;
+  /** Every entry about one record (a BRA, a control, an action, …). */
+  entity_id?: string | undefined;
 }
 
 export interface ChainRange {
@@ -19,7 +21,10 @@ export interface ChainRange {
 }
 
 export const hasAttributeFilter = (filters: AttributeFilters) =>
-  filters.action_type !== undefined || filters.entity_type !== undefined || filters.user_id !== undefined;
+  filters.action_type !== undefined ||
+  filters.entity_type !== undefined ||
+  filters.user_id !== undefined ||
+  filters.entity_id !== undefined;
 
 /**
  * The chain_seq range of the enterprise's entries created in [start, endExclusive). Each bound is two index
@@ -58,6 +63,7 @@ function matching(db: Executor, enterpriseId: string, range: { from: number; to:
   if (filters.action_type !== undefined) query = query.where('action_type', '=', filters.action_type);
   if (filters.entity_type !== undefined) query = query.where('entity_type', '=', filters.entity_type);
   if (filters.user_id !== undefined) query = query.where('user_id', '=', filters.user_id);
+  if (filters.entity_id !== undefined) query = query.where('entity_id', '=', filters.entity_id);
   return query;
 }
 

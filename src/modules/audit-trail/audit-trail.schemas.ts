@@ -33,6 +33,7 @@ const AuditFilters = {
   action_type: Type.Optional(Type.Enum([...AUDIT_ACTIONS], { description: 'Only entries of this action' })),
   entity_type: Type.Optional(Type.Enum([...AUDIT_ENTITY_TYPES], { description: 'Only entries about this kind of resource' })),
   user_id: Type.Optional(Uuid('Only entries of this acting user')),
+  entity_id: Type.Optional(Uuid('Only entries about this record: every entry about one BRA, control, action, …')),
   start_date: Type.Optional(CalendarDate('Entries from this UTC date on (inclusive), YYYY-MM-DD')),
   end_date: Type.Optional(CalendarDate('Entries up to this UTC date (inclusive), YYYY-MM-DD')),
 };
@@ -50,7 +51,7 @@ export const AuditPagination = Type.Object({
   ...Pagination.properties,
   total_is_estimate: Type.Boolean({
     description:
-      'true when a filter on action_type, entity_type or user_id matches more than 10,000 entries: `total` (and ' +
+      'true when a filter on action_type, entity_type, user_id or entity_id matches more than 10,000 entries: `total` (and ' +
       '`total_pages`) is then the planner\'s estimate, never below 10,001; `has_next` is always exact',
   }),
 });

@@ -46,6 +46,14 @@ export async function filteredRange(db: Executor, enterpriseId: string, filters:
 }
 
 /** The audit trail is read-only: its service works on the database itself (the export opens its own transaction). */
+/** The attribute filters of a search or an export query. */
+const attributeFiltersOf = (query: SearchAuditQuery | ExportAuditQuery): AttributeFilters => ({
+  action_type: query.action_type,
+  entity_type: query.entity_type,
+  user_id: query.user_id,
+  entity_id: query.entity_id,
+});
+
 export function createAuditTrailService({
   db,
   checkpoints,
@@ -65,7 +73,7 @@ export function createAuditTrailService({
       requireAuditor(caller);
       const enterpriseId = caller.enterpriseId;
       const request = pageRequest(query);
-      const filters: AttributeFilters = { action_type: query.action_type, entity_type: query.entity_type, user_id: query.user_id };
+      const filters = attributeFiltersOf(query);
       const range = await filteredRange(db, enterpriseId, query);
       if (range.from === null || range.to === null) {
         return { data: [], pagination: { ...paginationInfo(request, 0), total_is_estimate: false } };
@@ -106,7 +114,7 @@ export function createAuditTrailService({
       const format = query.format ?? 'json';
       const range = await filteredRange(db, caller.enterpriseId, query);
       const bounded = range.from === null || range.to === null ? { from: 1, to: 0 } : { from: range.from, to: range.to };
-      const filters: AttributeFilters = { action_type: query.action_type, entity_type: query.entity_type, user_id: query.user_id };
+      const filters = attributeFiltersOf(query);
       return {
         stream: streamExport(db, exportQuery(db, caller.enterpriseId, bounded, filters), format, onExportError),
         contentType: exportContentType(format),

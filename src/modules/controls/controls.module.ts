@@ -2,15 +2,31 @@ import { defineModule } from '../../platform/module.js';
 import { registerControlRoutes } from './controls.routes.js';
 import { createEffectivenessService } from './effectiveness.service.js';
 import { createKeyControlsService } from './key-controls.service.js';
+import { createLibraryExportService } from './library-export.service.js';
+import { createLibraryImportService } from './library-import.service.js';
+import { registerLibraryRoutes } from './library.routes.js';
+import { createSubControlTestsService } from './sub-control-tests.service.js';
 import { createSubControlsService } from './sub-controls.service.js';
 
-/** Control assurance (4.3, D7.1, D7.2): the control library, test results, effectiveness and heat map. */
+/**
+ * Control assurance (4.3, D7.1, D7.2): the control library, test results and their history, effectiveness
+ * and heat map with their drill-down, and the library as a file (export, import).
+ */
 export const controlsModule = defineModule({
   name: 'controls',
-  services: (db) => ({
+  services: (db, platform) => ({
     keyControls: createKeyControlsService({ db }),
     subControls: createSubControlsService({ db }),
+    tests: createSubControlTestsService({ db }),
     effectiveness: createEffectivenessService({ db }),
+    libraryImport: createLibraryImportService({ db }),
+    libraryExport: createLibraryExportService({
+      db,
+      onExportError: (error) => platform.log.error({ err: error }, 'control library export failed while streaming'),
+    }),
   }),
-  routes: registerControlRoutes,
+  async routes(api, services) {
+    registerControlRoutes(api, services);
+    await registerLibraryRoutes(api, services);
+  },
 });

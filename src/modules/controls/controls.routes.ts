@@ -7,24 +7,29 @@ import {
   createKeyControlSchema,
   createSubControlSchema,
   effectivenessSchema,
+  getSubControlSchema,
   heatMapSchema,
   listKeyControlsSchema,
   listSubControlsSchema,
+  listTestsSchema,
+  recordTestSchema,
   updateKeyControlSchema,
   updateSubControlSchema,
 } from './controls.schemas.js';
 import type { EffectivenessService } from './effectiveness.service.js';
 import type { KeyControlsService } from './key-controls.service.js';
+import type { SubControlTestsService } from './sub-control-tests.service.js';
 import type { SubControlsService } from './sub-controls.service.js';
 
 export interface ControlServices {
   keyControls: KeyControlsService;
   subControls: SubControlsService;
+  tests: SubControlTestsService;
   effectiveness: EffectivenessService;
 }
 
 /** Control assurance (4.3, D7.1, D7.2), inside the /api/v1 gate. */
-export function registerControlRoutes(app: App, { keyControls, subControls, effectiveness }: ControlServices): void {
+export function registerControlRoutes(app: App, { keyControls, subControls, tests, effectiveness }: ControlServices): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.get('/controls/key-controls', { schema: listKeyControlsSchema }, async (request) =>
@@ -54,6 +59,20 @@ export function registerControlRoutes(app: App, { keyControls, subControls, effe
     const data = await subControls.create(callerOf(request), request.body);
     return reply.code(201).send({ data, message: 'Sub-control created' });
   });
+
+  api.get('/controls/sub-controls/:sub_control_id', { schema: getSubControlSchema }, async (request) => ({
+    data: await subControls.detail(callerOf(request), request.params.sub_control_id),
+    message: 'Sub-control',
+  }));
+
+  api.post('/controls/sub-controls/:sub_control_id/tests', { schema: recordTestSchema }, async (request, reply) => {
+    const data = await tests.record(callerOf(request), request.params.sub_control_id, request.body);
+    return reply.code(201).send({ data, message: 'Test recorded' });
+  });
+
+  api.get('/controls/sub-controls/:sub_control_id/tests', { schema: listTestsSchema }, async (request) =>
+    tests.list(callerOf(request), request.params.sub_control_id, request.query),
+  );
 
   api.patch('/controls/sub-controls/:sub_control_id', { schema: updateSubControlSchema }, async (request) => ({
     data: await subControls.recordTestResults(callerOf(request), request.params.sub_control_id, request.body),

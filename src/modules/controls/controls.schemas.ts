@@ -23,6 +23,8 @@ const Toe = (description = 'Test of Effectiveness: 1 (Highly Effective) to 5 (In
 const Effectiveness = (description: string) => Type.Enum(EFFECTIVENESS_LABELS, { description });
 const TOTAL_EFFECTIVENESS = 'Computed by the service from tod and toe (3.5); null while either is unset (D7.1)';
 
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
 const Archived = Type.Optional(
   Type.Boolean({ default: false, description: 'true also lists archived items; false (default) lists only active ones' }),
 );
@@ -131,16 +133,30 @@ export const SubControlView = Type.Object({
 
 export const SubControlParams = IdParams('sub_control_id');
 
+export const SubControlListQuery = Type.Object({
+  key_control_id: Type.Optional(Uuid('Only the sub-controls of this key control')),
+  archived: Archived,
+  tod: Type.Optional(Tod('Only those with this Test of Design (a heat-map row)')),
+  toe: Type.Optional(Toe('Only those with this Test of Effectiveness (a heat-map column)')),
+  total_effectiveness: Type.Optional(Effectiveness('Only those with this total effectiveness (an effectiveness count)')),
+  not_assessed: Type.Optional(
+    Type.Boolean({ description: 'true: only those whose ToD or ToE is unset (the not_assessed count); false: only assessed ones' }),
+  ),
+  legal_entity_id: Type.Optional(Uuid('Only sub-controls linked to BRAs of this legal entity (as the effectiveness summary)')),
+  business_unit_id: Type.Optional(Uuid('Only sub-controls linked to BRAs of this business unit')),
+  bra_id: Type.Optional(Uuid('Only sub-controls linked to this BRA')),
+});
+
 export const listSubControlsSchema = {
   summary: 'List sub-controls',
   description:
-    'Every member role (D5); newest first; archived ones only with archived=true. A key_control_id that is not of the enterprise is 400 INVALID_REFERENCE.',
+    'Every member role (D5); newest first; archived ones only with archived=true. A key_control_id that is not of the enterprise is 400 INVALID_REFERENCE. ' +
+    'The drill-down filters list exactly what a heat-map cell (its `filter`) or an effectiveness count covers: tod and toe, total_effectiveness, ' +
+    'not_assessed, and the scope filters legal_entity_id, business_unit_id and bra_id with the same rules as the effectiveness summary ' +
+    '(an id not of the enterprise is 400 INVALID_REFERENCE; an entity, unit or BRA not assigned to an assessor or reviewer is 403).',
   operationId: 'controls.sub_control.list',
   tags: TAGS,
-  querystring: Type.Object({
-    key_control_id: Type.Optional(Uuid('Only the sub-controls of this key control')),
-    archived: Archived,
-  }),
+  querystring: SubControlListQuery,
   response: { 200: ListResponse(SubControlView), ...errorResponses([]) },
 };
 
@@ -198,15 +214,103 @@ export const archiveSubControlSchema = {
   response: { 200: MessageOnly, ...errorResponses([404]) },
 };
 
+// ---- test records ----------------------------------------------------------------------------------
+
+export const TestRecordView = Type.Object({
+  id: Uuid(),
+  sub_control_id: Uuid(),
+  source: Type.Enum(['baseline', 'create', 'import', 'test', 'update'], {
+    description:
+      'How the result was entered: test (POST .../tests), update (a PATCH that changed tod, toe or testing_date), create (a sub-control created with a result), import (POST /controls/import), baseline (a result entered before test records existed)',
+  }),
+  tod: Nullable(Tod()),
+  toe: Nullable(Toe()),
+  total_effectiveness: Nullable(Effectiveness(TOTAL_EFFECTIVENESS)),
+  testing_date: Nullable(CalendarDate('When it was tested')),
+  tested_by: Nullable(Type.String({ description: 'Who tested it' })),
+  evidence_notes: Nullable(Type.String()),
+  tod_justification: Nullable(Type.String()),
+  toe_justification: Nullable(Type.String()),
+  recorded_at: Timestamp('When the result was entered'),
+  recorded_by: Nullable(Uuid('Who entered it; null for baseline records')),
+  recorded_by_user: Nullable(Type.Object({ id: Uuid(), full_name: Type.String() }, { description: 'Who entered it, by name' })),
+});
+
+export const RecordTestBody = Type.Object(
+  {
+    tod: Tod(),
+    toe: Toe(),
+    testing_date: CalendarDate('When it was tested (YYYY-MM-DD)'),
+    tested_by: Name('Who tested it; at most 200 characters'),
+    evidence_notes: Type.String({ minLength: 1, maxLength: 5000, description: 'Evidence of the test; at most 5,000 characters' }),
+    tod_justification: Type.Optional(Nullable(FreeText('Why this ToD; at most 5,000 characters'))),
+    toe_justification: Type.Optional(Nullable(FreeText('Why this ToE; at most 5,000 characters'))),
+  },
+  {
+    additionalProperties: false,
+    description: 'One complete test. total_effectiveness is computed, never sent (422); justifications left out are cleared.',
+    examples: [
+      {
+        tod: 'B',
+        toe: '2',
+        testing_date: '2026-11-20',
+        tested_by: 'Internal Audit — R. Osei',
+        evidence_notes: 'Sample of 25 access reviews; all signed off within 10 days.',
+        toe_justification: 'Two reviews signed late, within tolerance.',
+      },
+    ],
+  },
+);
+
+export const recordTestSchema = {
+  summary: 'Record a complete test of a sub-control',
+  description:
+    'Client admins and assessors (D5). The test becomes the sub-control\'s current result (total_effectiveness recomputed from the 3.5 matrix; ' +
+    'the justifications it leaves out are cleared) and is appended to its history, which cannot be changed. An archived sub-control is 409 INVALID_STATE.',
+  operationId: 'controls.sub_control.test.record',
+  tags: TAGS,
+  params: SubControlParams,
+  body: RecordTestBody,
+  response: { 201: DataResponse(TestRecordView), ...errorResponses([404, 409, 413, 415, 422]) },
+};
+
+export const listTestsSchema = {
+  summary: "List a sub-control's test history",
+  description:
+    'Every member role (D5). Newest first, paginated: every complete test, every PATCH that changed tod, toe or testing_date, and the result a sub-control was created with.',
+  operationId: 'controls.sub_control.test.list',
+  tags: TAGS,
+  params: SubControlParams,
+  querystring: Type.Object({ ...PaginationQuery }),
+  response: { 200: PageResponse(TestRecordView), ...errorResponses([404]) },
+};
+
+export const SubControlDetailView = Type.Object({
+  ...SubControlView.properties,
+  tests_count: Count('Records in its test history'),
+  latest_test: Nullable(TestRecordView),
+  previous_result: Nullable(TestRecordView),
+});
+
+export const getSubControlSchema = {
+  summary: 'Get a sub-control with its previous result',
+  description:
+    'Every member role (D5). The current result, the latest record of its test history (latest_test) and the one before it (previous_result: null until two results were entered), so a retest shows what it replaced.',
+  operationId: 'controls.sub_control.get',
+  tags: TAGS,
+  params: SubControlParams,
+  response: { 200: DataResponse(SubControlDetailView), ...errorResponses([404]) },
+};
+
 // ---- effectiveness summary and heat map ------------------------------------------------------------
 
 export const ScopeQuery = Type.Object({
   legal_entity_id: Type.Optional(Uuid('Only sub-controls linked to BRAs of this legal entity (D7.1)')),
   business_unit_id: Type.Optional(Uuid('Only sub-controls linked to BRAs of this business unit (D7.1)')),
+  bra_id: Type.Optional(Uuid('Only sub-controls linked to this BRA')),
   archived: Type.Optional(Type.Boolean({ default: false, description: 'true also counts archived sub-controls' })),
 });
 
-const Count = (description: string) => Type.Integer({ minimum: 0, description });
 
 export const EffectivenessSummary = Type.Object({
   highly_effective: Count('Sub-controls rated Highly Effective'),
@@ -219,7 +323,7 @@ export const EffectivenessSummary = Type.Object({
 });
 
 const SCOPE_RULES =
-  'Every member role (D5). Without filters: the whole library. With legal_entity_id and/or business_unit_id: the sub-controls linked to BRAs of that entity or unit (D7.1); an assessor or reviewer naming an entity or unit not assigned to them gets 403; an id not of the enterprise, or a unit of another entity, is 400 INVALID_REFERENCE. Archived sub-controls are left out unless archived=true.';
+  'Every member role (D5). Without filters: the whole library. With legal_entity_id and/or business_unit_id: the sub-controls linked to BRAs of that entity or unit (D7.1); with bra_id, those linked to that BRA; an assessor or reviewer naming an entity or unit not assigned to them gets 403; an id not of the enterprise, or a unit of another entity, is 400 INVALID_REFERENCE. Archived sub-controls are left out unless archived=true.';
 
 export const effectivenessSchema = {
   summary: 'Effectiveness summary of the sub-controls',
@@ -230,9 +334,22 @@ export const effectivenessSchema = {
   response: { 200: DataResponse(EffectivenessSummary), ...errorResponses([]) },
 };
 
+const CellFilter = Type.Object(
+  {
+    tod: Tod(),
+    toe: Toe(),
+    legal_entity_id: Type.Optional(Uuid()),
+    business_unit_id: Type.Optional(Uuid()),
+    bra_id: Type.Optional(Uuid()),
+    archived: Type.Optional(Type.Literal(true)),
+  },
+  { description: 'The GET /controls/sub-controls query that lists exactly the sub-controls this cell counts' },
+);
+
 const Cell = Type.Object({
   count: Count('Assessed sub-controls with this ToD and ToE'),
   effectiveness: Effectiveness('The 3.5 label of this cell'),
+  filter: CellFilter,
 });
 const HeatMapRow = Type.Object(Object.fromEntries(TOE_LEVELS.map((toe) => [toe, Cell])) as Record<(typeof TOE_LEVELS)[number], typeof Cell>);
 

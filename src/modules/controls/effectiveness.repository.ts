@@ -9,15 +9,20 @@ import type { TestOfDesign, TestOfEffectiveness } from '../../platform/db/tables
 export interface CountScope {
   legalEntityId?: string | undefined;
   businessUnitId?: string | undefined;
+  /** Only the sub-controls linked to this BRA. */
+  braId?: string | undefined;
   bras: Expression<SqlBool>;
   includeArchived: boolean;
 }
 
-/** The sub-controls in scope, as a query over `sub_controls as sc`: both counts are built on it. */
-function inScope(db: Executor, enterpriseId: string, scope: CountScope) {
+/**
+ * The sub-controls in scope, as a query over `sub_controls as sc`: both counts and the drill-down list
+ * (sub-controls.repository.ts) are built on it, so a count and the list behind it always agree.
+ */
+export function subControlsInScope(db: Executor, enterpriseId: string, scope: CountScope) {
   let query = db.selectFrom('sub_controls as sc').where('sc.enterprise_id', '=', enterpriseId);
   if (!scope.includeArchived) query = query.where('sc.archived', '=', false);
-  if (scope.legalEntityId === undefined && scope.businessUnitId === undefined) return query;
+  if (scope.legalEntityId === undefined && scope.businessUnitId === undefined && scope.braId === undefined) return query;
   // A semi-join: a sub-control linked to several BRAs of the entity counts once.
   return query.where((eb) =>
     eb.exists(
@@ -29,6 +34,7 @@ function inScope(db: Executor, enterpriseId: string, scope: CountScope) {
         .whereRef('bc.sub_control_id', '=', 'sc.id')
         .$if(scope.legalEntityId !== undefined, (q) => q.where('b.legal_entity_id', '=', scope.legalEntityId!))
         .$if(scope.businessUnitId !== undefined, (q) => q.where('b.business_unit_id', '=', scope.businessUnitId!))
+        .$if(scope.braId !== undefined, (q) => q.where('bc.bra_id', '=', scope.braId!))
         .where(scope.bras),
     ),
   );
@@ -47,7 +53,7 @@ export interface EffectivenessCounts {
 /** One aggregate row: the database counts, no sub-control row leaves it. */
 export async function countByEffectiveness(db: Executor, enterpriseId: string, scope: CountScope): Promise<EffectivenessCounts> {
   const label = (value: string) => sql<number>`count(*) filter (where sc.total_effectiveness = ${value})`;
-  const row = await inScope(db, enterpriseId, scope)
+  const row = await subControlsInScope(db, enterpriseId, scope)
     .select([
       label('Highly Effective').as('highly_effective'),
       label('Effective').as('effective'),
@@ -75,7 +81,7 @@ export async function countByTodAndToe(
   enterpriseId: string,
   scope: CountScope,
 ): Promise<Array<{ tod: TestOfDesign; toe: TestOfEffectiveness; count: number }>> {
-  const rows = await inScope(db, enterpriseId, scope)
+  const rows = await subControlsInScope(db, enterpriseId, scope)
     .where('sc.tod', 'is not', null)
     .where('sc.toe', 'is not', null)
     .select(['sc.tod', 'sc.toe', sql<number>`count(*)`.as('count')])

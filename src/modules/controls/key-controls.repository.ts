@@ -20,6 +20,23 @@ export async function insertKeyControl(
     .executeTakeFirstOrThrow();
 }
 
+/** Rows of one multi-row INSERT: far under PostgreSQL's 65,535 bind parameters. */
+export const BULK_CHUNK = 500;
+
+/** Many key controls in multi-row INSERTs (an import), returned in the order given. */
+export async function insertKeyControls(
+  db: Executor,
+  enterpriseId: string,
+  values: ReadonlyArray<{ name: string; description: string | null; created_by: string }>,
+): Promise<KeyControlRow[]> {
+  const rows: KeyControlRow[] = [];
+  for (let start = 0; start < values.length; start += BULK_CHUNK) {
+    const chunk = values.slice(start, start + BULK_CHUNK).map((value) => ({ enterprise_id: enterpriseId, ...value }));
+    rows.push(...(await db.insertInto('key_controls').values(chunk).returning(KEY_CONTROL_COLUMNS).execute()));
+  }
+  return rows;
+}
+
 /** The row locked for the rest of the transaction, so concurrent changes apply one after another. */
 export async function lockKeyControl(db: Executor, enterpriseId: string, id: string): Promise<KeyControlRow | undefined> {
   return db

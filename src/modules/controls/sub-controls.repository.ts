@@ -1,6 +1,8 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
 import type { SubControlsTable, TestOfDesign, TestOfEffectiveness, TotalEffectiveness } from '../../platform/db/tables/controls.js';
+import { subControlsInScope, type CountScope } from './effectiveness.repository.js';
+import { BULK_CHUNK } from './key-controls.repository.js';
 
 /** The sub-control columns the API returns. */
 export const SUB_CONTROL_COLUMNS = [
@@ -42,13 +44,30 @@ export async function insertSubControl(
     toe: TestOfEffectiveness | null;
     total_effectiveness: TotalEffectiveness | null;
     created_by: string;
-  },
+  } & Omit<SubControlChanges, 'tod' | 'toe' | 'total_effectiveness'>,
 ): Promise<SubControlRow> {
   return db
     .insertInto('sub_controls')
     .values({ enterprise_id: enterpriseId, ...values })
     .returning(SUB_CONTROL_COLUMNS)
     .executeTakeFirstOrThrow();
+}
+
+/** One sub-control of the enterprise with the columns the API returns. */
+export async function findSubControlRow(db: Executor, enterpriseId: string, id: string): Promise<SubControlRow | undefined> {
+  return db.selectFrom('sub_controls').select(SUB_CONTROL_COLUMNS).where('enterprise_id', '=', enterpriseId).where('id', '=', id).executeTakeFirst();
+}
+
+export type NewSubControl = Parameters<typeof insertSubControl>[2];
+
+/** Many sub-controls in multi-row INSERTs (an import), returned in the order given. */
+export async function insertSubControls(db: Executor, enterpriseId: string, values: readonly NewSubControl[]): Promise<SubControlRow[]> {
+  const rows: SubControlRow[] = [];
+  for (let start = 0; start < values.length; start += BULK_CHUNK) {
+    const chunk = values.slice(start, start + BULK_CHUNK).map((value) => ({ enterprise_id: enterpriseId, ...value }));
+    rows.push(...(await db.insertInto('sub_controls').values(chunk).returning(SUB_CONTROL_COLUMNS).execute()));
+  }
+  return rows;
 }
 
 /** The row locked for the rest of the transaction: tod and toe change one request after another. */
@@ -96,15 +115,29 @@ export async function archiveSubControlsOf(db: Executor, enterpriseId: string, k
 
 export interface SubControlFilter {
   keyControlId?: string | undefined;
-  includeArchived: boolean;
+  tod?: TestOfDesign | undefined;
+  toe?: TestOfEffectiveness | undefined;
+  totalEffectiveness?: TotalEffectiveness | undefined;
+  /** true: only those whose ToD or ToE is unset; false: only assessed ones. */
+  notAssessed?: boolean | undefined;
+  /** Archived ones, and the sub-controls linked to the BRAs of an entity, unit or one BRA. */
+  scope: CountScope;
 }
 
-/** Newest first (D2.5). The interface lists sub-controls without pagination. */
+/**
+ * Newest first (D2.5). The interface lists sub-controls without pagination. Built on the same scope
+ * query as the effectiveness counts and the heat map, so each count's filter lists exactly its rows.
+ */
 export async function listSubControls(db: Executor, enterpriseId: string, filter: SubControlFilter): Promise<SubControlRow[]> {
-  let query = db.selectFrom('sub_controls').select(SUB_CONTROL_COLUMNS).where('enterprise_id', '=', enterpriseId);
-  if (filter.keyControlId !== undefined) query = query.where('key_control_id', '=', filter.keyControlId);
-  if (!filter.includeArchived) query = query.where('archived', '=', false);
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  let query = subControlsInScope(db, enterpriseId, filter.scope).select(SUB_CONTROL_COLUMNS);
+  if (filter.keyControlId !== undefined) query = query.where('sc.key_control_id', '=', filter.keyControlId);
+  if (filter.tod !== undefined) query = query.where('sc.tod', '=', filter.tod);
+  if (filter.toe !== undefined) query = query.where('sc.toe', '=', filter.toe);
+  if (filter.totalEffectiveness !== undefined) query = query.where('sc.total_effectiveness', '=', filter.totalEffectiveness);
+  if (filter.notAssessed !== undefined) {
+    query = query.where('sc.total_effectiveness', filter.notAssessed ? 'is' : 'is not', null);
+  }
+  return query.orderBy('sc.created_at', 'desc').orderBy('sc.id', 'desc').execute();
 }
 
 /**

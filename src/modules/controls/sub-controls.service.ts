@@ -8,11 +8,15 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, invalidState, notFound } from '../../platform/http/errors.js';
 import { changedFields } from './changes.js';
 import { requireControlLibraryAdmin, requireTestRecorder } from './controls.policy.js';
-import type { CreateSubControlBody, SubControlView, UpdateSubControlBody } from './controls.schemas.js';
+import { resolveControlScope } from './control-scope.js';
+import type { CreateSubControlBody, SubControlDetailView, SubControlListQuery, SubControlView, UpdateSubControlBody } from './controls.schemas.js';
+import { appendCurrentResult, countTestRecords, listTestRecords } from './sub-control-tests.repository.js';
+import { presentTestRecord } from './sub-control-tests.presenter.js';
 import { totalEffectiveness } from './effectiveness-matrix.js';
 import {
   archiveSubControl,
   findKeyControlState,
+  findSubControlRow,
   insertSubControl,
   listSubControls,
   lockSubControl,
@@ -21,6 +25,8 @@ import {
 } from './sub-controls.repository.js';
 
 type SubControl = Static<typeof SubControlView>;
+type SubControlDetail = Static<typeof SubControlDetailView>;
+type SubControlQuery = Static<typeof SubControlListQuery>;
 
 /** A key_control_id (body or filter) that is not a key control of the caller's enterprise (D2.2). */
 const unknownKeyControl = () =>
@@ -36,13 +42,39 @@ const TEXT_FIELDS = ['tested_by', 'evidence_notes', 'tod_justification', 'toe_ju
  */
 export function createSubControlsService({ db }: { db: Executor }) {
   return {
-    async list(caller: Caller, query: { key_control_id?: string | undefined; archived?: boolean | undefined }): Promise<SubControl[]> {
+    /**
+     * The library, or the drill-down behind a heat-map cell or an effectiveness count: the same scope
+     * (entity, unit, BRA, archived) as those counts, plus the cell's or count's own attribute filter.
+     */
+    async list(caller: Caller, query: SubControlQuery): Promise<SubControl[]> {
       requireMember(caller);
       const enterpriseId = caller.enterpriseId;
       if (query.key_control_id !== undefined && (await findKeyControlState(db, enterpriseId, query.key_control_id)) === undefined) {
         throw unknownKeyControl();
       }
-      return listSubControls(db, enterpriseId, { keyControlId: query.key_control_id, includeArchived: query.archived === true });
+      return listSubControls(db, enterpriseId, {
+        keyControlId: query.key_control_id,
+        tod: query.tod,
+        toe: query.toe,
+        totalEffectiveness: query.total_effectiveness,
+        notAssessed: query.not_assessed,
+        scope: await resolveControlScope(db, caller, query),
+      });
+    },
+
+    /** One sub-control with the result recorded before its latest one (its test history's second entry). */
+    async detail(caller: Caller, id: string): Promise<SubControlDetail> {
+      requireMember(caller);
+      const enterpriseId = caller.enterpriseId;
+      const current = await findSubControlRow(db, enterpriseId, id);
+      if (current === undefined) throw notFound('Sub-control');
+      const [latest, previous] = await listTestRecords(db, enterpriseId, id, 2, 0);
+      return {
+        ...current,
+        tests_count: await countTestRecords(db, enterpriseId, id),
+        latest_test: latest === undefined ? null : presentTestRecord(latest),
+        previous_result: previous === undefined ? null : presentTestRecord(previous),
+      };
     },
 
     async create(caller: Caller, body: Static<typeof CreateSubControlBody>): Promise<SubControl> {
@@ -63,6 +95,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
           total_effectiveness: totalEffectiveness(tod, toe),
           created_by: caller.userId,
         });
+        if (created.tod !== null || created.toe !== null) await appendCurrentResult(trx, enterpriseId, created, 'create', caller.userId);
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
@@ -109,6 +142,11 @@ export function createSubControlsService({ db }: { db: Executor }) {
         const changes = changedFields(current, wanted);
         if (Object.keys(changes).length === 0) return current;
         const updated = await updateSubControl(trx, enterpriseId, id, wanted);
+        // The history is complete whichever way a result was entered: a PATCH that moves the result
+        // (tod, toe or the testing date) appends the state it leaves.
+        if ('tod' in changes || 'toe' in changes || 'testing_date' in changes) {
+          await appendCurrentResult(trx, enterpriseId, updated, 'update', caller.userId);
+        }
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),

@@ -6,7 +6,7 @@ import type { DB } from './schema.js';
  * cannot be changed "even by SQL through the service's own database role"). A table not created yet (the BRA
  * snapshots) is covered from the first start after its migration.
  */
-export const APPEND_ONLY_TABLES = ['audit_log', 'audit_checkpoints', 'bra_snapshots'] as const;
+export const APPEND_ONLY_TABLES = ['audit_log', 'audit_checkpoints', 'bra_snapshots', 'sub_control_tests'] as const;
 
 /**
  * Run by the owner after the migrations, at every start: the runtime role gets read and write on every

@@ -38,7 +38,33 @@ export interface SubControlsTable {
   updated_at: UpdatedAt;
 }
 
+/**
+ * How a result was entered: `test`, a complete test (POST .../tests); `update`, a PATCH that changed tod,
+ * toe or testing_date; `create`, a sub-control created with a result; `import`, a library import;
+ * `baseline`, a result entered before test records existed.
+ */
+export type TestRecordSource = 'baseline' | 'create' | 'import' | 'test' | 'update';
+
+/** One recorded test of a sub-control: the state it left, appended and never changed. */
+export interface SubControlTestsTable {
+  id: Generated<string>;
+  enterprise_id: string;
+  sub_control_id: string;
+  source: TestRecordSource;
+  tod: TestOfDesign | null;
+  toe: TestOfEffectiveness | null;
+  total_effectiveness: TotalEffectiveness | null;
+  testing_date: string | null;
+  tested_by: string | null;
+  evidence_notes: string | null;
+  tod_justification: string | null;
+  toe_justification: string | null;
+  recorded_by: string | null;
+  recorded_at: Generated<Date>;
+}
+
 export interface ControlsTables {
   key_controls: KeyControlsTable;
   sub_controls: SubControlsTable;
+  sub_control_tests: SubControlTestsTable;
 }
