@@ -4,7 +4,8 @@ import { writeAudit } from '../../platform/audit/audit-writer.js';
 import { requireMember } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
 import { AppError, invalidState, notFound } from '../../platform/http/errors.js';
 import { changedFields } from './changes.js';
 import { requireControlLibraryAdmin, requireTestRecorder } from './controls.policy.js';
@@ -48,7 +49,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
     async create(caller: Caller, body: Static<typeof CreateSubControlBody>): Promise<SubControl> {
       requireControlLibraryAdmin(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const parent = await findKeyControlState(trx, enterpriseId, body.key_control_id, true);
         if (parent === undefined) throw unknownKeyControl();
         if (parent.archived) throw invalidState('Sub-controls cannot be added to an archived key control');
@@ -94,6 +95,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
       return inTransaction(db, async ({ trx }) => {
         const current = await lockSubControl(trx, enterpriseId, id);
         if (current === undefined) throw notFound('Sub-control');
+        requireCurrentVersion(caller, current.row_version);
         if (current.archived) throw invalidState('An archived sub-control cannot be changed');
         const wanted: SubControlChanges = {};
         if (body.tod !== undefined) wanted.tod = body.tod;
@@ -107,8 +109,12 @@ export function createSubControlsService({ db }: { db: Executor }) {
         const toe = wanted.toe !== undefined ? wanted.toe : current.toe;
         wanted.total_effectiveness = totalEffectiveness(tod, toe);
         const changes = changedFields(current, wanted);
-        if (Object.keys(changes).length === 0) return current;
+        if (Object.keys(changes).length === 0) {
+          servedVersion(caller, current.row_version);
+          return current;
+        }
         const updated = await updateSubControl(trx, enterpriseId, id, wanted);
+        servedVersion(caller, updated.row_version);
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
@@ -128,8 +134,12 @@ export function createSubControlsService({ db }: { db: Executor }) {
       return inTransaction(db, async ({ trx }) => {
         const current = await lockSubControl(trx, enterpriseId, id);
         if (current === undefined) throw notFound('Sub-control');
-        if (current.archived) return { alreadyArchived: true };
-        await archiveSubControl(trx, enterpriseId, id);
+        requireCurrentVersion(caller, current.row_version);
+        if (current.archived) {
+          servedVersion(caller, current.row_version);
+          return { alreadyArchived: true };
+        }
+        servedVersion(caller, await archiveSubControl(trx, enterpriseId, id));
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
