@@ -129,6 +129,33 @@ describe('safe clients: a BRA\'s ETag and the lost update', async () => {
     expect(read.statusCode).toBe(404);
   });
 
+  it('a read never answers 304 for a stale copy: a linked sub-control\'s new test result changes the BRA\'s ETag', async () => {
+    const bra = await newBra();
+    const { subControl } = await createSubControl(ctx, w.enterprise.id);
+    expect((await call(w.admin, 'POST', `/bras/${bra.id}/controls`, {}, { sub_control_id: subControl.id })).statusCode).toBe(201);
+    const etag = await etagOf(bra.id);
+    const tested = await call(w.admin, 'PATCH', `/controls/sub-controls/${subControl.id}`, {}, { tod: 'A', toe: '1' });
+    expect(tested.statusCode, tested.body).toBe(200);
+    const read = await call(w.admin, 'GET', `/bras/${bra.id}`, { 'if-none-match': etag });
+    expect(read.statusCode).toBe(200);
+    expect(read.json().data.controls[0].total_effectiveness).toBe('Highly Effective');
+    // Its own version did not move: an If-Match with the older read still names the current version.
+    expect(read.headers['etag']!.toString().split('.')[0]).toBe(etag.split('.')[0]);
+  });
+
+  it('a snapshot and /me answer an ETag and 304 too', async () => {
+    const created = await call(w.admin, 'POST', '/bras', {}, { name: `BRA ${Date.now()}`, legal_entity_id: w.entity.id, period: 'FY2026', assessor: 'A' });
+    expect(created.statusCode).toBe(201);
+    const snapshots = await call(w.admin, 'GET', `/bras/${created.json().data.id}/snapshots`);
+    const url = `/bras/${created.json().data.id}/snapshots/${snapshots.json().data[0].id}`;
+    for (const path of [url, '/me']) {
+      const first = await call(w.admin, 'GET', path);
+      expect(first.headers['etag'], path).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      const again = await call(w.admin, 'GET', path, { 'if-none-match': first.headers['etag'] as string });
+      expect(again.statusCode, path).toBe(304);
+    }
+  });
+
   it('a list answer carries no ETag', async () => {
     const response = await call(w.admin, 'GET', '/bras');
     expect(response.statusCode).toBe(200);
