@@ -127,6 +127,15 @@ describe('safe clients: Idempotency-Key', async () => {
     expect(corrected.headers['idempotent-replayed']).toBeUndefined();
   });
 
+  it('a 403 with a key is answered and audited as any refusal, and stores nothing', async () => {
+    const key = randomUUID();
+    const refused = await post(w.outsideAssessor, '/bras', braBody(), key);
+    expect(refused.statusCode).toBe(403);
+    const denied = await ctx.db.selectFrom('audit_log').select('action_type').where('user_id', '=', w.outsideAssessor.id).where('action_type', '=', 'access_denied').execute();
+    expect(denied.length).toBeGreaterThan(0);
+    expect(await ctx.db.selectFrom('idempotency_keys').select('idempotency_key').where('idempotency_key', '=', key).execute()).toEqual([]);
+  });
+
   it('keys are per caller: another user, of this or another enterprise, with the same key acts on its own', async () => {
     const key = randomUUID();
     const mine = await post(w.admin, '/bras', braBody(), key);

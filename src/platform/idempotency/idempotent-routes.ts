@@ -37,7 +37,14 @@ export function attachIdempotency(route: RouteOptions, db: Kysely<DB>): void {
     if (typeof key !== 'string' || request.principal === null) return (handler as RouteHandlerMethod).call(this as never, request, reply);
     const stored = await claim(db, request, key);
     if (stored !== null) return replay(reply, stored);
-    return (handler as RouteHandlerMethod).call(this as never, request, reply);
+    try {
+      return await (handler as RouteHandlerMethod).call(this as never, request, reply);
+    } catch (error) {
+      // Rolled back before the error handler runs: its own writes (an access_denied entry) must not wait
+      // for locks this request's transaction still holds.
+      await abandon(request);
+      throw error;
+    }
   } as RouteHandlerMethod;
   route.onSend = [...[route.onSend ?? []].flat(), finish];
   route.onResponse = [...[route.onResponse ?? []].flat(), abandon];
