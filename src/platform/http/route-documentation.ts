@@ -33,10 +33,17 @@ export function addSuccessHeaders(route: RouteOptions, headers: Record<string, S
   routeSchema['response'] = responses;
 }
 
-/** Answers the route may give besides its own. A status the route already declares keeps its schema. */
+/**
+ * Answers the route may give besides its own. A status the route already declares keeps its schema, and
+ * its description gains the new case (a 409 that is also IDEMPOTENCY_IN_PROGRESS).
+ */
 export function addResponses(route: RouteOptions, answers: Record<number, Schema>): void {
   const routeSchema = schemaOf(route);
   const responses = { ...((routeSchema['response'] as Record<string, Schema> | undefined) ?? {}) };
-  for (const [status, schema] of Object.entries(answers)) responses[status] ??= schema;
+  for (const [status, schema] of Object.entries(answers)) {
+    const existing = responses[status];
+    responses[status] =
+      existing === undefined ? schema : { ...existing, description: [existing['description'], schema['description']].filter(Boolean).join('; or ') };
+  }
   routeSchema['response'] = responses;
 }

@@ -155,7 +155,7 @@ function document(route: RouteOptions): void {
     },
   });
   addResponses(route, {
-    409: { $ref: 'ErrorBody', description: 'CONFLICT, INVALID_STATE, or IDEMPOTENCY_IN_PROGRESS: a request with this Idempotency-Key is still running' },
-    422: { $ref: 'ErrorBody', description: 'VALIDATION_ERROR, or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request' },
+    409: { $ref: 'ErrorBody', description: 'IDEMPOTENCY_IN_PROGRESS: a request with this Idempotency-Key is still running; retry later' },
+    422: { $ref: 'ErrorBody', description: 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request' },
   });
 }

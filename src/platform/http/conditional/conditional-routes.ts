@@ -77,15 +77,10 @@ function document(route: RouteOptions, reads: boolean): void {
   addResponses(route, {
     412: {
       $ref: 'ErrorBody',
-      description: 'PRECONDITION_FAILED: the resource changed since the ETag in If-Match; details.current_etag is its ETag now',
-      examples: [
-        {
-          error: 'The resource has changed since the version in If-Match; read it again',
-          code: 'PRECONDITION_FAILED',
-          request_id: 'req-4f1c2a',
-          details: { current_etag: '"8"' },
-        },
-      ],
+      description:
+        'PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. ' +
+        'Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED",' +
+        '"request_id":"7b6c2a90-…","details":{"current_etag":"\\"8\\""}}',
     },
     428: {
       $ref: 'ErrorBody',
