@@ -28,6 +28,9 @@ import './platform/http/route-config.js';
 import { ErrorBody } from './platform/http/schemas.js';
 import { schemaController } from './platform/http/validation.js';
 import { startJobs } from './platform/jobs.js';
+import { attachConditionalRequests } from './platform/http/conditional/conditional-routes.js';
+import { attachIdempotency } from './platform/idempotency/idempotent-routes.js';
+import { idempotencySweepJob } from './platform/idempotency/idempotency-sweep.js';
 import { API_PREFIX, type App, type AppModule, type Platform, type RuntimeDeps } from './platform/module.js';
 
 export interface AppDeps extends RuntimeDeps {
@@ -100,6 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
   app.addSchema(ErrorBody);
   app.decorateRequest('principal', null);
+  app.decorateRequest('conditions', null);
+  app.decorateRequest('requestWork', null);
   // The hooks every request runs take a callback: an async hook costs a promise and a tick per request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -159,6 +164,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         },
       });
       api.setNotFoundHandler(routeNotFound);
+      // Conditional requests and idempotency, for the routes that declare them in their config.
+      api.addHook('onRoute', (route) => {
+        attachConditionalRequests(route, config.requireIfMatch);
+        attachIdempotency(route, database.db);
+      });
       for (const module of modules) await module.routes(api, module.services(database.db, platform));
       if (deps.extendApi !== undefined) await deps.extendApi(api, platform);
     },
@@ -170,6 +180,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await stopJobs?.();
   });
   await app.ready();
-  if (deps.jobs === true) stopJobs = startJobs(modules.flatMap((module) => module.jobs?.(platform) ?? []));
+  if (deps.jobs === true) {
+    stopJobs = startJobs([idempotencySweepJob(platform), ...modules.flatMap((module) => module.jobs?.(platform) ?? [])]);
+  }
   return app;
 }

@@ -50,6 +50,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** D8's limits per user (or address); `signIn*`: password sign-ins per account, from any address. */
   rateLimit: { perMinute: number; perHour: number; signInPerMinute: number; signInPerHour: number };
+  /** REQUIRE_IF_MATCH: a change of a versioned resource without If-Match is refused (428) instead of applied. */
+  requireIfMatch: boolean;
   auth: {
     mode: AuthMode;
     issuer: string;
@@ -218,6 +220,7 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       signInPerMinute: integer(env, 'RATE_LIMIT_SIGN_IN_PER_MINUTE', 10, 1, 1_000_000),
       signInPerHour: integer(env, 'RATE_LIMIT_SIGN_IN_PER_HOUR', 60, 1, 100_000_000),
     },
+    requireIfMatch: oneOf(env, 'REQUIRE_IF_MATCH', ['true', 'false'] as const, 'false') === 'true',
     auth: {
       mode,
       issuer: url(env, 'AUTH_ISSUER', ['http:', 'https:']) ?? `${publicUrl}/auth/v1`,

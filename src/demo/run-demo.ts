@@ -20,6 +20,7 @@ import { enterpriseStep } from './steps/enterprise.step.js';
 import { governanceStep } from './steps/governance.step.js';
 import { organisationStep } from './steps/organisation.step.js';
 import { passwordsStep } from './steps/passwords.step.js';
+import { safeClientsStep } from './steps/safe-clients.step.js';
 import { platformAdminStep } from './steps/platform-admin.step.js';
 import { teamStep } from './steps/team.step.js';
 
@@ -41,6 +42,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   brasStep,
   actionsStep,
   governanceStep,
+  safeClientsStep,
 ];
 
 export type DemoResult =

@@ -26,6 +26,8 @@ describe('tenant keys in the schema', async () => {
     'auth_signing_keys',
     'platform_secrets',
     'audit_chain_heads',
+    // Stored answers of Idempotency-Key requests, per caller (a super admin has no enterprise).
+    'idempotency_keys',
   ];
 
   it('every table is either platform-wide by design or carries enterprise_id', () => {

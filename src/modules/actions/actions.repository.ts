@@ -121,6 +121,7 @@ export async function lockActions(db: Executor, enterpriseId: string, caller: Pr
       'a.action_type',
       'a.due_date',
       'a.archived',
+      'a.row_version',
       actionScope(caller).as('in_scope'),
     ])
     .orderBy('a.id')
@@ -161,7 +162,7 @@ export async function updateActions(db: Executor, enterpriseId: string, ids: rea
     .where('enterprise_id', '=', enterpriseId)
     .where('id', 'in', ids)
     .where(sql<SqlBool>`not archived`)
-    .returning(['id', 'action', 'owner', 'status', 'priority', 'action_type', 'due_date', 'updated_at'])
+    .returning(['id', 'action', 'owner', 'status', 'priority', 'action_type', 'due_date', 'updated_at', 'row_version'])
     .execute();
 }
 
@@ -172,7 +173,7 @@ export async function markArchived(db: Executor, enterpriseId: string, actionId:
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', actionId)
     .where(sql<SqlBool>`not archived`)
-    .returning(['id', 'archived_at'])
+    .returning(['id', 'archived_at', 'row_version'])
     .executeTakeFirst();
 }
 

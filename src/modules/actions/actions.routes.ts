@@ -13,22 +13,22 @@ import type { ActionsService } from './actions.service.js';
 export function registerActionRoutes(api: App, service: ActionsService): void {
   api.get('/mitigation-actions', { schema: listActionsSchema }, async (request) => service.list(callerOf(request), request.query));
 
-  api.post('/mitigation-actions', { schema: createActionSchema }, async (request, reply) => {
+  api.post('/mitigation-actions', { schema: createActionSchema, config: { idempotent: true } }, async (request, reply) => {
     const data = await service.create(callerOf(request), request.body);
     return reply.code(201).send({ data, message: 'Mitigation action created' });
   });
 
-  api.patch('/mitigation-actions/:action_id', { schema: updateActionSchema }, async (request) => {
+  api.patch('/mitigation-actions/:action_id', { schema: updateActionSchema, config: { ifMatch: true } }, async (request) => {
     const data = await service.update(callerOf(request), request.params.action_id, request.body);
     return { data, message: 'Mitigation action updated' };
   });
 
-  api.post('/mitigation-actions/bulk-update', { schema: bulkUpdateActionsSchema }, async (request) => {
+  api.post('/mitigation-actions/bulk-update', { schema: bulkUpdateActionsSchema, config: { idempotent: true } }, async (request) => {
     const data = await service.bulkUpdate(callerOf(request), request.body);
     return { data, message: `${data.updated_count} mitigation actions updated` };
   });
 
-  api.post('/mitigation-actions/:action_id/archive', { schema: archiveActionSchema }, async (request) => {
+  api.post('/mitigation-actions/:action_id/archive', { schema: archiveActionSchema, config: { ifMatch: true } }, async (request) => {
     const { archived } = await service.archive(callerOf(request), request.params.action_id);
     return { message: archived ? 'Mitigation action archived' : 'Mitigation action was already archived' };
   });

@@ -5,7 +5,8 @@ import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
 import { AppError, forbidden, invalidState, notFound } from '../../platform/http/errors.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import { findScenarioLink } from '../bras/bra-content.repository.js';
@@ -71,6 +72,7 @@ export function createActionsService({ db, now = () => new Date() }: ActionsServ
     const [row] = await lockActions(trx, caller.enterpriseId, caller, [actionId]);
     if (row === undefined) throw notFound('Mitigation action');
     if (!row.in_scope) throw forbidden('This mitigation action is outside your assigned entities');
+    requireCurrentVersion(caller, row.row_version);
     return row;
   }
 
@@ -113,7 +115,7 @@ export function createActionsService({ db, now = () => new Date() }: ActionsServ
       const enterpriseId = caller.enterpriseId;
       const braId = body.bra_id ?? null;
       const linkId = body.bra_risk_scenario_id ?? null;
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         if (braId !== null) {
           const bra = await findBra(trx, enterpriseId, braId);
           if (bra === undefined) throw invalidReference('bra_id', 'bra_id does not refer to a BRA of your enterprise');
@@ -176,6 +178,7 @@ export function createActionsService({ db, now = () => new Date() }: ActionsServ
           details: { changes: auditChanges(before, changes) },
         });
         const changed = after!;
+        servedVersion(caller, changed.row_version);
         const fields = Object.fromEntries(Object.keys(changes).map((field) => [field, changed[field as keyof ActionChanges]]));
         return { id: changed.id, ...fields, is_overdue: isOverdue(changed, utcToday(now())), updated_at: changed.updated_at };
       });
@@ -191,7 +194,7 @@ export function createActionsService({ db, now = () => new Date() }: ActionsServ
       const enterpriseId = caller.enterpriseId;
       const ids = body.action_ids;
       const changes = changesOf(body.updates);
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const locked = new Map((await lockActions(trx, enterpriseId, caller, ids)).map((row) => [row.id, row]));
         const missing = ids.filter((id) => locked.get(id)?.in_scope !== true);
         if (missing.length > 0) {
@@ -228,8 +231,12 @@ export function createActionsService({ db, now = () => new Date() }: ActionsServ
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
         const before = await lockOne(trx, caller, actionId);
-        if (before.archived) return { archived: false };
-        await markArchived(trx, enterpriseId, actionId, caller.userId);
+        if (before.archived) {
+          servedVersion(caller, before.row_version);
+          return { archived: false };
+        }
+        const archived = await markArchived(trx, enterpriseId, actionId, caller.userId);
+        if (archived !== undefined) servedVersion(caller, archived.row_version);
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),

@@ -56,7 +56,7 @@ export async function listAlertRows(db: Executor, filter: AlertFilter, limit: nu
 export async function lockAlert(trx: Transaction<DB>, alertId: string) {
   return trx
     .selectFrom('system_alerts')
-    .select(['id', 'type', 'cause', 'enterprise_id', 'status'])
+    .select(['id', 'type', 'cause', 'enterprise_id', 'status', 'row_version'])
     .where('id', '=', alertId)
     .forUpdate()
     .executeTakeFirst();

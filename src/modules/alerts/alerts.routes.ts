@@ -14,7 +14,7 @@ export function registerAlertRoutes(app: App, service: AlertsService): void {
 
   api.patch(
     '/admin/alerts/:alert_id',
-    { schema: updateAlertSchema },
+    { schema: updateAlertSchema, config: { ifMatch: true } },
     async (request) => {
       const data = await service.changeStatus(callerOf(request), request.params.alert_id, request.body);
       return { data, message: data.status === 'acknowledged' ? 'Alert acknowledged' : 'Alert resolved' };

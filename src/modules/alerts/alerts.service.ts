@@ -4,6 +4,7 @@ import type { Caller, Principal } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { AlertStatus } from '../../platform/db/tables/monitoring.js';
 import { inTransaction } from '../../platform/db/transaction.js';
+import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
 import { invalidState, notFound, validationError } from '../../platform/http/errors.js';
 import { loadPage, pageRequest } from '../../platform/http/pagination.js';
 import { requireAlertManager } from './alerts.policy.js';
@@ -34,7 +35,12 @@ export function alertChangeOf(body: UpdateAlertBody): AlertChange {
   return { status: 'resolved', resolution: body.resolution ?? null };
 }
 
-const present = <R, V>(row: R | undefined, view: (row: R) => V): V | null => (row === undefined ? null : view(row));
+/** The view of the changed row, reporting its new version for the answer's ETag; null when the UPDATE found none. */
+const present = <R extends { row_version: number }, V>(caller: Caller, row: R | undefined, view: (row: R) => V): V | null => {
+  if (row === undefined) return null;
+  servedVersion(caller, row.row_version);
+  return view(row);
+};
 
 export interface AlertsServiceDeps {
   /** The database, or the caller's open transaction to join. */
@@ -65,13 +71,14 @@ export function createAlertsService({ db }: AlertsServiceDeps) {
       return inTransaction(db, async ({ trx }) => {
         const current = await lockAlert(trx, alertId);
         if (current === undefined) throw notFound('Alert');
+        requireCurrentVersion(caller, current.row_version);
         if (!ALLOWED_FROM[change.status].includes(current.status)) {
           throw invalidState(`An alert that is ${current.status} cannot be ${change.status}`);
         }
         const updated =
           change.status === 'acknowledged'
-            ? present(await markAcknowledged(trx, alertId, caller.userId, change.notes), presentAcknowledgement)
-            : present(await markResolved(trx, alertId, caller.userId, change.resolution), presentResolution);
+            ? present(caller, await markAcknowledged(trx, alertId, caller.userId, change.notes), presentAcknowledgement)
+            : present(caller, await markResolved(trx, alertId, caller.userId, change.resolution), presentResolution);
         if (updated === null) throw invalidState(`The alert is no longer ${current.status}`);
         const text = change.status === 'acknowledged' ? { notes: change.notes } : { resolution: change.resolution };
         await writeAudit(trx, {

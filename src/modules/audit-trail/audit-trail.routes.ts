@@ -42,7 +42,7 @@ export function registerAuditTrailRoutes(app: App, { trail, checkpoints }: Audit
     checkpoints.list(callerOf(request), request.query),
   );
 
-  api.post('/audit/checkpoints', { schema: createCheckpointSchema }, async (request, reply) => {
+  api.post('/audit/checkpoints', { schema: createCheckpointSchema, config: { idempotent: true } }, async (request, reply) => {
     const data = await checkpoints.create(callerOf(request));
     return reply.code(201).send({ data, message: 'Checkpoint signed' });
   });

@@ -4,7 +4,7 @@ import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { ChainAnchor } from '../../platform/audit/chain-verifier.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
 import { paginationInfo, pageRequest } from '../../platform/http/pagination.js';
 import { requireAuditor } from './audit-trail.policy.js';
 import type { CheckpointKeys } from '../../platform/audit/checkpoint-key.js';
@@ -82,7 +82,7 @@ export function createCheckpointsService({ db, keys }: { db: Executor; keys: () 
     async create(caller: Caller): Promise<CheckpointView> {
       requireAuditor(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const id = randomUUID();
         await writeAudit(trx, {
           enterpriseId,

@@ -3,7 +3,8 @@ import type { Transaction } from 'kysely';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { DB, Executor } from '../../platform/db/schema.js';
 import { invalidState, notFound } from '../../platform/http/errors.js';
-import { findBra, type BraRow } from './bras.repository.js';
+import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
+import { braVersion, findBra, type BraRow } from './bras.repository.js';
 import { requireBraReader } from './bras.policy.js';
 
 /**
@@ -31,7 +32,19 @@ export async function lockedBra(
   const bra = await findBra(trx, caller.enterpriseId, braId, true);
   if (bra === undefined) throw notFound('BRA');
   policy(caller, bra);
+  // If-Match (a route declaring ifMatch) is compared here, under the lock: 404 and 403 come first.
+  requireCurrentVersion(caller, bra.row_version);
   return bra;
+}
+
+/**
+ * Tells the platform the BRA's version after a change, for the answer's ETag: read at the end of the
+ * transaction, once the triggers of its scenarios, ratings and control links have run. Only when the
+ * route asked for it (a route declaring ifMatch).
+ */
+export async function reportBraVersion(db: Executor, caller: Caller, bra: { enterprise_id: string; id: string }): Promise<void> {
+  if (caller.conditions === undefined || caller.conditions === null) return;
+  servedVersion(caller, await braVersion(db, bra.enterprise_id, bra.id));
 }
 
 const EDITABLE = new Set(['draft', 'in_progress']);

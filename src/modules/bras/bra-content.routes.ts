@@ -17,12 +17,12 @@ export function registerBraContentRoutes(api: App, service: BraContentService): 
     data: await service.listScenarios(callerOf(request), request.params.bra_id),
   }));
 
-  api.post('/bras/:bra_id/scenarios', { schema: addScenarioSchema }, async (request, reply) => {
+  api.post('/bras/:bra_id/scenarios', { schema: addScenarioSchema, config: { idempotent: true } }, async (request, reply) => {
     const data = await service.addScenario(callerOf(request), request.params.bra_id, request.body);
     return reply.code(201).send({ data, message: 'Scenario added' });
   });
 
-  api.patch('/bras/:bra_id/scenarios/:link_id', { schema: updateScenarioSchema }, async (request) => ({
+  api.patch('/bras/:bra_id/scenarios/:link_id', { schema: updateScenarioSchema, config: { ifMatch: true } }, async (request) => ({
     data: await service.updateScenario(callerOf(request), request.params.bra_id, request.params.link_id, request.body.included),
     message: 'Scenario updated',
   }));
@@ -31,7 +31,7 @@ export function registerBraContentRoutes(api: App, service: BraContentService): 
     data: await service.listRatings(callerOf(request), request.params.bra_id, request.query.history === true),
   }));
 
-  api.post('/bras/:bra_id/ratings', { schema: recordRatingSchema }, async (request, reply) => {
+  api.post('/bras/:bra_id/ratings', { schema: recordRatingSchema, config: { idempotent: true } }, async (request, reply) => {
     const data = await service.recordRating(callerOf(request), request.params.bra_id, request.body);
     return reply.code(201).send({ data, message: 'Rating recorded' });
   });
@@ -40,7 +40,7 @@ export function registerBraContentRoutes(api: App, service: BraContentService): 
     data: await service.listControls(callerOf(request), request.params.bra_id),
   }));
 
-  api.post('/bras/:bra_id/controls', { schema: linkControlSchema }, async (request, reply) => {
+  api.post('/bras/:bra_id/controls', { schema: linkControlSchema, config: { idempotent: true } }, async (request, reply) => {
     const data = await service.linkControl(callerOf(request), request.params.bra_id, request.body.sub_control_id);
     return reply.code(201).send({ data, message: 'Control linked' });
   });

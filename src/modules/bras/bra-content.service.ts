@@ -2,9 +2,9 @@ import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
-import { lockedBra, readableBra, requireEditable } from './bra-access.js';
+import { lockedBra, readableBra, reportBraVersion, requireEditable } from './bra-access.js';
 import { recordBraChange, touchBra } from './bra-changes.js';
 import { listControlRows, listScenarioRows } from './bra-detail.repository.js';
 import { toControlView, toScenarioView } from './bra-presenter.js';
@@ -38,7 +38,7 @@ export function createBraContentService({ db }: { db: Executor }) {
     },
 
     async addScenario(caller: Caller, braId: string, body: AddScenarioBody): Promise<ScenarioView> {
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const bra = await lockedBra(trx, caller, braId, requireBraEditor);
         requireEditable(bra, 'Scenarios can be added');
         if ((await findRiskScenario(trx, bra.enterprise_id, body.risk_scenario_id)) === undefined) {
@@ -75,6 +75,7 @@ export function createBraContentService({ db }: { db: Executor }) {
           await recordBraChange(trx, caller, bra, { change: included ? 'scenario_included' : 'scenario_excluded', bra_risk_scenario_id: link.id });
         }
         const [row] = await listScenarioRows(trx, bra.enterprise_id, bra.id, link.id);
+        await reportBraVersion(trx, caller, bra);
         return toScenarioView(row!);
       });
     },
@@ -86,7 +87,7 @@ export function createBraContentService({ db }: { db: Executor }) {
 
     async recordRating(caller: Caller, braId: string, body: RecordRatingBody): Promise<RatingView> {
       const scores = rateRisk(body.impact_score, body.likelihood_score);
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const bra = await lockedBra(trx, caller, braId, requireBraEditor);
         requireEditable(bra, 'Ratings can be recorded');
         if ((await findScenarioLink(trx, bra.enterprise_id, bra.id, body.bra_risk_scenario_id)) === undefined) {
@@ -128,7 +129,7 @@ export function createBraContentService({ db }: { db: Executor }) {
 
     /** The sub-control must be of the enterprise and not archived (400 INVALID_REFERENCE otherwise). */
     async linkControl(caller: Caller, braId: string, subControlId: string): Promise<ControlView> {
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const bra = await lockedBra(trx, caller, braId, requireBraEditor);
         requireEditable(bra, 'Controls can be linked');
         const subControl = await findSubControl(trx, bra.enterprise_id, subControlId);

@@ -9,7 +9,7 @@ export function registerBraSnapshotRoutes(api: App, service: BraSnapshotsService
     data: await service.listSnapshots(callerOf(request), request.params.bra_id),
   }));
 
-  api.get('/bras/:bra_id/snapshots/:snapshot_id', { schema: getSnapshotSchema }, async (request) => ({
+  api.get('/bras/:bra_id/snapshots/:snapshot_id', { schema: getSnapshotSchema, config: { etag: true } }, async (request) => ({
     data: await service.getSnapshot(callerOf(request), request.params.bra_id, request.params.snapshot_id),
     message: 'Snapshot retrieved',
   }));

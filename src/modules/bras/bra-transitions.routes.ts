@@ -11,22 +11,22 @@ async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
 
 /** A BRA's moves (3.1, D6.7): submit, return, approve, cancel. */
 export function registerBraTransitionRoutes(api: App, service: BraTransitionsService): void {
-  api.post('/bras/:bra_id/submit', { schema: submitBraSchema, preValidation: emptyBodyAsObject }, async (request) => ({
+  api.post('/bras/:bra_id/submit', { schema: submitBraSchema, config: { ifMatch: true }, preValidation: emptyBodyAsObject }, async (request) => ({
     data: await service.submit(callerOf(request), request.params.bra_id),
     message: 'BRA submitted for review',
   }));
 
-  api.post('/bras/:bra_id/return', { schema: returnBraSchema, preValidation: emptyBodyAsObject }, async (request) => ({
+  api.post('/bras/:bra_id/return', { schema: returnBraSchema, config: { ifMatch: true }, preValidation: emptyBodyAsObject }, async (request) => ({
     data: await service.returnToAssessor(callerOf(request), request.params.bra_id, request.body),
     message: 'BRA returned to the assessor',
   }));
 
-  api.post('/bras/:bra_id/approve', { schema: approveBraSchema, preValidation: emptyBodyAsObject }, async (request) => ({
+  api.post('/bras/:bra_id/approve', { schema: approveBraSchema, config: { ifMatch: true }, preValidation: emptyBodyAsObject }, async (request) => ({
     data: await service.approve(callerOf(request), request.params.bra_id, request.body),
     message: 'BRA approved',
   }));
 
-  api.post('/bras/:bra_id/cancel', { schema: cancelBraSchema, preValidation: emptyBodyAsObject }, async (request) => ({
+  api.post('/bras/:bra_id/cancel', { schema: cancelBraSchema, config: { ifMatch: true }, preValidation: emptyBodyAsObject }, async (request) => ({
     data: await service.cancel(callerOf(request), request.params.bra_id, request.body),
     message: 'BRA cancelled',
   }));

@@ -4,7 +4,7 @@ import type { Executor } from '../../platform/db/schema.js';
 import type { BraStatus } from '../../platform/db/tables/bras.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, invalidState } from '../../platform/http/errors.js';
-import { lockedBra } from './bra-access.js';
+import { lockedBra, reportBraVersion } from './bra-access.js';
 import { recordBraChange } from './bra-changes.js';
 import { unratedIncludedLinks } from './bra-detail.repository.js';
 import { takeSnapshot } from './bra-snapshots.service.js';
@@ -31,6 +31,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
         requireStatus(bra, ['in_progress'], 'submitted for review');
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'under_review' });
         await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status } });
+        await reportBraVersion(trx, caller, bra);
         return updated;
       });
     },
@@ -41,6 +42,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
         requireStatus(bra, ['under_review'], 'returned');
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'in_progress' });
         await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status }, comment: body.comment || null });
+        await reportBraVersion(trx, caller, bra);
         return updated;
       });
     },
@@ -72,6 +74,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
           { final_comment: updated.final_comment, snapshot_id: snapshotId, status: { from: bra.status, to: 'approved' } },
           'approve',
         );
+        await reportBraVersion(trx, caller, bra);
         return {
           id: updated.id,
           status: updated.status,
@@ -99,6 +102,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
           { cancellation_reason: updated.cancellation_reason, status: { from: bra.status, to: 'cancelled' } },
           'cancel',
         );
+        await reportBraVersion(trx, caller, bra);
         return {
           id: updated.id,
           status: updated.status,

@@ -29,12 +29,28 @@ export const BRA_COLUMNS = [
 ] as const;
 
 export async function findBra(db: Executor, enterpriseId: string, braId: string, lock = false) {
-  let query = db.selectFrom('bras as b').select(BRA_COLUMNS).where('b.enterprise_id', '=', enterpriseId).where('b.id', '=', braId);
+  let query = db
+    .selectFrom('bras as b')
+    .select(BRA_COLUMNS)
+    .select('b.row_version')
+    .where('b.enterprise_id', '=', enterpriseId)
+    .where('b.id', '=', braId);
   // The row lock serialises every change of one BRA: state checks, approve against cancel, ratings.
   if (lock) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 export type BraRow = NonNullable<Awaited<ReturnType<typeof findBra>>>;
+
+/** The BRA's version now (its ETag's): read at the end of a change, after its content triggers ran. */
+export async function braVersion(db: Executor, enterpriseId: string, braId: string): Promise<number> {
+  const row = await db
+    .selectFrom('bras')
+    .select('row_version')
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', braId)
+    .executeTakeFirstOrThrow();
+  return row.row_version;
+}
 
 /** A BRA with the names of its legal entity and business unit: one statement for one BRA or a page. */
 function withNames(db: Executor, enterpriseId: string) {
@@ -141,6 +157,7 @@ export async function updateBra(db: Executor, enterpriseId: string, braId: strin
   return updateOne(db, enterpriseId, braId)
     .set({ ...changes, updated_at: NOW })
     .returning(BRA_COLUMNS)
+    .returning('b.row_version')
     .executeTakeFirstOrThrow();
 }
 

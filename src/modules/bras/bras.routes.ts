@@ -11,17 +11,17 @@ export function registerBraRoutes(api: App, service: BrasService): void {
     return { ...page, message: 'BRAs retrieved' };
   });
 
-  api.post('/bras', { schema: createBraSchema }, async (request, reply) => {
+  api.post('/bras', { schema: createBraSchema, config: { idempotent: true } }, async (request, reply) => {
     const data = await service.create(callerOf(request), request.body);
     return reply.code(201).send({ data, message: 'BRA created' });
   });
 
-  api.get('/bras/:bra_id', { schema: getBraSchema }, async (request) => ({
+  api.get('/bras/:bra_id', { schema: getBraSchema, config: { etag: true } }, async (request) => ({
     data: await service.get(callerOf(request), request.params.bra_id),
     message: 'BRA retrieved',
   }));
 
-  api.patch('/bras/:bra_id', { schema: updateBraSchema }, async (request) => ({
+  api.patch('/bras/:bra_id', { schema: updateBraSchema, config: { ifMatch: true } }, async (request) => ({
     data: await service.update(callerOf(request), request.params.bra_id, request.body),
     message: 'BRA updated',
   }));

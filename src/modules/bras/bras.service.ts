@@ -1,11 +1,12 @@
 import { requireAssigned, requireMember, seesLegalEntity } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { servedVersion } from '../../platform/http/conditional/preconditions.js';
 import { AppError, forbidden } from '../../platform/http/errors.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import { takeSnapshot } from './bra-snapshots.service.js';
-import { lockedBra, readableBra, requireEditable } from './bra-access.js';
+import { lockedBra, readableBra, reportBraVersion, requireEditable } from './bra-access.js';
 import { recordBraChange } from './bra-changes.js';
 import { loadBraDetail, methodologyOf } from './bra-detail.js';
 import { toBraView } from './bra-presenter.js';
@@ -66,7 +67,7 @@ export function createBrasService({ db }: { db: Executor }) {
       requireBraAuthor(caller);
       const enterpriseId = caller.enterpriseId;
       const businessUnitId = body.business_unit_id ?? null;
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         if ((await findLegalEntity(trx, enterpriseId, body.legal_entity_id)) === undefined) {
           throw invalidReference('legal_entity_id', 'a legal entity');
         }
@@ -107,6 +108,7 @@ export function createBrasService({ db }: { db: Executor }) {
 
     async get(caller: Caller, braId: string): Promise<BraDetailView> {
       const bra = await readableBra(db, caller, braId);
+      servedVersion(caller, bra.row_version);
       const { appetite } = await methodologyOf(db, bra);
       return loadBraDetail(db, bra.enterprise_id, bra.id, appetite.threshold_value);
     },
@@ -129,9 +131,13 @@ export function createBrasService({ db }: { db: Executor }) {
           changes.description = body.description || null;
           before['description'] = bra.description;
         }
-        if (Object.keys(changes).length === 0) return bra;
+        if (Object.keys(changes).length === 0) {
+          servedVersion(caller, bra.row_version);
+          return bra;
+        }
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, changes);
         await recordBraChange(trx, caller, updated, { changes, previous: before });
+        await reportBraVersion(trx, caller, bra);
         return updated;
       });
     },

@@ -36,17 +36,17 @@ export function registerControlRoutes(app: App, { keyControls, subControls, test
     keyControls.list(callerOf(request), request.query),
   );
 
-  api.post('/controls/key-controls', { schema: createKeyControlSchema }, async (request, reply) => {
+  api.post('/controls/key-controls', { schema: createKeyControlSchema, config: { idempotent: true } }, async (request, reply) => {
     const data = await keyControls.create(callerOf(request), request.body);
     return reply.code(201).send({ data, message: 'Key control created' });
   });
 
-  api.patch('/controls/key-controls/:key_control_id', { schema: updateKeyControlSchema }, async (request) => ({
+  api.patch('/controls/key-controls/:key_control_id', { schema: updateKeyControlSchema, config: { ifMatch: true } }, async (request) => ({
     data: await keyControls.update(callerOf(request), request.params.key_control_id, request.body),
     message: 'Key control updated',
   }));
 
-  api.post('/controls/key-controls/:key_control_id/archive', { schema: archiveKeyControlSchema }, async (request) => {
+  api.post('/controls/key-controls/:key_control_id/archive', { schema: archiveKeyControlSchema, config: { ifMatch: true } }, async (request) => {
     const { alreadyArchived } = await keyControls.archive(callerOf(request), request.params.key_control_id);
     return { message: alreadyArchived ? 'Key control was already archived' : 'Key control and its sub-controls archived' };
   });
@@ -55,17 +55,17 @@ export function registerControlRoutes(app: App, { keyControls, subControls, test
     data: await subControls.list(callerOf(request), request.query),
   }));
 
-  api.post('/controls/sub-controls', { schema: createSubControlSchema }, async (request, reply) => {
+  api.post('/controls/sub-controls', { schema: createSubControlSchema, config: { idempotent: true } }, async (request, reply) => {
     const data = await subControls.create(callerOf(request), request.body);
     return reply.code(201).send({ data, message: 'Sub-control created' });
   });
 
-  api.get('/controls/sub-controls/:sub_control_id', { schema: getSubControlSchema }, async (request) => ({
+  api.get('/controls/sub-controls/:sub_control_id', { schema: getSubControlSchema, config: { etag: true } }, async (request) => ({
     data: await subControls.detail(callerOf(request), request.params.sub_control_id),
     message: 'Sub-control',
   }));
 
-  api.post('/controls/sub-controls/:sub_control_id/tests', { schema: recordTestSchema }, async (request, reply) => {
+  api.post('/controls/sub-controls/:sub_control_id/tests', { schema: recordTestSchema, config: { ifMatch: true, idempotent: true } }, async (request, reply) => {
     const data = await tests.record(callerOf(request), request.params.sub_control_id, request.body);
     return reply.code(201).send({ data, message: 'Test recorded' });
   });
@@ -74,12 +74,12 @@ export function registerControlRoutes(app: App, { keyControls, subControls, test
     tests.list(callerOf(request), request.params.sub_control_id, request.query),
   );
 
-  api.patch('/controls/sub-controls/:sub_control_id', { schema: updateSubControlSchema }, async (request) => ({
+  api.patch('/controls/sub-controls/:sub_control_id', { schema: updateSubControlSchema, config: { ifMatch: true } }, async (request) => ({
     data: await subControls.recordTestResults(callerOf(request), request.params.sub_control_id, request.body),
     message: 'Sub-control updated',
   }));
 
-  api.post('/controls/sub-controls/:sub_control_id/archive', { schema: archiveSubControlSchema }, async (request) => {
+  api.post('/controls/sub-controls/:sub_control_id/archive', { schema: archiveSubControlSchema, config: { ifMatch: true } }, async (request) => {
     const { alreadyArchived } = await subControls.archive(callerOf(request), request.params.sub_control_id);
     return { message: alreadyArchived ? 'Sub-control was already archived' : 'Sub-control archived' };
   });

@@ -7,6 +7,8 @@ import type { KeyControlsTable, SubControlsTable } from '../../platform/db/table
 export const KEY_CONTROL_COLUMNS = ['id', 'name', 'description', 'archived', 'created_at', 'updated_at'] as const;
 
 export type KeyControlRow = Pick<Selectable<KeyControlsTable>, (typeof KEY_CONTROL_COLUMNS)[number]>;
+/** With the row version a change compares If-Match with and reports for its answer's ETag. */
+export type VersionedKeyControlRow = KeyControlRow & { row_version: number };
 
 export async function insertKeyControl(
   db: Executor,
@@ -38,10 +40,10 @@ export async function insertKeyControls(
 }
 
 /** The row locked for the rest of the transaction, so concurrent changes apply one after another. */
-export async function lockKeyControl(db: Executor, enterpriseId: string, id: string): Promise<KeyControlRow | undefined> {
+export async function lockKeyControl(db: Executor, enterpriseId: string, id: string): Promise<VersionedKeyControlRow | undefined> {
   return db
     .selectFrom('key_controls')
-    .select(KEY_CONTROL_COLUMNS)
+    .select([...KEY_CONTROL_COLUMNS, 'row_version'])
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
     .forUpdate()
@@ -53,23 +55,26 @@ export async function updateKeyControl(
   enterpriseId: string,
   id: string,
   changes: { name?: string; description?: string | null },
-): Promise<KeyControlRow> {
+): Promise<VersionedKeyControlRow> {
   return db
     .updateTable('key_controls')
     .set({ ...changes, updated_at: sql<Date>`now()` })
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
-    .returning(KEY_CONTROL_COLUMNS)
+    .returning([...KEY_CONTROL_COLUMNS, 'row_version'])
     .executeTakeFirstOrThrow();
 }
 
-export async function archiveKeyControl(db: Executor, enterpriseId: string, id: string): Promise<void> {
-  await db
+/** The archived key control's new row version. */
+export async function archiveKeyControl(db: Executor, enterpriseId: string, id: string): Promise<number> {
+  const row = await db
     .updateTable('key_controls')
     .set({ archived: true, archived_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
-    .execute();
+    .returning('row_version')
+    .executeTakeFirstOrThrow();
+  return row.row_version;
 }
 
 export type NestedSubControlRow = Pick<Selectable<SubControlsTable>, 'id' | 'name' | 'tod' | 'toe' | 'total_effectiveness' | 'archived'>;

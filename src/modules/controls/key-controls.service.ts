@@ -4,7 +4,8 @@ import { writeAudit } from '../../platform/audit/audit-writer.js';
 import { requireMember } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
 import { invalidState, notFound } from '../../platform/http/errors.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import type { CreateKeyControlBody, KeyControlListItem, KeyControlView, UpdateKeyControlBody } from './controls.schemas.js';
@@ -42,7 +43,7 @@ export function createKeyControlsService({ db }: { db: Executor }) {
     async create(caller: Caller, body: Static<typeof CreateKeyControlBody>): Promise<KeyControl> {
       requireControlLibraryAdmin(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const created = await insertKeyControl(trx, enterpriseId, {
           name: body.name,
           description: body.description || null,
@@ -67,14 +68,19 @@ export function createKeyControlsService({ db }: { db: Executor }) {
       return inTransaction(db, async ({ trx }) => {
         const current = await lockKeyControl(trx, enterpriseId, id);
         if (current === undefined) throw notFound('Key control');
+        requireCurrentVersion(caller, current.row_version);
         if (current.archived) throw invalidState('An archived key control cannot be changed');
         const wanted = {
           ...(body.name !== undefined ? { name: body.name } : {}),
           ...(body.description !== undefined ? { description: body.description || null } : {}),
         };
         const changes = changedFields(current, wanted);
-        if (Object.keys(changes).length === 0) return current;
+        if (Object.keys(changes).length === 0) {
+          servedVersion(caller, current.row_version);
+          return current;
+        }
         const updated = await updateKeyControl(trx, enterpriseId, id, wanted);
+        servedVersion(caller, updated.row_version);
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
@@ -97,8 +103,12 @@ export function createKeyControlsService({ db }: { db: Executor }) {
       return inTransaction(db, async ({ trx }) => {
         const current = await lockKeyControl(trx, enterpriseId, id);
         if (current === undefined) throw notFound('Key control');
-        if (current.archived) return { alreadyArchived: true };
-        await archiveKeyControl(trx, enterpriseId, id);
+        requireCurrentVersion(caller, current.row_version);
+        if (current.archived) {
+          servedVersion(caller, current.row_version);
+          return { alreadyArchived: true };
+        }
+        servedVersion(caller, await archiveKeyControl(trx, enterpriseId, id));
         const subControlIds = await archiveSubControlsOf(trx, enterpriseId, id);
         await writeAudit(trx, {
           enterpriseId,

@@ -4,7 +4,8 @@ import { writeAudit } from '../../platform/audit/audit-writer.js';
 import { requireMember } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
 import { invalidState, notFound } from '../../platform/http/errors.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import { changedFields } from './changes.js';
@@ -27,9 +28,10 @@ export function createSubControlTestsService({ db }: { db: Executor }) {
     async record(caller: Caller, subControlId: string, body: Static<typeof RecordTestBody>): Promise<TestRecord> {
       requireTestRecorder(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const current = await lockSubControl(trx, enterpriseId, subControlId);
         if (current === undefined) throw notFound('Sub-control');
+        requireCurrentVersion(caller, current.row_version);
         if (current.archived) throw invalidState('An archived sub-control cannot be tested');
         const result = {
           tod: body.tod,
@@ -42,6 +44,7 @@ export function createSubControlTestsService({ db }: { db: Executor }) {
           toe_justification: body.toe_justification || null,
         };
         const updated = await updateSubControl(trx, enterpriseId, subControlId, result);
+        servedVersion(caller, updated.row_version);
         const appended = await appendCurrentResult(trx, enterpriseId, updated, 'test', caller.userId);
         await writeAudit(trx, {
           enterpriseId,

@@ -24,6 +24,8 @@ export const SUB_CONTROL_COLUMNS = [
 ] as const;
 
 export type SubControlRow = Pick<Selectable<SubControlsTable>, (typeof SUB_CONTROL_COLUMNS)[number]>;
+/** With the row version a change compares If-Match with and reports for its answer's ETag. */
+export type VersionedSubControlRow = SubControlRow & { row_version: number };
 
 /** The columns a test-result change may set (total_effectiveness only ever from the matrix). */
 export type SubControlChanges = Partial<
@@ -54,8 +56,13 @@ export async function insertSubControl(
 }
 
 /** One sub-control of the enterprise with the columns the API returns. */
-export async function findSubControlRow(db: Executor, enterpriseId: string, id: string): Promise<SubControlRow | undefined> {
-  return db.selectFrom('sub_controls').select(SUB_CONTROL_COLUMNS).where('enterprise_id', '=', enterpriseId).where('id', '=', id).executeTakeFirst();
+export async function findSubControlRow(db: Executor, enterpriseId: string, id: string): Promise<VersionedSubControlRow | undefined> {
+  return db
+    .selectFrom('sub_controls')
+    .select([...SUB_CONTROL_COLUMNS, 'row_version'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export type NewSubControl = Parameters<typeof insertSubControl>[2];
@@ -71,33 +78,36 @@ export async function insertSubControls(db: Executor, enterpriseId: string, valu
 }
 
 /** The row locked for the rest of the transaction: tod and toe change one request after another. */
-export async function lockSubControl(db: Executor, enterpriseId: string, id: string): Promise<SubControlRow | undefined> {
+export async function lockSubControl(db: Executor, enterpriseId: string, id: string): Promise<VersionedSubControlRow | undefined> {
   return db
     .selectFrom('sub_controls')
-    .select(SUB_CONTROL_COLUMNS)
+    .select([...SUB_CONTROL_COLUMNS, 'row_version'])
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();
 }
 
-export async function updateSubControl(db: Executor, enterpriseId: string, id: string, changes: SubControlChanges): Promise<SubControlRow> {
+export async function updateSubControl(db: Executor, enterpriseId: string, id: string, changes: SubControlChanges): Promise<VersionedSubControlRow> {
   return db
     .updateTable('sub_controls')
     .set({ ...changes, updated_at: sql<Date>`now()` })
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
-    .returning(SUB_CONTROL_COLUMNS)
+    .returning([...SUB_CONTROL_COLUMNS, 'row_version'])
     .executeTakeFirstOrThrow();
 }
 
-export async function archiveSubControl(db: Executor, enterpriseId: string, id: string): Promise<void> {
-  await db
+/** The archived sub-control's new row version. */
+export async function archiveSubControl(db: Executor, enterpriseId: string, id: string): Promise<number> {
+  const row = await db
     .updateTable('sub_controls')
     .set({ archived: true, archived_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
-    .execute();
+    .returning('row_version')
+    .executeTakeFirstOrThrow();
+  return row.row_version;
 }
 
 /** Archives the still-active sub-controls of a key control; returns their ids. */

@@ -4,7 +4,8 @@ import { writeAudit } from '../../platform/audit/audit-writer.js';
 import { requireMember } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
 import { AppError, invalidState, notFound } from '../../platform/http/errors.js';
 import { changedFields } from './changes.js';
 import { requireControlLibraryAdmin, requireTestRecorder } from './controls.policy.js';
@@ -68,6 +69,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
       const enterpriseId = caller.enterpriseId;
       const current = await findSubControlRow(db, enterpriseId, id);
       if (current === undefined) throw notFound('Sub-control');
+      servedVersion(caller, current.row_version);
       const [latest, previous] = await listTestRecords(db, enterpriseId, id, 2, 0);
       return {
         ...current,
@@ -80,7 +82,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
     async create(caller: Caller, body: Static<typeof CreateSubControlBody>): Promise<SubControl> {
       requireControlLibraryAdmin(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const parent = await findKeyControlState(trx, enterpriseId, body.key_control_id, true);
         if (parent === undefined) throw unknownKeyControl();
         if (parent.archived) throw invalidState('Sub-controls cannot be added to an archived key control');
@@ -127,6 +129,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
       return inTransaction(db, async ({ trx }) => {
         const current = await lockSubControl(trx, enterpriseId, id);
         if (current === undefined) throw notFound('Sub-control');
+        requireCurrentVersion(caller, current.row_version);
         if (current.archived) throw invalidState('An archived sub-control cannot be changed');
         const wanted: SubControlChanges = {};
         if (body.tod !== undefined) wanted.tod = body.tod;
@@ -140,13 +143,17 @@ export function createSubControlsService({ db }: { db: Executor }) {
         const toe = wanted.toe !== undefined ? wanted.toe : current.toe;
         wanted.total_effectiveness = totalEffectiveness(tod, toe);
         const changes = changedFields(current, wanted);
-        if (Object.keys(changes).length === 0) return current;
+        if (Object.keys(changes).length === 0) {
+          servedVersion(caller, current.row_version);
+          return current;
+        }
         const updated = await updateSubControl(trx, enterpriseId, id, wanted);
         // The history is complete whichever way a result was entered: a PATCH that moves the result
         // (tod, toe or the testing date) appends the state it leaves.
         if ('tod' in changes || 'toe' in changes || 'testing_date' in changes) {
           await appendCurrentResult(trx, enterpriseId, updated, 'update', caller.userId);
         }
+        servedVersion(caller, updated.row_version);
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
@@ -166,8 +173,12 @@ export function createSubControlsService({ db }: { db: Executor }) {
       return inTransaction(db, async ({ trx }) => {
         const current = await lockSubControl(trx, enterpriseId, id);
         if (current === undefined) throw notFound('Sub-control');
-        if (current.archived) return { alreadyArchived: true };
-        await archiveSubControl(trx, enterpriseId, id);
+        requireCurrentVersion(caller, current.row_version);
+        if (current.archived) {
+          servedVersion(caller, current.row_version);
+          return { alreadyArchived: true };
+        }
+        servedVersion(caller, await archiveSubControl(trx, enterpriseId, id));
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),

@@ -12,12 +12,12 @@ export function registerGovernanceRoutes(app: App, appetites: RiskAppetiteServic
     data: await appetites.list(callerOf(request), request.query),
   }));
 
-  api.post('/governance/risk-appetite', { schema: upsertAppetiteSchema }, async (request, reply) => {
+  api.post('/governance/risk-appetite', { schema: upsertAppetiteSchema, config: { ifMatch: true, idempotent: true } }, async (request, reply) => {
     const { created, record } = await appetites.upsert(callerOf(request), request.body);
     return reply.code(created ? 201 : 200).send({ data: record, message: created ? 'Risk appetite created' : 'Risk appetite updated' });
   });
 
-  api.delete('/governance/risk-appetite/:risk_appetite_id', { schema: deleteAppetiteSchema }, async (request) => {
+  api.delete('/governance/risk-appetite/:risk_appetite_id', { schema: deleteAppetiteSchema, config: { ifMatch: true } }, async (request) => {
     await appetites.remove(callerOf(request), request.params.risk_appetite_id);
     return { message: 'Risk appetite override deleted' };
   });

@@ -17,6 +17,8 @@ const APPETITE_COLUMNS = [
   'created_at',
   'updated_at',
   'updated_by',
+  // The version an upsert or a delete compares If-Match with (not part of the API's view).
+  'row_version',
 ] as const;
 
 /**

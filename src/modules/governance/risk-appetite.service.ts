@@ -3,7 +3,8 @@ import { requireMember } from '../../platform/auth/policies.js';
 import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { requireAbsentForCreate, requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
 import { AppError, invalidState, notFound, validationError } from '../../platform/http/errors.js';
 import { findBusinessUnit } from '../legal-entities/legal-entities.repository.js';
 import { requireAppetiteAdmin, requireVisibleFilter, visibleAppetites } from './governance.policy.js';
@@ -106,16 +107,21 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
         description: body.description ?? null,
         updated_by: caller.userId,
       };
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         let previous = await findAppetiteOfScopeForUpdate(trx, enterpriseId, scope);
+        if (previous === undefined) requireAbsentForCreate(caller);
         let record = previous === undefined ? await insertAppetiteIfAbsent(trx, enterpriseId, { ...scope, ...values }) : undefined;
         if (previous === undefined && record === undefined) {
           // A concurrent request created the record first: update it (the lock waits for its commit).
           previous = await findAppetiteOfScopeForUpdate(trx, enterpriseId, scope);
           if (previous === undefined) throw new AppError('CONFLICT', 'The risk appetite of this scope changed concurrently; retry');
         }
-        if (previous !== undefined) record = await updateAppetite(trx, enterpriseId, previous.id, values);
+        if (previous !== undefined) {
+          requireCurrentVersion(caller, previous.row_version);
+          record = await updateAppetite(trx, enterpriseId, previous.id, values);
+        }
         const saved = record!;
+        servedVersion(caller, saved.row_version);
         await insertAppetiteHistory(trx, enterpriseId, {
           ...scope,
           riskAppetiteId: saved.id,
@@ -149,6 +155,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
       await inTransaction(db, async ({ trx }) => {
         const record = await findAppetiteForUpdate(trx, enterpriseId, id);
         if (record === undefined) throw notFound('Risk appetite');
+        requireCurrentVersion(caller, record.row_version);
         if (isDefault(record)) throw invalidState('The enterprise default risk appetite cannot be deleted, only updated');
         await deleteAppetite(trx, enterpriseId, id);
         await insertAppetiteHistory(trx, enterpriseId, {

@@ -19,7 +19,7 @@ export function registerLegalEntityRoutes(app: App, service: LegalEntitiesServic
 
   api.post(
     '/admin/legal-entities',
-    { schema: createLegalEntitySchema },
+    { schema: createLegalEntitySchema, config: { idempotent: true } },
     async (request, reply) => {
       const data = await service.create(callerOf(request), request.body);
       return reply.code(201).send({ data, message: 'Legal entity created' });
@@ -28,7 +28,7 @@ export function registerLegalEntityRoutes(app: App, service: LegalEntitiesServic
 
   api.post(
     '/admin/legal-entities/:id/business-units',
-    { schema: createBusinessUnitSchema },
+    { schema: createBusinessUnitSchema, config: { idempotent: true } },
     async (request, reply) => {
       const data = await service.createBusinessUnit(callerOf(request), request.params.id, request.body);
       return reply.code(201).send({ data, message: 'Business unit created' });

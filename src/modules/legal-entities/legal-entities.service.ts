@@ -4,7 +4,7 @@ import { requireMember } from '../../platform/auth/policies.js';
 import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
 import { notFound } from '../../platform/http/errors.js';
 import {
   findLegalEntity,
@@ -40,7 +40,7 @@ export function createLegalEntitiesService({ db }: LegalEntitiesServiceDeps) {
     async create(caller: Caller, input: { name: string; description?: string | null | undefined }): Promise<Static<typeof LegalEntityView>> {
       requireLegalEntityAdmin(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const entity = await insertLegalEntity(trx, enterpriseId, {
           name: input.name,
           description: input.description || null,
@@ -64,7 +64,7 @@ export function createLegalEntitiesService({ db }: LegalEntitiesServiceDeps) {
     async createBusinessUnit(caller: Caller, legalEntityId: string, input: { name: string }): Promise<Static<typeof BusinessUnitView>> {
       requireLegalEntityAdmin(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         if ((await findLegalEntity(trx, enterpriseId, legalEntityId)) === undefined) throw notFound('Legal entity');
         const unit = await insertBusinessUnit(trx, enterpriseId, legalEntityId, input.name);
         await writeAudit(trx, {

@@ -15,7 +15,7 @@ export function registerRiskScenarioRoutes(app: App, service: RiskScenariosServi
 
   api.post(
     '/risk-scenarios',
-    { schema: createRiskScenarioSchema },
+    { schema: createRiskScenarioSchema, config: { idempotent: true } },
     async (request, reply) => {
       const data = await service.add(callerOf(request), request.body);
       return reply.code(201).send({ data, message: 'Risk scenario created' });

@@ -3,7 +3,7 @@ import type { Caller } from '../../platform/auth/principal.js';
 import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
+import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import {
   countRiskScenarios,
@@ -54,7 +54,7 @@ export function createRiskScenariosService({ db }: RiskScenariosServiceDeps) {
     async add(caller: Caller, input: { name: string; category: string; description?: string | null | undefined }): Promise<RiskScenario> {
       requireCatalogueEditor(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const [created] = await insertRiskScenarios(trx, enterpriseId, [
           { name: input.name, category: input.category, description: input.description || null },
         ]);

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { MemberRole } from '../db/tables/users.js';
+import type { RequestWork, UnitOfWork } from '../db/transaction.js';
+import type { RequestConditions } from '../http/conditional/preconditions.js';
 import { AppError } from '../http/errors.js';
 import { operationOf } from '../http/operation.js';
 
@@ -33,11 +35,25 @@ export interface RequestOrigin {
   operation: string | null;
 }
 
-export interface Caller extends Principal, RequestOrigin {}
+/**
+ * What the request asks of the change besides its body: its If-Match (a route declaring `etag` or `ifMatch`)
+ * and the unit of work the platform holds open for it (a route declaring `idempotent`, with an
+ * Idempotency-Key). Absent for calls made outside a request (the demo).
+ */
+export interface RequestTerms {
+  conditions?: RequestConditions | null;
+  work?: UnitOfWork | null;
+}
+
+export interface Caller extends Principal, RequestOrigin, RequestTerms {}
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /** Set on routes declaring `etag` or `ifMatch` (platform/http/conditional). */
+    conditions: RequestConditions | null;
+    /** Set while an Idempotency-Key request holds its unit of work open (platform/idempotency). */
+    requestWork: RequestWork | null;
   }
 }
 
@@ -70,5 +86,7 @@ export function callerOf(request: FastifyRequest): Caller {
     ip: origin.ip,
     userAgent: origin.userAgent,
     operation: origin.operation,
+    conditions: request.conditions,
+    work: request.requestWork === null ? null : request.requestWork.work,
   };
 }

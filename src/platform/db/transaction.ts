@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
 import type { DB, Executor } from './schema.js';
 
 type CommitHook = () => void | Promise<void>;
@@ -45,6 +45,11 @@ export async function inTransaction<T>(db: Executor, fn: (work: UnitOfWork) => P
     openUnits.set(trx, work);
     return fn(work);
   });
+  await runCommitHooks(root, hooks);
+  return result;
+}
+
+async function runCommitHooks(root: Kysely<DB>, hooks: readonly CommitHook[]): Promise<void> {
   for (const hook of hooks) {
     try {
       await hook();
@@ -54,5 +59,41 @@ export async function inTransaction<T>(db: Executor, fn: (work: UnitOfWork) => P
       else process.stderr.write(`on-commit hook failed: ${error instanceof Error ? error.stack : String(error)}\n`);
     }
   }
-  return result;
+}
+
+/**
+ * A unit of work that outlives one function: the platform opens it before a handler and ends it once the
+ * answer is known (an Idempotency-Key request stores its answer in the change's transaction). Services join
+ * it through `joinRequestWork`; its commit hooks run after `commit`.
+ */
+export interface RequestWork {
+  work: UnitOfWork;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+export async function openRequestWork(root: Kysely<DB>): Promise<RequestWork> {
+  const trx: ControlledTransaction<DB> = await root.startTransaction().execute();
+  const hooks: CommitHook[] = [];
+  const work: UnitOfWork = { trx, onCommit: (hook) => hooks.push(hook) };
+  openUnits.set(trx, work);
+  return {
+    work,
+    async commit() {
+      await trx.commit().execute();
+      await runCommitHooks(root, hooks);
+    },
+    async rollback() {
+      await trx.rollback().execute();
+    },
+  };
+}
+
+/**
+ * The executor a service's change runs on: the request's open unit of work when the platform holds one
+ * (Idempotency-Key), so the change and its stored answer commit together; else the service's own.
+ */
+export function joinRequestWork(db: Executor, caller: { work?: UnitOfWork | null }): Executor {
+  if (db.isTransaction || caller.work === undefined || caller.work === null) return db;
+  return caller.work.trx;
 }

@@ -13,7 +13,7 @@ export async function markAcknowledged(trx: Transaction<DB>, alertId: string, by
     .set({ status: 'acknowledged', acknowledged_at: sql<Date>`now()`, acknowledged_by: by, notes, updated_at: sql<Date>`now()` })
     .where('id', '=', alertId)
     .where('status', '=', 'open')
-    .returning(['id', 'status', 'acknowledged_at', 'acknowledged_by', 'notes'])
+    .returning(['id', 'status', 'acknowledged_at', 'acknowledged_by', 'notes', 'row_version'])
     .executeTakeFirst();
 }
 
@@ -23,6 +23,6 @@ export async function markResolved(trx: Transaction<DB>, alertId: string, by: st
     .set({ status: 'resolved', resolved_at: sql<Date>`now()`, resolved_by: by, resolution, updated_at: sql<Date>`now()` })
     .where('id', '=', alertId)
     .where('status', 'in', ['open', 'acknowledged'])
-    .returning(['id', 'status', 'resolved_at', 'resolved_by', 'resolution'])
+    .returning(['id', 'status', 'resolved_at', 'resolved_by', 'resolution', 'row_version'])
     .executeTakeFirst();
 }

@@ -81,7 +81,7 @@ export async function findEnterprise(db: Executor, enterpriseId: string) {
 export async function findEnterpriseForUpdate(trx: Transaction<DB>, enterpriseId: string) {
   return trx
     .selectFrom('enterprises')
-    .select(['id', 'status', 'subscription_tier'])
+    .select(['id', 'status', 'subscription_tier', 'row_version'])
     .where('id', '=', enterpriseId)
     .forUpdate()
     .executeTakeFirst();
@@ -107,6 +107,6 @@ export async function updateEnterprise(
     .updateTable('enterprises')
     .set({ ...changes, updated_at: new Date() })
     .where('id', '=', enterpriseId)
-    .returning(['id', 'status', 'subscription_tier', 'updated_at'])
+    .returning(['id', 'status', 'subscription_tier', 'updated_at', 'row_version'])
     .executeTakeFirstOrThrow();
 }

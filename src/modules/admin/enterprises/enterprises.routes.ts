@@ -15,7 +15,7 @@ export function registerEnterpriseRoutes(app: App, service: EnterprisesService):
 
   api.post(
     '/admin/enterprises',
-    { schema: createEnterpriseSchema },
+    { schema: createEnterpriseSchema, config: { idempotent: true } },
     async (request, reply) => {
       const data = await service.create(callerOf(request), request.body);
       return reply.status(201).send({ data, message: 'Enterprise created' });
@@ -24,7 +24,7 @@ export function registerEnterpriseRoutes(app: App, service: EnterprisesService):
 
   api.patch(
     '/admin/enterprises/:enterprise_id',
-    { schema: updateEnterpriseSchema },
+    { schema: updateEnterpriseSchema, config: { ifMatch: true } },
     async (request) => ({
       data: await service.update(callerOf(request), request.params.enterprise_id, request.body),
       message: 'Enterprise updated',

@@ -4,7 +4,8 @@ import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
 import { writeAudit } from '../../../platform/audit/audit-writer.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { Executor } from '../../../platform/db/schema.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import { inTransaction, joinRequestWork } from '../../../platform/db/transaction.js';
+import { requireCurrentVersion, servedVersion } from '../../../platform/http/conditional/preconditions.js';
 import { notFound } from '../../../platform/http/errors.js';
 import { loadPage, pageRequest, type PaginationInfo } from '../../../platform/http/pagination.js';
 import { createRiskScenariosService } from '../../risk-scenarios/risk-scenarios.service.js';
@@ -77,7 +78,7 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
     /** The enterprise, its default appetite and its starter scenario catalogue commit together or not at all. */
     async create(caller: Caller, body: Static<typeof CreateEnterpriseBody>): Promise<Static<typeof CreatedEnterprise>> {
       requireEnterpriseManager(caller);
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const enterprise = await insertEnterprise(trx, {
           name: body.name,
           country: body.country,
@@ -112,6 +113,7 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
       return inTransaction(db, async ({ trx }) => {
         const before = await findEnterpriseForUpdate(trx, enterpriseId);
         if (before === undefined) throw notFound('Enterprise');
+        requireCurrentVersion(caller, before.row_version);
         const after = await updateEnterprise(trx, enterpriseId, {
           status: body.status,
           subscription_tier: body.subscription_tier,
@@ -127,6 +129,7 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
             after: { status: after.status, subscription_tier: after.subscription_tier },
           },
         });
+        servedVersion(caller, after.row_version);
         return after;
       });
     },

@@ -15,7 +15,7 @@ export function registerEntityRoleRoutes(app: App, service: EntityRolesService):
 
   api.post(
     '/admin/users/:user_id/entity-roles',
-    { schema: createEntityRoleSchema },
+    { schema: createEntityRoleSchema, config: { idempotent: true } },
     async (request, reply) => {
       const data = await service.create(callerOf(request), request.params.user_id, request.body);
       return reply.status(201).send({ data, message: 'Entity role assigned' });

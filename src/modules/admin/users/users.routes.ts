@@ -17,7 +17,7 @@ export function registerUserRoutes(app: App, service: UsersService): void {
 
   api.post(
     '/admin/enterprises/:enterprise_id/users',
-    { schema: createUserSchema },
+    { schema: createUserSchema, config: { idempotent: true } },
     async (request, reply) => {
       const data = await service.create(callerOf(request), request.params.enterprise_id, request.body);
       return reply.status(201).send({ data, message: 'User created' });

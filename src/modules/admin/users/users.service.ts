@@ -5,7 +5,7 @@ import type { Caller, Principal } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
 import { revokeUserSessions } from '../../../platform/auth/sessions.js';
 import type { Executor } from '../../../platform/db/schema.js';
-import { inTransaction } from '../../../platform/db/transaction.js';
+import { inTransaction, joinRequestWork } from '../../../platform/db/transaction.js';
 import { invalidState, notFound } from '../../../platform/http/errors.js';
 import { administeredEnterprise, requireEnterpriseAdmin, requireGrantableRole } from '../admin.policy.js';
 import { requireEnterpriseExists } from '../enterprises/enterprises.service.js';
@@ -59,7 +59,7 @@ export function createUsersService({ db, principals }: UsersServiceDeps) {
     async create(caller: Caller, enterpriseId: string, body: Static<typeof CreateUserBody>): Promise<Static<typeof CreatedUser>> {
       requireEnterpriseAdmin(caller, enterpriseId);
       requireGrantableRole(caller, body.role);
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         await requireEnterpriseExists(trx, enterpriseId);
         const user = await insertUser(trx, { email: body.email.toLowerCase(), full_name: body.full_name });
         const member = await insertMember(trx, enterpriseId, user.id, body.role);

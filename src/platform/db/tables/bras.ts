@@ -26,6 +26,8 @@ export interface BrasTable {
   cancelled_by: string | null;
   cancelled_at: Date | null;
   cancellation_reason: string | null;
+  /** One more at every change of the row (a trigger; for a BRA also of its scenarios, ratings and control links): the ETag's version. */
+  row_version: Generated<number>;
 }
 
 /** A catalogue scenario added to a BRA (D6.4). */

@@ -15,6 +15,8 @@ export interface KeyControlsTable {
   created_by: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** One more at every change of the row (a trigger; for a BRA also of its scenarios, ratings and control links): the ETag's version. */
+  row_version: Generated<number>;
 }
 
 export interface SubControlsTable {
@@ -36,6 +38,8 @@ export interface SubControlsTable {
   created_by: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** One more at every change of the row (a trigger; for a BRA also of its scenarios, ratings and control links): the ETag's version. */
+  row_version: Generated<number>;
 }
 
 /**

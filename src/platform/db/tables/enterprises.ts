@@ -12,6 +12,8 @@ export interface EnterprisesTable {
   subscription_tier: Generated<'starter' | 'professional' | 'enterprise'>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** One more at every change of the row (a trigger; for a BRA also of its scenarios, ratings and control links): the ETag's version. */
+  row_version: Generated<number>;
 }
 
 export interface EnterprisesTables {

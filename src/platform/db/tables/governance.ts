@@ -14,6 +14,8 @@ export interface RiskAppetitesTable {
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   updated_by: string | null;
+  /** One more at every change of the row (a trigger; for a BRA also of its scenarios, ratings and control links): the ETag's version. */
+  row_version: Generated<number>;
 }
 
 export interface RiskAppetiteHistoryTable {

@@ -24,6 +24,8 @@ export interface SystemAlertsTable {
   resolved_at: Date | null;
   resolved_by: string | null;
   resolution: string | null;
+  /** One more at every change of the row (a trigger; for a BRA also of its scenarios, ratings and control links): the ETag's version. */
+  row_version: Generated<number>;
 }
 
 /** Raised by the platform's monitor (platform/monitoring), acknowledged and resolved through it by the alerts module. */

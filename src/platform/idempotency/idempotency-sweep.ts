@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { intervalJob } from '../jobs.js';
+import type { Job, Platform } from '../module.js';
+import { sweepExpired } from './idempotency.repository.js';
+
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+const BATCH = 1000;
+
+/** Deletes expired answers in batches until none is left (rows are claimed with SKIP LOCKED, so instances share it). */
+export async function sweepIdempotencyKeys(db: Kysely<DB>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await sweepExpired(db, BATCH);
+    total += deleted;
+    if (deleted < BATCH) return total;
+  }
+}
+
+/** The platform's own background work: expired Idempotency-Key answers leave the database every ten minutes. */
+export function idempotencySweepJob(platform: Pick<Platform, 'database' | 'log'>): Job {
+  return intervalJob('platform.idempotency_sweep', SWEEP_EVERY_MS, platform.log, async () => {
+    await sweepIdempotencyKeys(platform.database.db);
+  });
+}

@@ -1,0 +1,65 @@
+import type { RouteOptions } from 'fastify';
+
+/**
+ * Which routes the safe-client rules apply to, read from the routes as declared (method, path, config and
+ * response schema), so that a route added on any branch is held to them without being listed anywhere.
+ */
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  route: RouteOptions;
+}
+
+export const API = '/api/v1';
+
+/** Single resources whose path does not end in an id (the caller's own description). */
+const SINGLE_RESOURCE_READS = new Set([`GET ${API}/me`]);
+
+/**
+ * Changes the issue does not ask If-Match of, each with its reason. Anything else that changes one resource
+ * (PATCH, DELETE, a POST action on /{id}/...) must declare `ifMatch`.
+ */
+export const IF_MATCH_EXEMPT = new Map([
+  // Deactivation is idempotent and the membership has no version a client reads (no single GET).
+  [`DELETE ${API}/admin/enterprises/:enterprise_id/users/:user_id`, 'deactivating a user: idempotent, nothing a client reads to version'],
+  // Removing an assignment is idempotent for the caller's intent; assignments have no single GET.
+  [`DELETE ${API}/admin/users/:user_id/entity-roles/:role_id`, 'removing an entity role: idempotent, nothing a client reads to version'],
+]);
+
+/** Creating POSTs the issue does not ask an Idempotency-Key of. None today; say why for any added. */
+export const IDEMPOTENCY_EXEMPT = new Map<string, string>();
+
+/** Changes that may create or change (an upsert): both rules apply. */
+const UPSERTS = new Set([`POST ${API}/governance/risk-appetite`]);
+
+const nameOf = ({ method, url }: DeclaredRoute) => `${method} ${url}`;
+const endsInParam = (url: string) => /\/:[a-z_]+$/.test(url);
+/** POST /things/:id/verb: a state action on one resource. */
+const isStateAction = (route: DeclaredRoute) => route.method === 'POST' && /\/:[a-z_]+\/[a-z-]+$/.test(route.url) && !creates(route);
+const creates = ({ route }: DeclaredRoute) => {
+  const responses = (route.schema as { response?: Record<string, unknown> } | undefined)?.response ?? {};
+  return Object.keys(responses).includes('201');
+};
+const isBulk = ({ method, url }: DeclaredRoute) => method === 'POST' && /\/bulk-[a-z]+$/.test(url);
+
+export function singleResourceReads(routes: readonly DeclaredRoute[]): DeclaredRoute[] {
+  return routes.filter((route) => route.method === 'GET' && (endsInParam(route.url) || SINGLE_RESOURCE_READS.has(nameOf(route))));
+}
+
+export function versionedChanges(routes: readonly DeclaredRoute[]): DeclaredRoute[] {
+  return routes.filter(
+    (route) =>
+      !IF_MATCH_EXEMPT.has(nameOf(route)) &&
+      (route.method === 'PATCH' || route.method === 'PUT' || route.method === 'DELETE' || isStateAction(route) || UPSERTS.has(nameOf(route))),
+  );
+}
+
+export function creatingPosts(routes: readonly DeclaredRoute[]): DeclaredRoute[] {
+  return routes.filter((route) => route.method === 'POST' && (creates(route) || isBulk(route)) && !IDEMPOTENCY_EXEMPT.has(nameOf(route)));
+}
+
+export function lacking(routes: readonly DeclaredRoute[], flag: 'etag' | 'ifMatch' | 'idempotent'): string[] {
+  return routes.filter(({ route }) => route.config?.[flag] !== true).map(nameOf);
+}
+
+export { nameOf };

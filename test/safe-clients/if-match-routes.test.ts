@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import type { HTTPMethods, RouteOptions } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { raiseAlert } from '../../src/platform/monitoring/alert-raiser.js';
+import { insertAction } from '../support/actions-factories.js';
+import { sessionHeaders } from '../support/api.js';
+import { createTestContext } from '../support/app.js';
+import { createAppetite, createBraWorld, createSubControl } from '../support/bras-factories.js';
+import { createKeyControl } from '../support/controls-factories.js';
+import type { TestUser } from '../support/factories.js';
+
+type VersionedTable = 'mitigation_actions' | 'key_controls' | 'sub_controls' | 'risk_appetites' | 'system_alerts' | 'enterprises';
+
+/** One change of a versioned resource, on a fresh row: who sends what, and which row it changes. */
+interface ChangeCase {
+  route: string;
+  make(): Promise<{ user: TestUser; url: string; body?: object; table: VersionedTable; id: string }>;
+}
+
+/**
+ * If-Match on every change of a versioned resource but the BRA's (bra-etags.test.ts): a stale ETag is 412
+ * with the current one in details and changes nothing; the current one applies and answers the new ETag;
+ * with REQUIRE_IF_MATCH=true a change without it is 428. Every route declaring ifMatch is covered here or
+ * in bra-etags.test.ts.
+ */
+describe('safe clients: If-Match on every PATCH and state action', async () => {
+  const declared: string[] = [];
+  const ctx = await createTestContext({
+    onRoute: (route: RouteOptions) => {
+      if (route.config?.ifMatch === true) declared.push(`${[route.method].flat().join(',')} ${route.url}`);
+    },
+  });
+  const strict = await createTestContext({ env: { REQUIRE_IF_MATCH: 'true' }, database: ctx.database });
+  const w = await createBraWorld(ctx);
+  const headersOf = sessionHeaders(ctx);
+  const send = async (app: typeof ctx.app, user: TestUser, method: HTTPMethods, url: string, headers: Record<string, string>, body?: object) =>
+    app.inject({ method, url: `/api/v1${url}`, headers: { ...(await headersOf(user)), ...headers }, ...(body !== undefined ? { payload: body } : {}) });
+  const versionOf = async (table: VersionedTable, id: string) =>
+    (await ctx.db.selectFrom(table).select('row_version').where('id', '=', id).executeTakeFirstOrThrow()).row_version;
+  const entriesOf = async (id: string) =>
+    Number((await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).where('entity_id', '=', id).executeTakeFirstOrThrow()).n);
+
+  const action = async () => insertAction(ctx, { enterpriseId: w.enterprise.id });
+  const cases: ChangeCase[] = [
+    {
+      route: 'PATCH /api/v1/mitigation-actions/:action_id',
+      make: async () => ({ user: w.admin, url: `/mitigation-actions/${(await action()).id}`, body: { status: 'in_progress' }, table: 'mitigation_actions', id: '' }),
+    },
+    {
+      route: 'POST /api/v1/mitigation-actions/:action_id/archive',
+      make: async () => ({ user: w.admin, url: `/mitigation-actions/${(await action()).id}/archive`, table: 'mitigation_actions', id: '' }),
+    },
+    {
+      route: 'PATCH /api/v1/controls/key-controls/:key_control_id',
+      make: async () => {
+        const control = await createKeyControl(ctx, w.enterprise.id);
+        return { user: w.admin, url: `/controls/key-controls/${control.id}`, body: { name: `Renamed ${randomUUID().slice(0, 8)}` }, table: 'key_controls', id: control.id };
+      },
+    },
+    {
+      route: 'POST /api/v1/controls/key-controls/:key_control_id/archive',
+      make: async () => {
+        const control = await createKeyControl(ctx, w.enterprise.id);
+        return { user: w.admin, url: `/controls/key-controls/${control.id}/archive`, table: 'key_controls', id: control.id };
+      },
+    },
+    {
+      route: 'PATCH /api/v1/controls/sub-controls/:sub_control_id',
+      make: async () => {
+        const { subControl } = await createSubControl(ctx, w.enterprise.id);
+        return { user: w.admin, url: `/controls/sub-controls/${subControl.id}`, body: { tod: 'A', toe: '1' }, table: 'sub_controls', id: subControl.id };
+      },
+    },
+    {
+      route: 'POST /api/v1/controls/sub-controls/:sub_control_id/archive',
+      make: async () => {
+        const { subControl } = await createSubControl(ctx, w.enterprise.id);
+        return { user: w.admin, url: `/controls/sub-controls/${subControl.id}/archive`, table: 'sub_controls', id: subControl.id };
+      },
+    },
+    {
+      route: 'POST /api/v1/controls/sub-controls/:sub_control_id/tests',
+      make: async () => {
+        const { subControl } = await createSubControl(ctx, w.enterprise.id);
+        const body = { tod: 'B', toe: '2', testing_date: '2026-11-02', tested_by: 'Internal Audit', evidence_notes: 'Sample of 25' };
+        return { user: w.admin, url: `/controls/sub-controls/${subControl.id}/tests`, body, table: 'sub_controls', id: subControl.id };
+      },
+    },
+    {
+      route: 'POST /api/v1/governance/risk-appetite',
+      make: async () => {
+        const entity = await ctx.db.insertInto('legal_entities').values({ enterprise_id: w.enterprise.id, name: `Entity ${randomUUID().slice(0, 8)}` }).returning('id').executeTakeFirstOrThrow();
+        const appetite = await createAppetite(ctx, w.enterprise.id, { threshold: 6, legalEntityId: entity.id });
+        return { user: w.admin, url: '/governance/risk-appetite', body: { legal_entity_id: entity.id, risk_level: 'High', threshold_value: 12 }, table: 'risk_appetites', id: appetite.id };
+      },
+    },
+    {
+      route: 'DELETE /api/v1/governance/risk-appetite/:risk_appetite_id',
+      make: async () => {
+        const entity = await ctx.db.insertInto('legal_entities').values({ enterprise_id: w.enterprise.id, name: `Entity ${randomUUID().slice(0, 8)}` }).returning('id').executeTakeFirstOrThrow();
+        const appetite = await createAppetite(ctx, w.enterprise.id, { threshold: 6, legalEntityId: entity.id });
+        return { user: w.admin, url: `/governance/risk-appetite/${appetite.id}`, table: 'risk_appetites', id: appetite.id };
+      },
+    },
+    {
+      route: 'PATCH /api/v1/admin/alerts/:alert_id',
+      make: async () => {
+        const cause = `test:${randomUUID()}`;
+        await raiseAlert(ctx.db, { type: 'database', severity: 'error', title: 'Database error', message: 'Database error', enterpriseId: null, cause });
+        const alert = await ctx.db.selectFrom('system_alerts').select('id').where('cause', '=', cause).executeTakeFirstOrThrow();
+        return { user: w.superAdmin, url: `/admin/alerts/${alert.id}`, body: { status: 'acknowledged' }, table: 'system_alerts', id: alert.id };
+      },
+    },
+    {
+      route: 'PATCH /api/v1/admin/enterprises/:enterprise_id',
+      make: async () => {
+        const enterprise = await ctx.db.insertInto('enterprises').values({ name: `Enterprise ${randomUUID().slice(0, 8)}`, country: 'GB' }).returning('id').executeTakeFirstOrThrow();
+        return { user: w.superAdmin, url: `/admin/enterprises/${enterprise.id}`, body: { subscription_tier: 'enterprise' }, table: 'enterprises', id: enterprise.id };
+      },
+    },
+  ];
+  const methodOf = (route: string) => route.split(' ')[0] as HTTPMethods;
+  /** The made case, with the id of the row read from its URL when the factory did not give it. */
+  const made = async (change: ChangeCase) => {
+    const made = await change.make();
+    return { ...made, id: made.id || made.url.split('/')[2]! };
+  };
+
+  it('every route declaring ifMatch is covered here or by the BRA suite', () => {
+    const braRoutes = declared.filter((route) => route.includes('/api/v1/bras/'));
+    expect(braRoutes.length).toBeGreaterThan(0);
+    expect(declared.filter((route) => !braRoutes.includes(route)).sort()).toEqual(cases.map((change) => change.route).sort());
+  });
+
+  for (const change of cases) {
+    it(`${change.route}: a stale ETag is 412 with the current one and changes nothing; the current one applies and answers the new`, async () => {
+      const { user, url, body, table, id } = await made(change);
+      const version = await versionOf(table, id);
+      const entries = await entriesOf(id);
+      const stale = await send(ctx.app, user, methodOf(change.route), url, { 'if-match': `"${version + 1000}"` }, body);
+      expect(stale.statusCode, stale.body).toBe(412);
+      expect(stale.json()).toMatchObject({ code: 'PRECONDITION_FAILED', details: { current_etag: `"${version}"` } });
+      expect(await versionOf(table, id)).toBe(version);
+      expect(await entriesOf(id)).toBe(entries);
+
+      const current = await send(ctx.app, user, methodOf(change.route), url, { 'if-match': stale.json().details.current_etag }, body);
+      expect(current.statusCode, current.body).toBeLessThan(300);
+      if (methodOf(change.route) !== 'DELETE') expect(current.headers['etag']).toBe(`"${await versionOf(table, id)}"`);
+      expect(await entriesOf(id)).toBeGreaterThan(entries);
+    });
+
+    it(`${change.route}: with REQUIRE_IF_MATCH=true, none is 428 and changes nothing`, async () => {
+      const { user, url, body, table, id } = await made(change);
+      const version = await versionOf(table, id);
+      const bare = await send(strict.app, user, methodOf(change.route), url, {}, body);
+      expect(bare.statusCode, bare.body).toBe(428);
+      expect(bare.json().code).toBe('PRECONDITION_REQUIRED');
+      expect(await versionOf(table, id)).toBe(version);
+    });
+  }
+
+  it('the appetite upsert with If-Match for a scope that has no record yet is 412: there is no version to match', async () => {
+    const entity = await ctx.db.insertInto('legal_entities').values({ enterprise_id: w.enterprise.id, name: `Entity ${randomUUID().slice(0, 8)}` }).returning('id').executeTakeFirstOrThrow();
+    const answer = await send(ctx.app, w.admin, 'POST', '/governance/risk-appetite', { 'if-match': '"1"' }, { legal_entity_id: entity.id, risk_level: 'Low', threshold_value: 3 });
+    expect(answer.statusCode).toBe(412);
+    const created = await send(strict.app, w.admin, 'POST', '/governance/risk-appetite', {}, { legal_entity_id: entity.id, risk_level: 'Low', threshold_value: 3 });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.headers['etag']).toBe('"1"');
+  });
+
+  it('another enterprise\'s action is 404 whatever the If-Match', async () => {
+    const row = await action();
+    const answer = await send(ctx.app, w.otherAdmin, 'PATCH', `/mitigation-actions/${row.id}`, { 'if-match': '"1"' }, { status: 'completed' });
+    expect(answer.statusCode).toBe(404);
+  });
+});
