@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import { ENTRY_COLUMNS } from './audit-trail.repository.js';
-import { csvRow } from './csv-cell.js';
+import { csvRow } from '../../platform/export/csv-cell.js';
 
 /** D7.6: the CSV columns, in this order. */
 export const CSV_COLUMNS = [

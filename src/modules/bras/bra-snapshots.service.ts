@@ -33,8 +33,46 @@ export async function takeSnapshot(
   return { id: snapshotId, content };
 }
 
+/** What a BRA's report is built from: its approval snapshot, or for any other state its live data. */
+export interface ReportSource {
+  basis: 'approval_snapshot' | 'live';
+  /** The approval snapshot; null for live data. */
+  snapshot_id: string | null;
+  /** When the snapshot was taken, or when the live data was read. */
+  as_of: Date;
+  content: BraDetailView;
+  methodology: Methodology;
+  actions: SnapshotAction[];
+}
+
 export function createBraSnapshotsService({ db }: { db: Executor }) {
   return {
+    /**
+     * The content of a BRA's report, for whoever may read the BRA: an approved BRA's approval snapshot
+     * (the same report whatever changed since), else the BRA as it now is.
+     */
+    async reportSource(caller: Caller, braId: string, now = new Date()): Promise<ReportSource> {
+      const bra = await readableBra(db, caller, braId);
+      if (bra.status === 'approved' && bra.snapshot_id !== null) {
+        const snapshot = await findSnapshot(db, bra.enterprise_id, bra.id, bra.snapshot_id);
+        if (snapshot === undefined) throw new Error(`The approval snapshot of BRA ${bra.id} is missing`);
+        return {
+          basis: 'approval_snapshot',
+          snapshot_id: snapshot.id,
+          as_of: snapshot.created_at,
+          content: currentSnapshotContent(snapshot.content as StoredContent),
+          methodology: snapshot.methodology as Methodology,
+          actions: (snapshot.actions ?? []) as SnapshotAction[],
+        };
+      }
+      const methodology = await methodologyOf(db, bra);
+      const [content, actions] = await Promise.all([
+        loadBraDetail(db, bra.enterprise_id, bra.id, methodology.appetite.threshold_value),
+        listSnapshotActions(db, bra.enterprise_id, bra.id),
+      ]);
+      return { basis: 'live', snapshot_id: null, as_of: now, content, methodology, actions };
+    },
+
     async listSnapshots(caller: Caller, braId: string) {
       const bra = await readableBra(db, caller, braId);
       return listSnapshots(db, bra.enterprise_id, bra.id);

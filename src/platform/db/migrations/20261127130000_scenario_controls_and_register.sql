@@ -20,3 +20,8 @@ create index mitigation_actions_scenario_idx on mitigation_actions (enterprise_i
 -- A snapshot also pins the BRA's mitigation actions as they stood (the report of an approved BRA is built
 -- from its snapshot alone). Null in snapshots taken before this column existed.
 alter table bra_snapshots add column actions jsonb;
+
+-- Exports of the risk register and of BRA reports are audited as `export`.
+alter table audit_log drop constraint audit_log_action_type_check;
+alter table audit_log add constraint audit_log_action_type_check check (action_type in
+  ('create', 'update', 'delete', 'approve', 'cancel', 'login', 'logout', 'access_denied', 'export'));
