@@ -20,6 +20,7 @@ import { governanceStep } from './steps/governance.step.js';
 import { organisationStep } from './steps/organisation.step.js';
 import { passwordsStep } from './steps/passwords.step.js';
 import { platformAdminStep } from './steps/platform-admin.step.js';
+import { reportingStep } from './steps/reporting.step.js';
 import { teamStep } from './steps/team.step.js';
 
 /**
@@ -39,6 +40,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   brasStep,
   actionsStep,
   governanceStep,
+  reportingStep,
 ];
 
 export type DemoResult =

@@ -12,7 +12,7 @@ describe('BRA reports', async () => {
   const ctx = await createTestContext();
   const w = await createBraWorld(ctx);
   const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+  const call = async (user: TestUser, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
     ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headersOf(user), ...(payload !== undefined ? { payload: payload as object } : {}) });
   const report = async (user: TestUser, braId: string, format: 'pdf' | 'xlsx') => {
     const response = await call(user, 'GET', `/bras/${braId}/report?format=${format}`);
