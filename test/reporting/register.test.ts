@@ -109,6 +109,10 @@ describe('the risk register', async () => {
     const page = await get(w.admin, '?page=2&page_size=3');
     expect(page.json().pagination).toEqual({ page: 2, page_size: 3, total: 4, total_pages: 2, has_next: false, has_prev: true });
     expect(page.json().data.map((r: Row) => r.scenario.id)).toEqual([byScore[3]!.scenario.id]);
+    const past = await get(w.admin, '?page=3&page_size=3');
+    expect(past.json()).toMatchObject({ data: [], pagination: { page: 3, total: 4, total_pages: 2, has_next: false } });
+    const none = await get(w.admin, '?category=Nothing&page=1');
+    expect(none.json()).toMatchObject({ data: [], pagination: { total: 0, total_pages: 0 } });
   });
 
   describe('export', () => {

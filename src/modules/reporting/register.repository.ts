@@ -8,8 +8,9 @@ import { EFFECTIVENESS_LABELS } from '../controls/effectiveness-matrix.js';
  * and business unit the caller sees (and, when asked, of every live BRA), with its current ratings, the
  * applicable appetite (D6.9), the weakest effectiveness of its linked controls, and its open and overdue
  * actions. One statement, whatever the number of BRAs, scenarios, controls or actions: every per-row figure
- * is a lateral subquery served by an index (bras_approved_place_idx, bra_ratings_current_key,
- * risk_appetites_scope_key, bra_controls_scenario_idx, mitigation_actions_scenario_idx).
+ * is a join or a lateral subquery served by an index (bras_approved_place_idx, bra_ratings_current_key,
+ * risk_appetites_scope_key, bra_controls_scenario_idx, mitigation_actions_scenario_idx). The figures that no
+ * filter needs (control effectiveness, actions) are computed for the page's rows only, after the sort.
  */
 
 export interface RegisterFilter {
@@ -65,6 +66,8 @@ export interface RegisterRow {
   control_effectiveness: string | null;
   open_actions: number;
   overdue_actions: number;
+  /** How many rows the filters select (a window count over the whole register, before the page's limit). */
+  matching: string | number;
 }
 
 const LIVE_STATUSES = sql`('draft', 'in_progress', 'under_review')`;
@@ -91,7 +94,7 @@ function rowFilter(filter: RegisterFilter): RawBuilder<SqlBool> {
 }
 
 /** `with chosen as (…), register as (…)`: the CTEs every register and dashboard statement starts from. */
-export function registerCte({ enterpriseId, scope, filter, today }: RegisterQuery): RawBuilder<unknown> {
+export function registerCte({ enterpriseId, scope, filter }: RegisterQuery): RawBuilder<unknown> {
   const places = placeFilter(filter);
   const live =
     filter.include_live === true
@@ -116,10 +119,7 @@ register as (
          i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood, i.risk_score as inherent_score, i.risk_level as inherent_level,
          r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score, r.risk_level as residual_level,
          ap.threshold_value as appetite_threshold, ap.risk_level as appetite_level,
-         coalesce(r.risk_score > ap.threshold_value, false) as above_appetite,
-         (${EFFECTIVENESS_ORDER})[eff.weakest] as control_effectiveness,
-         coalesce(act.open_actions, 0)::int as open_actions,
-         coalesce(act.overdue_actions, 0)::int as overdue_actions
+         coalesce(r.risk_score > ap.threshold_value, false) as above_appetite
     from chosen c
     join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.id
     join legal_entities le on le.enterprise_id = b.enterprise_id and le.id = b.legal_entity_id
@@ -138,24 +138,7 @@ register as (
        order by (ra.business_unit_id is not null)::int + (ra.legal_entity_id is not null)::int desc
        limit 1
     ) ap on true
-    left join lateral (
-      select max(array_position(${EFFECTIVENESS_ORDER}, sc.total_effectiveness::text)) as weakest
-        from bra_controls bc
-        join sub_controls sc on sc.enterprise_id = bc.enterprise_id and sc.id = bc.sub_control_id
-       where bc.enterprise_id = l.enterprise_id and bc.bra_risk_scenario_id = l.id and sc.total_effectiveness is not null
-    ) eff on true
-    left join lateral (
-      select count(*) as open_actions, count(*) filter (where a.due_date < ${today}::date) as overdue_actions
-        from mitigation_actions a
-       where a.enterprise_id = l.enterprise_id and a.bra_risk_scenario_id = l.id and not a.archived and a.status <> 'completed'
-    ) act on true
 )`;
-}
-
-/** The register's rows after the filters on computed figures, as a subquery body. */
-export function filteredRegister(query: RegisterQuery): RawBuilder<unknown> {
-  return sql`${registerCte(query)}
-select * from register where ${rowFilter(query.filter)}`;
 }
 
 const ORDER: Record<RegisterSort, RawBuilder<unknown>> = {
@@ -163,13 +146,43 @@ const ORDER: Record<RegisterSort, RawBuilder<unknown>> = {
   name: sql`scenario_name, legal_entity_name, scenario_link_id`,
 };
 
+/**
+ * The rows in order, a page of them when asked, each with the figures no filter needs (the weakest control
+ * effectiveness, the open and overdue actions), computed only for the rows returned.
+ */
 export function registerRowsQuery(query: RegisterQuery, sort: RegisterSort, page?: { limit: number; offset: number }): RawBuilder<RegisterRow> {
   const paging = page === undefined ? sql`` : sql`limit ${page.limit} offset ${page.offset}`;
-  return sql<RegisterRow>`${filteredRegister(query)} order by ${ORDER[sort]} ${paging}`;
+  return sql<RegisterRow>`${registerCte(query)},
+selected as (select *, count(*) over () as matching from register where ${rowFilter(query.filter)} order by ${ORDER[sort]} ${paging})
+select selected.*,
+       (${EFFECTIVENESS_ORDER})[eff.weakest] as control_effectiveness,
+       coalesce(act.open_actions, 0)::int as open_actions,
+       coalesce(act.overdue_actions, 0)::int as overdue_actions
+  from selected
+  left join lateral (
+    select max(array_position(${EFFECTIVENESS_ORDER}, sc.total_effectiveness::text)) as weakest
+      from bra_controls bc
+      join sub_controls sc on sc.enterprise_id = bc.enterprise_id and sc.id = bc.sub_control_id
+     where bc.enterprise_id = ${query.enterpriseId} and bc.bra_risk_scenario_id = selected.scenario_link_id
+       and sc.total_effectiveness is not null
+  ) eff on true
+  left join lateral (
+    select count(*) as open_actions, count(*) filter (where a.due_date < ${query.today}::date) as overdue_actions
+      from mitigation_actions a
+     where a.enterprise_id = ${query.enterpriseId} and a.bra_risk_scenario_id = selected.scenario_link_id
+       and not a.archived and a.status <> 'completed'
+  ) act on true
+ order by ${ORDER[sort]}`;
 }
 
-export async function registerPage(db: Executor, query: RegisterQuery, sort: RegisterSort, limit: number, offset: number): Promise<RegisterRow[]> {
-  return (await registerRowsQuery(query, sort, { limit, offset }).execute(db)).rows;
+/**
+ * A page and the number of matching rows, from one evaluation of the register (`matching`, a window count
+ * taken before the limit). A page past the end has no row to carry it: the count is then asked for alone.
+ */
+export async function registerPage(db: Executor, query: RegisterQuery, sort: RegisterSort, limit: number, offset: number) {
+  const { rows } = await registerRowsQuery(query, sort, { limit, offset }).execute(db);
+  const total = rows.length > 0 ? Number(rows[0]!.matching) : offset === 0 ? 0 : await countRegister(db, query);
+  return { rows, total };
 }
 
 export async function countRegister(db: Executor, query: RegisterQuery): Promise<number> {

@@ -4,12 +4,12 @@ import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { DB } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
+import { pageRequest, paginationInfo, type Page } from '../../platform/http/pagination.js';
 import { utcToday } from '../actions/overdue.js';
 import { checkPlaceFilter } from './place-filter.js';
 import { REGISTER_CONTENT_TYPES, registerFileName, streamRegister } from './register-export.js';
 import { toRegisterRowView } from './register.presenter.js';
-import { countRegister, registerPage, registerRowsQuery, type RegisterFilter, type RegisterQuery as RegisterSql } from './register.repository.js';
+import { registerPage, registerRowsQuery, type RegisterFilter, type RegisterQuery as RegisterSql } from './register.repository.js';
 import type { RegisterExportQuery, RegisterQuery, RegisterRowView } from './register.schemas.js';
 import { registerScope, requireRegisterReader } from './reporting.policy.js';
 
@@ -46,12 +46,9 @@ export function createRegisterService({ db, onExportError }: { db: Kysely<DB>; o
   return {
     async page(caller: Caller, query: RegisterQuery, now = new Date()): Promise<Page<RegisterRowView>> {
       const sqlQuery = await registerSql(caller, query, now);
-      const sort = query.sort ?? 'residual_score';
-      return loadPage(
-        pageRequest(query),
-        () => countRegister(db, sqlQuery),
-        async (limit, offset) => (await registerPage(db, sqlQuery, sort, limit, offset)).map(toRegisterRowView),
-      );
+      const request = pageRequest(query);
+      const { rows, total } = await registerPage(db, sqlQuery, query.sort ?? 'residual_score', request.pageSize, request.offset);
+      return { data: rows.map(toRegisterRowView), pagination: paginationInfo(request, total) };
     },
 
     /** Checks and the audit entry come before the first byte; the rows then stream from a cursor. */
