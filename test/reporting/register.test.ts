@@ -159,6 +159,24 @@ describe('the risk register', async () => {
       expect(foreignIds).toEqual([links.foreignScenario.id]);
     });
 
+    it('streams every row past the first cursor batches (CSV and XLSX), in the register’s order', async () => {
+      const { createBraEnterprise, createBra, addScenarioLink, rateBoth } = await import('../support/bras-factories.js');
+      const { createUser } = await import('../support/factories.js');
+      const enterprise = await createBraEnterprise(ctx);
+      const owner = await createUser(ctx, { role: 'admin', enterpriseId: enterprise.id });
+      const entity = await createLegalEntity(ctx, enterprise.id);
+      const bra = await createBra(ctx, { enterpriseId: enterprise.id, legalEntityId: entity.id, status: 'approved' });
+      for (let index = 0; index < 250; index += 1) await rateBoth(ctx, await addScenarioLink(ctx, bra), [1 + (index % 5), 2], [1 + (index % 3), 1]);
+      const csv = parseCsv((await download(owner, '?format=csv')).body);
+      expect(csv).toHaveLength(251);
+      expect(new Set(csv.slice(1).map((r) => r[8])).size).toBe(250);
+      const scores = csv.slice(1).map((r) => Number(r[17]));
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load((await download(owner, '?format=xlsx')).rawPayload as unknown as ArrayBuffer);
+      expect(workbook.worksheets[0]!.actualRowCount).toBe(251);
+    });
+
     it('refuses as the register does: super admins 403, unassigned filters 403', async () => {
       await expectAccessDenied(ctx, w.superAdmin, await download(w.superAdmin, '?format=csv'));
       await expectAccessDenied(ctx, w.outsideReviewer, await download(w.outsideReviewer, `?format=csv&legal_entity_id=${w.entity.id}`));

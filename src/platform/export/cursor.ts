@@ -17,8 +17,10 @@ export async function* cursorBatches<Row>(db: Kysely<DB>, query: CompiledQuery, 
     await trx.executeQuery(CompiledQuery.raw(`declare ${name} no scroll cursor for ${query.sql}`, [...query.parameters]));
     for (;;) {
       const { rows } = await trx.executeQuery<Row>(CompiledQuery.raw(`fetch forward ${batchSize} from ${name}`));
-      if (rows.length > 0) yield rows;
-      if (rows.length < batchSize) break;
+      // Counted before the consumer sees the batch: it may empty the array to let the rows go.
+      const count = rows.length;
+      if (count > 0) yield rows;
+      if (count < batchSize) break;
     }
   } finally {
     await trx.rollback().execute();
