@@ -22,6 +22,7 @@ import { organisationStep } from './steps/organisation.step.js';
 import { passwordsStep } from './steps/passwords.step.js';
 import { safeClientsStep } from './steps/safe-clients.step.js';
 import { platformAdminStep } from './steps/platform-admin.step.js';
+import { reportingStep } from './steps/reporting.step.js';
 import { teamStep } from './steps/team.step.js';
 
 /**
@@ -43,6 +44,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   actionsStep,
   governanceStep,
   safeClientsStep,
+  reportingStep,
 ];
 
 export type DemoResult =

@@ -9,6 +9,7 @@ import { controlsModule } from './controls/controls.module.js';
 import { governanceModule } from './governance/governance.module.js';
 import { legalEntitiesModule } from './legal-entities/legal-entities.module.js';
 import { meModule } from './me/me.module.js';
+import { reportingModule } from './reporting/reporting.module.js';
 import { riskScenariosModule } from './risk-scenarios/risk-scenarios.module.js';
 
 /**
@@ -26,6 +27,7 @@ export const MODULES = [
   controlsModule,
   auditTrailModule,
   governanceModule,
+  reportingModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];

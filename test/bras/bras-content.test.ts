@@ -166,6 +166,7 @@ describe('BRA scenarios, ratings and control links', async () => {
       expect(response.statusCode, response.body).toBe(201);
       const element = {
         id: expect.any(String),
+        bra_risk_scenario_id: null,
         key_control_id: keyControl.id,
         key_control_name: keyControl.name,
         sub_control_id: subControl.id,

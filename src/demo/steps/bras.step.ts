@@ -22,8 +22,11 @@ interface DemoBra {
   period: string;
   startDate: string;
   scenarios: DemoScenario[];
-  /** Sub-controls of the demo control library (by name) the BRA relies on. */
-  controls?: string[];
+  /**
+   * Sub-controls of the demo control library (by name) the BRA relies on, each linked to the scenario it
+   * mitigates (by catalogue name) or, without one, to the whole BRA.
+   */
+  controls?: { subControl: string; scenario?: string }[];
   /** Where the demo leaves it. */
   outcome: 'draft' | 'in_progress' | 'under_review' | 'approved' | 'cancelled';
   closing?: string;
@@ -45,7 +48,12 @@ export const DEMO_BRAS: readonly DemoBra[] = [
       { scenario: 'Cyber intrusion and data theft', inherent: [5, 3], residual: [4, 3] },
       { scenario: 'Employee embezzlement', included: false },
     ],
-    controls: ['Dual approval of payments above £10,000', 'Call-back on changed supplier bank details', 'Privileged access monitoring'],
+    controls: [
+      { subControl: 'Dual approval of payments above £10,000', scenario: 'Payment fraud by impersonation' },
+      { subControl: 'Call-back on changed supplier bank details', scenario: 'Payment fraud by impersonation' },
+      { subControl: 'Privileged access monitoring', scenario: 'Cyber intrusion and data theft' },
+      { subControl: 'Dual approval of payments above £10,000', scenario: 'Cheque and card forgery' },
+    ],
     outcome: 'approved',
     closing: 'Residual impersonation risk accepted; card forgery controls to be retested in Q3.',
   },
@@ -61,7 +69,7 @@ export const DEMO_BRAS: readonly DemoBra[] = [
       { scenario: 'Insider collusion on credit approval', inherent: [4, 3], residual: [3, 2] },
       { scenario: 'Credit scoring model error', inherent: [4, 4], residual: [2, 3] },
     ],
-    controls: ['Quarterly user access review'],
+    controls: [{ subControl: 'Quarterly user access review', scenario: 'Insider collusion on credit approval' }],
     outcome: 'under_review',
   },
   {
@@ -77,7 +85,10 @@ export const DEMO_BRAS: readonly DemoBra[] = [
       { scenario: 'Transaction input error', inherent: [3, 4] },
       { scenario: 'Missed regulatory reporting deadline' },
     ],
-    controls: ['Maker-checker on regulatory returns', 'Reporting calendar with escalation'],
+    controls: [
+      { subControl: 'Maker-checker on regulatory returns', scenario: 'Missed regulatory reporting deadline' },
+      { subControl: 'Reporting calendar with escalation', scenario: 'Missed regulatory reporting deadline' },
+    ],
     outcome: 'in_progress',
   },
   {
@@ -89,7 +100,10 @@ export const DEMO_BRAS: readonly DemoBra[] = [
     period: 'FY2026',
     startDate: '2026-03-16',
     scenarios: [{ scenario: 'Inflated repair invoices in motor claims', inherent: [4, 4] }],
-    controls: ['Fraud indicator screening', 'Repair invoice benchmarking'],
+    controls: [
+      { subControl: 'Fraud indicator screening', scenario: 'Inflated repair invoices in motor claims' },
+      { subControl: 'Repair invoice benchmarking' },
+    ],
     outcome: 'in_progress',
   },
   {
@@ -154,8 +168,10 @@ export const brasStep: DemoStep = {
         assessor: assessor.fullName,
         start_date: spec.startDate,
       });
+      const linkOf = new Map<string, string>();
       for (const scenario of spec.scenarios) {
         const link = await content.addScenario(assessor, bra.id, { risk_scenario_id: scenarioId(scenario.scenario), included: scenario.included ?? true });
+        linkOf.set(scenario.scenario, link.id);
         for (const [type, scores] of [
           ['inherent', scenario.inherent],
           ['residual', scenario.residual],
@@ -164,9 +180,10 @@ export const brasStep: DemoStep = {
           await content.recordRating(assessor, bra.id, { bra_risk_scenario_id: link.id, rating_type: type, impact_score: scores[0], likelihood_score: scores[1] });
         }
       }
-      for (const name of spec.controls ?? []) {
-        const subControl = library.find((candidate) => candidate.name === name);
-        if (subControl !== undefined) await content.linkControl(assessor, bra.id, subControl.id);
+      for (const control of spec.controls ?? []) {
+        const subControl = library.find((candidate) => candidate.name === control.subControl);
+        const scenarioLink = control.scenario === undefined ? null : need(linkOf.get(control.scenario), `scenario ${control.scenario} of ${spec.name}`);
+        if (subControl !== undefined) await content.linkControl(assessor, bra.id, { sub_control_id: subControl.id, bra_risk_scenario_id: scenarioLink });
       }
       if (spec.outcome === 'under_review' || spec.outcome === 'approved') await transitions.submit(assessor, bra.id);
       if (spec.outcome === 'approved') await transitions.approve(clientAdmin, bra.id, { final_comment: spec.closing ?? null });

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import type { Compilable, Kysely } from 'kysely';
-import { cursorBatches } from '../../platform/db/cursor.js';
+import { cursorBatches } from '../../platform/export/cursor.js';
 import type { DB } from '../../platform/db/schema.js';
 import { ENTRY_COLUMNS } from './audit-trail.repository.js';
-import { csvRow } from './csv-cell.js';
+import { csvRow } from '../../platform/export/csv-cell.js';
 
 /** D7.6: the CSV columns, in this order. */
 export const CSV_COLUMNS = [
@@ -67,7 +67,7 @@ export function streamExport(db: Kysely<DB>, query: Compilable, format: ExportFo
   const render = exportRenderer(format);
   async function* chunks(): AsyncGenerator<string> {
     yield render.open();
-    for await (const rows of cursorBatches<Row>(db, query, onError, 'audit_export')) {
+    for await (const rows of cursorBatches<Row>(db, query, undefined, onError)) {
       // Rows are rendered at once and dropped before waiting on the socket: only a small piece of text
       // outlives the wait, so nothing per row survives into V8's old generation and memory stays flat.
       const piece = rows.length > 0 ? render.batch(rows) : '';

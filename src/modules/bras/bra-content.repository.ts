@@ -83,10 +83,28 @@ export async function listRatings(db: Executor, enterpriseId: string, braId: str
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
-export async function insertControlLink(db: Executor, enterpriseId: string, values: { bra_id: string; sub_control_id: string; created_by: string }) {
+export async function insertControlLink(
+  db: Executor,
+  enterpriseId: string,
+  values: { bra_id: string; sub_control_id: string; bra_risk_scenario_id: string | null; created_by: string },
+) {
   return db
     .insertInto('bra_controls')
     .values({ enterprise_id: enterpriseId, ...values })
     .returning(['id'])
     .executeTakeFirstOrThrow();
+}
+
+export async function findControlLink(db: Executor, enterpriseId: string, braId: string, linkId: string) {
+  return db
+    .selectFrom('bra_controls')
+    .select(['id', 'sub_control_id', 'bra_risk_scenario_id'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('bra_id', '=', braId)
+    .where('id', '=', linkId)
+    .executeTakeFirst();
+}
+
+export async function deleteControlLink(db: Executor, enterpriseId: string, linkId: string): Promise<void> {
+  await db.deleteFrom('bra_controls').where('enterprise_id', '=', enterpriseId).where('id', '=', linkId).execute();
 }

@@ -7,11 +7,12 @@ import {
   listRatingsSchema,
   listScenariosSchema,
   recordRatingSchema,
+  unlinkControlSchema,
   updateScenarioSchema,
 } from './bra-content.schemas.js';
 import type { BraContentService } from './bra-content.service.js';
 
-/** A BRA's scenarios, ratings and control links (D6.4–D6.6). */
+/** A BRA's scenarios, ratings and control links (D6.4–D6.6; control links per scenario, and their removal). */
 export function registerBraContentRoutes(api: App, service: BraContentService): void {
   api.get('/bras/:bra_id/scenarios', { schema: listScenariosSchema }, async (request) => ({
     data: await service.listScenarios(callerOf(request), request.params.bra_id),
@@ -41,7 +42,12 @@ export function registerBraContentRoutes(api: App, service: BraContentService): 
   }));
 
   api.post('/bras/:bra_id/controls', { schema: linkControlSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.linkControl(callerOf(request), request.params.bra_id, request.body.sub_control_id);
+    const data = await service.linkControl(callerOf(request), request.params.bra_id, request.body);
     return reply.code(201).send({ data, message: 'Control linked' });
+  });
+
+  api.delete('/bras/:bra_id/controls/:link_id', { schema: unlinkControlSchema, config: { ifMatch: true } }, async (request) => {
+    await service.unlinkControl(callerOf(request), request.params.bra_id, request.params.link_id);
+    return { message: 'Control link removed' };
   });
 }

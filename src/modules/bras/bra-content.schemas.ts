@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DataResponse, FreeText, ListResponse, Message, Nullable, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
+import { DataResponse, FreeText, ListResponse, Message, MessageOnly, Nullable, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
 import { BraDetailView, BraParams, ControlView, RiskLevel, ScenarioView } from './bras.schemas.js';
 
 /** A BRA's scenarios (D6.4), ratings (D6.5), control links (D6.6) and snapshots (D6.10). */
@@ -55,9 +55,17 @@ export const ListRatingsQuery = Type.Object({
 });
 
 export const LinkControlBody = Type.Object(
-  { sub_control_id: Uuid('A sub-control of the enterprise library, not archived, not yet linked to this BRA') },
-  { additionalProperties: false },
+  {
+    sub_control_id: Uuid('A sub-control of the enterprise library, not archived, not yet linked to this BRA for the same scenario'),
+    bra_risk_scenario_id: Type.Optional(
+      Nullable(Uuid('A scenario link of this BRA that the control mitigates (400 INVALID_REFERENCE otherwise); absent or null links it to the whole BRA')),
+    ),
+  },
+  { additionalProperties: false, examples: [{ sub_control_id: '3f0b8c1e-52a4-4d7e-9b1a-0c6f2e9d4a10', bra_risk_scenario_id: '9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01' }] },
 );
+export type LinkControlBody = Static<typeof LinkControlBody>;
+
+export const ControlLinkParams = Type.Object({ bra_id: Uuid('The BRA'), link_id: Uuid('The control link of that BRA') });
 
 export const SnapshotSummaryView = Type.Object({
   id: Uuid(),
@@ -88,10 +96,27 @@ export const Methodology = Type.Object(
   { description: 'What the summary was computed under, pinned with the snapshot' },
 );
 
+export const SnapshotAction = Type.Object({
+  id: Uuid(),
+  action: Type.String(),
+  owner: Type.String(),
+  status: Type.Enum(['created', 'in_progress', 'completed']),
+  priority: Type.Enum(['low', 'medium', 'high', 'critical']),
+  action_type: Type.String(),
+  due_date: Type.String({ format: 'date' }),
+  bra_risk_scenario_id: Nullable(Uuid('The scenario link it treats, if any')),
+});
+export type SnapshotAction = Static<typeof SnapshotAction>;
+
 export const SnapshotView = Type.Object({
   ...SnapshotSummaryView.properties,
   content: BraDetailView,
   methodology: Methodology,
+  actions: Nullable(
+    Type.Array(SnapshotAction, {
+      description: "The BRA's mitigation actions (not archived) when the snapshot was taken, oldest due first; null in snapshots taken before actions were pinned",
+    }),
+  ),
 });
 
 export const SnapshotParams = Type.Object({ bra_id: Uuid('The BRA'), snapshot_id: Uuid('A snapshot of that BRA') });
@@ -163,13 +188,24 @@ export const listControlsSchema = {
 };
 
 export const linkControlSchema = {
-  summary: 'Link a sub-control to a BRA',
-  description: `${CHANGE} The same sub-control twice: 409 CONFLICT.`,
+  summary: 'Link a sub-control to a BRA or to one of its scenarios',
+  description:
+    `${CHANGE} With bra_risk_scenario_id the control mitigates that scenario (a scenario link of another BRA: 400 INVALID_REFERENCE); ` +
+    'without, it is linked to the whole BRA. The same sub-control twice for the same scenario (or twice BRA-wide): 409 CONFLICT.',
   operationId: 'bras.control.link',
   tags,
   params: BraParams,
   body: LinkControlBody,
   response: { 201: DataResponse(ControlView), ...changes },
+};
+
+export const unlinkControlSchema = {
+  summary: 'Remove a control link from a BRA',
+  description: `${CHANGE} Audited as an update of the BRA. A link of another BRA or an unknown one: 404.`,
+  operationId: 'bras.control.unlink',
+  tags,
+  params: ControlLinkParams,
+  response: { 200: MessageOnly, ...errorResponses([404, 409]) },
 };
 
 export const listSnapshotsSchema = {

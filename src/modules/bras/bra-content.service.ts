@@ -11,6 +11,8 @@ import { toControlView, toScenarioView } from './bra-presenter.js';
 import { findSubControl } from '../controls/sub-controls.repository.js';
 import { findRiskScenario } from '../risk-scenarios/risk-scenarios.repository.js';
 import {
+  deleteControlLink,
+  findControlLink,
   findScenarioLink,
   insertControlLink,
   insertScenarioLink,
@@ -18,7 +20,7 @@ import {
   recordRating,
   setScenarioIncluded,
 } from './bra-content.repository.js';
-import type { AddScenarioBody, RecordRatingBody, RatingView } from './bra-content.schemas.js';
+import type { AddScenarioBody, LinkControlBody, RecordRatingBody, RatingView } from './bra-content.schemas.js';
 import { requireBraEditor } from './bras.policy.js';
 import type { ControlView, ScenarioView } from './bras.schemas.js';
 import { rateRisk } from './risk-rating.js';
@@ -127,25 +129,56 @@ export function createBraContentService({ db }: { db: Executor }) {
       return (await listControlRows(db, bra.enterprise_id, bra.id)).map(toControlView);
     },
 
-    /** The sub-control must be of the enterprise and not archived (400 INVALID_REFERENCE otherwise). */
-    async linkControl(caller: Caller, braId: string, subControlId: string): Promise<ControlView> {
+    /**
+     * The sub-control must be of the enterprise and not archived, the scenario link (when given) of this
+     * BRA (400 INVALID_REFERENCE otherwise).
+     */
+    async linkControl(caller: Caller, braId: string, body: LinkControlBody): Promise<ControlView> {
+      const scenarioLinkId = body.bra_risk_scenario_id ?? null;
       return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const bra = await lockedBra(trx, caller, braId, requireBraEditor);
         requireEditable(bra, 'Controls can be linked');
-        const subControl = await findSubControl(trx, bra.enterprise_id, subControlId);
+        const subControl = await findSubControl(trx, bra.enterprise_id, body.sub_control_id);
         if (subControl === undefined) throw invalidReference('sub_control_id', 'does not refer to a sub-control of your enterprise');
         if (subControl.archived) throw invalidReference('sub_control_id', 'refers to an archived sub-control');
-        // The same sub-control twice: bra_controls_sub_control_key → 409.
-        const link = await insertControlLink(trx, bra.enterprise_id, { bra_id: bra.id, sub_control_id: subControlId, created_by: caller.userId });
+        if (scenarioLinkId !== null && (await findScenarioLink(trx, bra.enterprise_id, bra.id, scenarioLinkId)) === undefined) {
+          throw invalidReference('bra_risk_scenario_id', 'does not refer to a scenario link of this BRA');
+        }
+        // The same sub-control twice for one scenario (or twice BRA-wide): bra_controls_sub_control_key → 409.
+        const link = await insertControlLink(trx, bra.enterprise_id, {
+          bra_id: bra.id,
+          sub_control_id: body.sub_control_id,
+          bra_risk_scenario_id: scenarioLinkId,
+          created_by: caller.userId,
+        });
         await recordBraChange(trx, caller, bra, {
           change: 'control_linked',
           control_link_id: link.id,
-          sub_control_id: subControlId,
+          sub_control_id: body.sub_control_id,
           sub_control_name: subControl.name,
+          bra_risk_scenario_id: scenarioLinkId,
         });
         await touchBra(trx, caller, bra, 'control linked');
         const [row] = await listControlRows(trx, bra.enterprise_id, bra.id, link.id);
         return toControlView(row!);
+      });
+    },
+
+    /** Removes a control link while the BRA is editable; audited as an update of the BRA (D10.3). */
+    async unlinkControl(caller: Caller, braId: string, linkId: string): Promise<void> {
+      await inTransaction(db, async ({ trx }) => {
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
+        const link = await findControlLink(trx, bra.enterprise_id, bra.id, linkId);
+        if (link === undefined) throw notFound('Control link');
+        requireEditable(bra, 'Control links can be removed');
+        await deleteControlLink(trx, bra.enterprise_id, link.id);
+        await recordBraChange(trx, caller, bra, {
+          change: 'control_unlinked',
+          control_link_id: link.id,
+          sub_control_id: link.sub_control_id,
+          bra_risk_scenario_id: link.bra_risk_scenario_id,
+        });
+        await touchBra(trx, caller, bra, 'control unlinked');
       });
     },
   };

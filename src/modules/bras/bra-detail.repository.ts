@@ -45,10 +45,12 @@ export async function listScenarioRows(db: Executor, enterpriseId: string, braId
       'i.likelihood_score as inherent_likelihood',
       'i.risk_score as inherent_score',
       'i.risk_level as inherent_level',
+      'i.justification as inherent_justification',
       'r.impact_score as residual_impact',
       'r.likelihood_score as residual_likelihood',
       'r.risk_score as residual_score',
       'r.risk_level as residual_level',
+      'r.justification as residual_justification',
     ])
     .where('l.enterprise_id', '=', enterpriseId)
     .where('l.bra_id', '=', braId);
@@ -58,7 +60,7 @@ export async function listScenarioRows(db: Executor, enterpriseId: string, braId
 export type ScenarioRow = Awaited<ReturnType<typeof listScenarioRows>>[number];
 
 /**
- * Control links with the live ToD, ToE and total effectiveness of the sub-control and the name of its key
+ * Control links (BRA-wide, or of one scenario link) with the live ToD, ToE and total effectiveness of the sub-control and the name of its key
  * control. The control library belongs to the controls module; this is a read-only join of its tables,
  * so that one statement serves any number of links and the values are always current.
  */
@@ -69,6 +71,7 @@ export async function listControlRows(db: Executor, enterpriseId: string, braId:
     .innerJoin('key_controls as kc', (join) => join.onRef('kc.enterprise_id', '=', 'sc.enterprise_id').onRef('kc.id', '=', 'sc.key_control_id'))
     .select([
       'c.id',
+      'c.bra_risk_scenario_id',
       'sc.key_control_id',
       'kc.name as key_control_name',
       'c.sub_control_id',

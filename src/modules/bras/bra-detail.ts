@@ -8,6 +8,8 @@ import { listControlRows, listScenarioRows, summaryCounts } from './bra-detail.r
 import { toBraView, toControlView, toScenarioView } from './bra-presenter.js';
 import type { BraDetailView } from './bras.schemas.js';
 import { RISK_BANDS } from './risk-rating.js';
+import { controlsByScenario, weakestEffectiveness } from './scenario-controls.js';
+import type { TotalEffectiveness } from '../../platform/db/tables/controls.js';
 
 /** The bands and the appetite record that applied, as a snapshot pins them. */
 export type Methodology = Static<typeof MethodologySchema> & { appetite: NonNullable<Static<typeof MethodologySchema>['appetite']> };
@@ -34,7 +36,8 @@ export async function methodologyOf(
 }
 
 /**
- * The get-BRA data (2.1): four statements (the BRA, its scenarios, its controls, the summary counts)
+ * The get-BRA data (2.1), each scenario with the controls linked to it and their weakest effectiveness:
+ * four statements (the BRA, its scenarios, its controls, the summary counts)
  * whatever the number of scenarios and controls. Also what a snapshot stores.
  */
 export async function loadBraDetail(db: Executor, enterpriseId: string, braId: string, threshold: number): Promise<BraDetailView> {
@@ -45,10 +48,15 @@ export async function loadBraDetail(db: Executor, enterpriseId: string, braId: s
     summaryCounts(db, enterpriseId, braId, threshold),
   ]);
   if (bra === undefined) throw new Error(`BRA ${braId} vanished while it was being read`);
+  const controlViews = controls.map(toControlView);
+  const byScenario = controlsByScenario(controlViews);
   return {
     ...toBraView(bra),
-    scenarios: scenarios.map(toScenarioView),
-    controls: controls.map(toControlView),
+    scenarios: scenarios.map((row) => {
+      const linked = byScenario.get(row.id) ?? [];
+      return { ...toScenarioView(row), controls: linked, control_effectiveness: weakestEffectiveness(linked.map((c) => c.total_effectiveness as TotalEffectiveness | null)) };
+    }),
+    controls: controlViews,
     summary: summarise(counts),
   };
 }

@@ -14,9 +14,9 @@ export function toBraView(row: BraNamedRow): BraView {
   };
 }
 
-function rating(impact: number | null, likelihood: number | null, score: number | null, level: RiskLevel | null) {
+function rating(impact: number | null, likelihood: number | null, score: number | null, level: RiskLevel | null, justification: string | null) {
   if (impact === null || likelihood === null || score === null || level === null) return null;
-  return { impact_score: impact, likelihood_score: likelihood, risk_score: score, risk_level: level };
+  return { impact_score: impact, likelihood_score: likelihood, risk_score: score, risk_level: level, justification };
 }
 
 export function toScenarioView(row: ScenarioRow): ScenarioView {
@@ -26,8 +26,8 @@ export function toScenarioView(row: ScenarioRow): ScenarioView {
     name: row.name,
     category: row.category,
     included: row.included,
-    inherent_rating: rating(row.inherent_impact, row.inherent_likelihood, row.inherent_score, row.inherent_level),
-    residual_rating: rating(row.residual_impact, row.residual_likelihood, row.residual_score, row.residual_level),
+    inherent_rating: rating(row.inherent_impact, row.inherent_likelihood, row.inherent_score, row.inherent_level, row.inherent_justification),
+    residual_rating: rating(row.residual_impact, row.residual_likelihood, row.residual_score, row.residual_level, row.residual_justification),
   };
 }
 

@@ -6,7 +6,7 @@ import type { SnapshotKind } from '../../platform/db/tables/bras.js';
 export async function insertSnapshot(
   db: Executor,
   enterpriseId: string,
-  values: { id: string; bra_id: string; kind: SnapshotKind; content: unknown; methodology: unknown; created_by: string },
+  values: { id: string; bra_id: string; kind: SnapshotKind; content: unknown; methodology: unknown; actions: unknown; created_by: string },
 ) {
   return db
     .insertInto('bra_snapshots')
@@ -15,6 +15,7 @@ export async function insertSnapshot(
       ...values,
       content: JSON.stringify(values.content),
       methodology: JSON.stringify(values.methodology),
+      actions: JSON.stringify(values.actions),
     })
     .returning(['id', 'kind', 'created_at', 'created_by'])
     .executeTakeFirstOrThrow();
@@ -34,9 +35,25 @@ export async function listSnapshots(db: Executor, enterpriseId: string, braId: s
 export async function findSnapshot(db: Executor, enterpriseId: string, braId: string, snapshotId: string) {
   return db
     .selectFrom('bra_snapshots')
-    .select(['id', 'kind', 'created_at', 'created_by', 'content', 'methodology'])
+    .select(['id', 'kind', 'created_at', 'created_by', 'content', 'methodology', 'actions'])
     .where('enterprise_id', '=', enterpriseId)
     .where('bra_id', '=', braId)
     .where('id', '=', snapshotId)
     .executeTakeFirst();
+}
+
+/**
+ * The BRA's mitigation actions (not archived) as a snapshot pins them: a read of the actions module's
+ * table in one statement, oldest due first.
+ */
+export async function listSnapshotActions(db: Executor, enterpriseId: string, braId: string) {
+  return db
+    .selectFrom('mitigation_actions')
+    .select(['id', 'action', 'owner', 'status', 'priority', 'action_type', 'due_date', 'bra_risk_scenario_id'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('bra_id', '=', braId)
+    .where('archived', '=', false)
+    .orderBy('due_date')
+    .orderBy('id')
+    .execute();
 }

@@ -59,6 +59,7 @@ export const RatingObject = Type.Object({
   likelihood_score: Type.Integer({ minimum: 1, maximum: 5, description: 'Likelihood, 1 to 5' }),
   risk_score: Type.Integer({ minimum: 1, maximum: 25, description: 'impact × likelihood' }),
   risk_level: RiskLevel,
+  justification: Nullable(Type.String({ description: 'Why these scores, as the rater wrote it' })),
 });
 
 export const ScenarioView = Type.Object({
@@ -74,6 +75,7 @@ export type ScenarioView = Static<typeof ScenarioView>;
 
 export const ControlView = Type.Object({
   id: Uuid('The control link'),
+  bra_risk_scenario_id: Nullable(Uuid('The scenario link this control mitigates; null for a control linked to the whole BRA')),
   key_control_id: Uuid(),
   key_control_name: Type.String(),
   sub_control_id: Uuid(),
@@ -83,6 +85,23 @@ export const ControlView = Type.Object({
   total_effectiveness: Nullable(Type.String({ description: 'Current total effectiveness (3.5), null while ToD or ToE is unset' })),
 });
 export type ControlView = Static<typeof ControlView>;
+
+export const Effectiveness = Type.Enum(['Highly Effective', 'Effective', 'Moderately Effective', 'Less Effective', 'Not Effective'], {
+  description: 'A total effectiveness label (3.5)',
+});
+
+/** A scenario as the get-BRA shows it: with the controls linked to it and their weakest effectiveness. */
+export const DetailScenarioView = Type.Object({
+  ...ScenarioView.properties,
+  controls: Type.Array(ControlView, { description: 'The controls linked to this scenario (BRA-wide links are not repeated here), newest first' }),
+  control_effectiveness: Nullable(
+    Type.Enum([...Effectiveness.enum], {
+      description:
+        'The weakest total effectiveness among the controls linked to this scenario; null when none of them is assessed (or none is linked)',
+    }),
+  ),
+});
+export type DetailScenarioView = Static<typeof DetailScenarioView>;
 
 export const SummaryView = Type.Object({
   total_scenarios: Type.Integer({ description: 'Included scenarios' }),
@@ -95,8 +114,8 @@ export const SummaryView = Type.Object({
 
 export const BraDetailView = Type.Object({
   ...braProperties,
-  scenarios: Type.Array(ScenarioView, { description: 'Newest first' }),
-  controls: Type.Array(ControlView, { description: 'Newest first' }),
+  scenarios: Type.Array(DetailScenarioView, { description: 'Newest first' }),
+  controls: Type.Array(ControlView, { description: 'Every control link, BRA-wide and per scenario; newest first' }),
   summary: SummaryView,
 });
 export type BraDetailView = Static<typeof BraDetailView>;

@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import type { Kysely } from 'kysely';
 import { requireMember } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
-import { cursorBatches } from '../../platform/db/cursor.js';
+import { cursorBatches } from '../../platform/export/cursor.js';
 import type { DB, Executor } from '../../platform/db/schema.js';
 import { LIBRARY_COLUMNS, encodeCell, libraryCsvHeader, libraryCsvRow, type LibraryRecord } from './library-file.js';
 import { libraryExportQuery } from './library.repository.js';
@@ -56,7 +56,7 @@ export function createLibraryExportService({ db, onExportError }: { db: Executor
     export(caller: Caller, format: LibraryFormat, now = new Date()) {
       requireMember(caller);
       // Read-only and bound to the database: the cursor opens a transaction of its own.
-      const batches = cursorBatches<LibraryRecord>(db as Kysely<DB>, libraryExportQuery(db, caller.enterpriseId), onExportError, 'library_export');
+      const batches = cursorBatches<LibraryRecord>(db as Kysely<DB>, libraryExportQuery(db, caller.enterpriseId), undefined, onExportError);
       return {
         stream: format === 'csv' ? csvStream(batches) : xlsxStream(batches, onExportError),
         contentType: LIBRARY_CONTENT_TYPES[format],

@@ -1,5 +1,5 @@
 import type { TestOfDesign, TestOfEffectiveness } from '../../platform/db/tables/controls.js';
-import { csvRow } from '../audit-trail/csv-cell.js';
+import { csvRow, formulaSafe } from '../../platform/export/csv-cell.js';
 import { TOD_LEVELS, TOE_LEVELS } from './effectiveness-matrix.js';
 
 /**
@@ -28,8 +28,6 @@ const COMPUTED_COLUMNS: ReadonlySet<LibraryColumn> = new Set(['total_effectivene
 
 export const MAX_IMPORT_ROWS = 5000;
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-
 /**
  * A text as a file cell. A spreadsheet would run a cell starting with `=`, `+`, `-`, `@`, tab or CR as a
  * formula, so such a cell gets a `'` in front (as the audit export does); a text that itself starts with
@@ -37,7 +35,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  */
 export function encodeCell(text: string | null): string {
   if (text === null) return '';
-  return FORMULA_START.test(text) || text.startsWith("'") ? `'${text}` : text;
+  return text.startsWith("'") ? `'${text}` : formulaSafe(text);
 }
 
 /** The inverse of encodeCell: one leading `'` removed; an empty cell is no value. */

@@ -24,7 +24,8 @@ export const AUDIT_ENTITY_TYPES = [
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
-export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'approve', 'cancel', 'login', 'logout', 'access_denied'] as const;
+/** The contract's actions (2.9), plus `export`: data taken out of the service as a file (the risk register, a BRA report). */
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'approve', 'cancel', 'login', 'logout', 'access_denied', 'export'] as const;
 
 export interface AuditActor {
   userId: string | null;

@@ -17,7 +17,7 @@ const UNIQUE_MESSAGES: Record<string, string> = {
   bras_name_key: 'A BRA with this name already exists',
   bra_risk_scenarios_scenario_key: 'This risk scenario is already part of the BRA',
   bra_ratings_current_key: 'Another rating of this scenario and type was recorded at the same time',
-  bra_controls_sub_control_key: 'This sub-control is already linked to the BRA',
+  bra_controls_sub_control_key: 'This sub-control is already linked to the BRA (for this scenario, or BRA-wide)',
   risk_appetites_scope_key: 'A risk appetite already exists for this scope',
 };
 
@@ -34,6 +34,7 @@ const REFERENCE_FIELDS: Record<string, string> = {
   bra_risk_scenarios_risk_scenario_fkey: 'risk_scenario_id',
   bra_ratings_link_fkey: 'bra_risk_scenario_id',
   bra_controls_sub_control_fkey: 'sub_control_id',
+  bra_controls_scenario_fkey: 'bra_risk_scenario_id',
 };
 
 interface PgError {

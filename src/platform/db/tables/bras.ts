@@ -71,16 +71,23 @@ export interface BraSnapshotsTable {
   kind: SnapshotKind;
   content: ColumnType<unknown, string, never>;
   methodology: ColumnType<unknown, string, never>;
+  /** The BRA's mitigation actions when it was taken; null in snapshots older than this column. */
+  actions: ColumnType<unknown, string | null | undefined, never>;
   created_by: string | null;
   created_at: CreatedAt;
 }
 
-/** A sub-control linked to a BRA (D6.6); read by the control library's scoped counts (D7.1). */
+/**
+ * A sub-control linked to a BRA (D6.6), BRA-wide or to one of its scenario links; read by the control
+ * library's scoped counts (D7.1).
+ */
 export interface BraControlsTable {
   id: Generated<string>;
   enterprise_id: string;
   bra_id: string;
   sub_control_id: string;
+  /** The scenario link it mitigates; null for a BRA-wide link. */
+  bra_risk_scenario_id: string | null;
   created_by: string | null;
   created_at: CreatedAt;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvRow } from './csv-cell.js';
+import { csvCell, csvRow, formulaSafe } from './csv-cell.js';
 
-describe('CSV cells of the audit export (D7.6)', () => {
+describe('CSV cells of the exports (D7.6)', () => {
   it('leaves plain text as it is and renders null as an empty cell', () => {
     expect(csvCell('create')).toBe('create');
     expect(csvCell(null)).toBe('');
@@ -38,5 +38,14 @@ describe('CSV cells of the audit export (D7.6)', () => {
 
   it('joins a record with commas and ends it with CRLF', () => {
     expect(csvRow(['a', null, 'b,c'])).toBe('a,,"b,c"\r\n');
+  });
+});
+
+describe('formula-safe text (XLSX text cells)', () => {
+  it('prefixes what a spreadsheet would evaluate and leaves the rest', () => {
+    expect(formulaSafe('=HYPERLINK("x")')).toBe(`'=HYPERLINK("x")`);
+    expect(formulaSafe('-1+2')).toBe(`'-1+2`);
+    expect(formulaSafe('@SUM(A1)')).toBe(`'@SUM(A1)`);
+    expect(formulaSafe('Payment fraud')).toBe('Payment fraud');
   });
 });

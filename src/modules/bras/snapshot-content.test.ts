@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { currentSnapshotContent, type StoredContent } from './snapshot-content.js';
+
+const base = {
+  id: 'b',
+  name: 'BRA',
+  summary: { total_scenarios: 1, assessed_scenarios: 1, risks_above_appetite: 0, completion_percentage: 100 },
+} as unknown as StoredContent;
+
+describe('older snapshot content read as today’s shape', () => {
+  it('makes old control links BRA-wide, gives scenarios no controls and ratings no justification', () => {
+    const stored = {
+      ...base,
+      controls: [{ id: 'c', key_control_id: 'k', key_control_name: 'K', sub_control_id: 's', sub_control_name: 'S', tod: 'A', toe: '1', total_effectiveness: 'Highly Effective' }],
+      scenarios: [
+        {
+          id: 'l', risk_scenario_id: 'r', name: 'N', category: 'C', included: true,
+          inherent_rating: { impact_score: 2, likelihood_score: 3, risk_score: 6, risk_level: 'Medium' },
+          residual_rating: null,
+        },
+      ],
+    } as StoredContent;
+    const content = currentSnapshotContent(stored);
+    expect(content.controls[0]!.bra_risk_scenario_id).toBeNull();
+    expect(content.scenarios[0]).toMatchObject({ controls: [], control_effectiveness: null, residual_rating: null });
+    expect(content.scenarios[0]!.inherent_rating).toEqual({ impact_score: 2, likelihood_score: 3, risk_score: 6, risk_level: 'Medium', justification: null });
+  });
+
+  it('keeps what a current snapshot holds', () => {
+    const scenarioControl = { id: 'c', bra_risk_scenario_id: 'l', key_control_id: 'k', key_control_name: 'K', sub_control_id: 's', sub_control_name: 'S', tod: 'C', toe: '4', total_effectiveness: 'Less Effective' };
+    const stored = {
+      ...base,
+      controls: [scenarioControl],
+      scenarios: [
+        {
+          id: 'l', risk_scenario_id: 'r', name: 'N', category: 'C', included: true,
+          inherent_rating: { impact_score: 2, likelihood_score: 3, risk_score: 6, risk_level: 'Medium', justification: 'why' },
+          residual_rating: null, controls: [scenarioControl], control_effectiveness: 'Less Effective',
+        },
+      ],
+    } as StoredContent;
+    expect(currentSnapshotContent(stored)).toEqual(stored);
+  });
+});

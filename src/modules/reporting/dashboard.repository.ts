@@ -1,0 +1,83 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Executor } from '../../platform/db/schema.js';
+import type { CellCount } from './risk-heat-map.js';
+import { registerCte, type RegisterQuery } from './register.repository.js';
+
+/**
+ * Every figure of the dashboard in one statement (one round trip, no loop over BRAs): the register's rows
+ * (the newest approved BRA of each place) for the scenario figures and heat maps, the caller's BRAs by
+ * status, their overdue actions by priority, the control library's sub-controls in scope, and the trend of
+ * residual scores per approval period. Each part is an aggregate; no row of the data leaves the database.
+ */
+export interface DashboardQuery extends RegisterQuery {
+  /** The caller's list of actions (D5), a predicate over `a` and its BRA `b`. */
+  actionScope: Expression<SqlBool>;
+}
+
+export interface DashboardRow {
+  bras_by_status: Record<string, number> | null;
+  assessed: number;
+  above_appetite: number;
+  inherent_cells: CellCount[];
+  residual_cells: CellCount[];
+  overdue_by_priority: Record<string, number> | null;
+  effectiveness: Record<string, number> | null;
+  sub_controls_total: number;
+  untested_12_months: number;
+  trend: Array<{ period: string; first_approved_at: string; bras: number; scenarios: number; average_residual_score: number | null; max_residual_score: number | null }>;
+}
+
+export async function dashboardFigures(db: Executor, query: DashboardQuery): Promise<DashboardRow> {
+  const { enterpriseId, scope, filter, today } = query;
+  const place = sql<SqlBool>`(${filter.legal_entity_id === undefined ? sql`true` : sql`b.legal_entity_id = ${filter.legal_entity_id}`}
+    and ${filter.business_unit_id === undefined ? sql`true` : sql`b.business_unit_id = ${filter.business_unit_id}`})`;
+  const placeFiltered = filter.legal_entity_id !== undefined || filter.business_unit_id !== undefined;
+  // The control library's scope, as GET /controls/effectiveness reads it (D7.1): every sub-control, or with a
+  // place those linked to BRAs of it that the caller sees.
+  const subControlScope = placeFiltered
+    ? sql<SqlBool>`exists (select 1 from bra_controls bc join bras b on b.enterprise_id = bc.enterprise_id and b.id = bc.bra_id
+         where bc.enterprise_id = sc.enterprise_id and bc.sub_control_id = sc.id and ${place} and ${scope})`
+    : sql<SqlBool>`true`;
+  const cells = (kind: 'inherent' | 'residual') => sql`(
+    select coalesce(json_agg(json_build_object('impact', g.impact, 'likelihood', g.likelihood, 'count', g.n)), '[]'::json)
+      from (select ${sql.ref(`${kind}_impact`)} as impact, ${sql.ref(`${kind}_likelihood`)} as likelihood, count(*)::int as n
+              from register where ${sql.ref(`${kind}_impact`)} is not null group by 1, 2) g)`;
+  const { rows } = await sql<DashboardRow>`${registerCte(query)}
+select
+  (select json_object_agg(s.status, s.n) from (
+     select b.status, count(*)::int as n from bras b where b.enterprise_id = ${enterpriseId} and ${scope} and ${place} group by b.status) s
+  ) as bras_by_status,
+  (select count(*)::int from register where inherent_score is not null and residual_score is not null) as assessed,
+  (select count(*)::int from register where above_appetite) as above_appetite,
+  ${cells('inherent')} as inherent_cells,
+  ${cells('residual')} as residual_cells,
+  (select json_object_agg(p.priority, p.n) from (
+     select a.priority, count(*)::int as n
+       from mitigation_actions a
+       left join bras b on b.enterprise_id = a.enterprise_id and b.id = a.bra_id
+      where a.enterprise_id = ${enterpriseId} and not a.archived and a.status <> 'completed' and a.due_date < ${today}::date
+        and ${query.actionScope} and ${placeFiltered ? place : sql`true`}
+      group by a.priority) p
+  ) as overdue_by_priority,
+  (select json_object_agg(e.label, e.n) from (
+     select coalesce(sc.total_effectiveness, 'not_assessed') as label, count(*)::int as n
+       from sub_controls sc where sc.enterprise_id = ${enterpriseId} and not sc.archived and ${subControlScope}
+      group by 1) e
+  ) as effectiveness,
+  (select count(*)::int from sub_controls sc where sc.enterprise_id = ${enterpriseId} and not sc.archived and ${subControlScope}) as sub_controls_total,
+  (select count(*)::int from sub_controls sc
+    where sc.enterprise_id = ${enterpriseId} and not sc.archived and ${subControlScope}
+      and (sc.testing_date is null or sc.testing_date < ${today}::date - interval '12 months')) as untested_12_months,
+  (select coalesce(json_agg(t order by t.first_approved_at, t.period), '[]'::json) from (
+     select b.period, min(b.approved_at) as first_approved_at, count(distinct b.id)::int as bras,
+            count(r.id)::int as scenarios,
+            round(avg(r.risk_score), 2)::float8 as average_residual_score, max(r.risk_score) as max_residual_score
+       from bras b
+       left join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
+       left join bra_ratings r on r.enterprise_id = l.enterprise_id and r.bra_risk_scenario_id = l.id
+                              and r.rating_type = 'residual' and r.superseded_at is null
+      where b.enterprise_id = ${enterpriseId} and b.status = 'approved' and ${scope} and ${place}
+      group by b.period) t
+  ) as trend`.execute(db);
+  return rows[0]!;
+}

@@ -1,0 +1,192 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import type { Executor } from '../../platform/db/schema.js';
+import type { RiskLevel } from '../../platform/db/tables/governance.js';
+import { EFFECTIVENESS_LABELS } from '../controls/effectiveness-matrix.js';
+
+/**
+ * The risk register in SQL: one row per included scenario of the newest approved BRA of each legal entity
+ * and business unit the caller sees (and, when asked, of every live BRA), with its current ratings, the
+ * applicable appetite (D6.9), the weakest effectiveness of its linked controls, and its open and overdue
+ * actions. One statement, whatever the number of BRAs, scenarios, controls or actions: every per-row figure
+ * is a join or a lateral subquery served by an index (bras_approved_place_idx, bra_ratings_current_key,
+ * risk_appetites_scope_key, bra_controls_scenario_idx, mitigation_actions_scenario_idx). The figures that no
+ * filter needs (control effectiveness, actions) are computed for the page's rows only, after the sort.
+ */
+
+export interface RegisterFilter {
+  legal_entity_id?: string | undefined;
+  business_unit_id?: string | undefined;
+  category?: string | undefined;
+  risk_level?: RiskLevel | undefined;
+  above_appetite?: boolean | undefined;
+  include_live?: boolean | undefined;
+  inherent_impact?: number | undefined;
+  inherent_likelihood?: number | undefined;
+  residual_impact?: number | undefined;
+  residual_likelihood?: number | undefined;
+}
+
+export type RegisterSort = 'residual_score' | 'name';
+
+export interface RegisterQuery {
+  enterpriseId: string;
+  /** The caller's BRAs, a predicate over `b` (reporting.policy.ts registerScope). */
+  scope: Expression<SqlBool>;
+  filter: RegisterFilter;
+  /** 'YYYY-MM-DD', UTC: what "overdue" is measured against (D7.3). */
+  today: string;
+}
+
+export interface RegisterRow {
+  legal_entity_id: string;
+  legal_entity_name: string;
+  business_unit_id: string | null;
+  business_unit_name: string | null;
+  bra_id: string;
+  bra_name: string;
+  bra_period: string;
+  bra_status: string;
+  bra_approved_at: Date | null;
+  live: boolean;
+  scenario_link_id: string;
+  risk_scenario_id: string;
+  scenario_name: string;
+  category: string;
+  inherent_impact: number | null;
+  inherent_likelihood: number | null;
+  inherent_score: number | null;
+  inherent_level: RiskLevel | null;
+  residual_impact: number | null;
+  residual_likelihood: number | null;
+  residual_score: number | null;
+  residual_level: RiskLevel | null;
+  appetite_threshold: number | null;
+  appetite_level: RiskLevel | null;
+  above_appetite: boolean;
+  control_effectiveness: string | null;
+  open_actions: number;
+  overdue_actions: number;
+  /** How many rows the filters select (a window count over the whole register, before the page's limit). */
+  matching: string | number;
+}
+
+const LIVE_STATUSES = sql`('draft', 'in_progress', 'under_review')`;
+const EFFECTIVENESS_ORDER = sql`array[${sql.join(EFFECTIVENESS_LABELS.map((label) => sql.lit(label)))}]::text[]`;
+
+function placeFilter(filter: RegisterFilter): RawBuilder<SqlBool> {
+  const clauses: RawBuilder<SqlBool>[] = [sql<SqlBool>`true`];
+  if (filter.legal_entity_id !== undefined) clauses.push(sql<SqlBool>`b.legal_entity_id = ${filter.legal_entity_id}`);
+  if (filter.business_unit_id !== undefined) clauses.push(sql<SqlBool>`b.business_unit_id = ${filter.business_unit_id}`);
+  return sql<SqlBool>`${sql.join(clauses, sql` and `)}`;
+}
+
+/** The filters on a row's computed figures, over the `register` CTE. */
+function rowFilter(filter: RegisterFilter): RawBuilder<SqlBool> {
+  const clauses: RawBuilder<SqlBool>[] = [sql<SqlBool>`true`];
+  if (filter.category !== undefined) clauses.push(sql<SqlBool>`category = ${filter.category}`);
+  if (filter.risk_level !== undefined) clauses.push(sql<SqlBool>`residual_level = ${filter.risk_level}`);
+  if (filter.above_appetite !== undefined) clauses.push(sql<SqlBool>`above_appetite = ${filter.above_appetite}`);
+  for (const column of ['inherent_impact', 'inherent_likelihood', 'residual_impact', 'residual_likelihood'] as const) {
+    const value = filter[column];
+    if (value !== undefined) clauses.push(sql<SqlBool>`${sql.ref(column)} = ${value}`);
+  }
+  return sql<SqlBool>`${sql.join(clauses, sql` and `)}`;
+}
+
+/** `with chosen as (…), register as (…)`: the CTEs every register and dashboard statement starts from. */
+export function registerCte({ enterpriseId, scope, filter }: RegisterQuery): RawBuilder<unknown> {
+  const places = placeFilter(filter);
+  const live =
+    filter.include_live === true
+      ? sql`union all
+        select b.id, true as live from bras b
+        where b.enterprise_id = ${enterpriseId} and b.status in ${LIVE_STATUSES} and ${scope} and ${places}`
+      : sql``;
+  return sql`
+with chosen as (
+  (select distinct on (b.legal_entity_id, b.business_unit_id) b.id, false as live
+     from bras b
+    where b.enterprise_id = ${enterpriseId} and b.status = 'approved' and ${scope} and ${places}
+    order by b.legal_entity_id, b.business_unit_id, b.approved_at desc, b.id desc)
+  ${live}
+),
+register as (
+  select le.id as legal_entity_id, le.name as legal_entity_name,
+         bu.id as business_unit_id, bu.name as business_unit_name,
+         b.id as bra_id, b.name as bra_name, b.period as bra_period, b.status as bra_status, b.approved_at as bra_approved_at,
+         c.live,
+         l.id as scenario_link_id, rs.id as risk_scenario_id, rs.name as scenario_name, rs.category,
+         i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood, i.risk_score as inherent_score, i.risk_level as inherent_level,
+         r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score, r.risk_level as residual_level,
+         ap.threshold_value as appetite_threshold, ap.risk_level as appetite_level,
+         coalesce(r.risk_score > ap.threshold_value, false) as above_appetite
+    from chosen c
+    join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.id
+    join legal_entities le on le.enterprise_id = b.enterprise_id and le.id = b.legal_entity_id
+    left join business_units bu on bu.enterprise_id = b.enterprise_id and bu.id = b.business_unit_id
+    join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
+    join risk_scenarios rs on rs.enterprise_id = l.enterprise_id and rs.id = l.risk_scenario_id
+    left join bra_ratings i on i.enterprise_id = l.enterprise_id and i.bra_risk_scenario_id = l.id
+                           and i.rating_type = 'inherent' and i.superseded_at is null
+    left join bra_ratings r on r.enterprise_id = l.enterprise_id and r.bra_risk_scenario_id = l.id
+                           and r.rating_type = 'residual' and r.superseded_at is null
+    left join lateral (
+      select ra.threshold_value, ra.risk_level from risk_appetites ra
+       where ra.enterprise_id = b.enterprise_id
+         and ((ra.legal_entity_id is null and ra.business_unit_id is null)
+              or (ra.legal_entity_id = b.legal_entity_id and (ra.business_unit_id is null or ra.business_unit_id = b.business_unit_id)))
+       order by (ra.business_unit_id is not null)::int + (ra.legal_entity_id is not null)::int desc
+       limit 1
+    ) ap on true
+)`;
+}
+
+const ORDER: Record<RegisterSort, RawBuilder<unknown>> = {
+  residual_score: sql`residual_score desc nulls last, scenario_name, scenario_link_id`,
+  name: sql`scenario_name, legal_entity_name, scenario_link_id`,
+};
+
+/**
+ * The rows in order, a page of them when asked, each with the figures no filter needs (the weakest control
+ * effectiveness, the open and overdue actions), computed only for the rows returned.
+ */
+export function registerRowsQuery(query: RegisterQuery, sort: RegisterSort, page?: { limit: number; offset: number }): RawBuilder<RegisterRow> {
+  const paging = page === undefined ? sql`` : sql`limit ${page.limit} offset ${page.offset}`;
+  return sql<RegisterRow>`${registerCte(query)},
+selected as (select *, count(*) over () as matching from register where ${rowFilter(query.filter)} order by ${ORDER[sort]} ${paging})
+select selected.*,
+       (${EFFECTIVENESS_ORDER})[eff.weakest] as control_effectiveness,
+       coalesce(act.open_actions, 0)::int as open_actions,
+       coalesce(act.overdue_actions, 0)::int as overdue_actions
+  from selected
+  left join lateral (
+    select max(array_position(${EFFECTIVENESS_ORDER}, sc.total_effectiveness::text)) as weakest
+      from bra_controls bc
+      join sub_controls sc on sc.enterprise_id = bc.enterprise_id and sc.id = bc.sub_control_id
+     where bc.enterprise_id = ${query.enterpriseId} and bc.bra_risk_scenario_id = selected.scenario_link_id
+       and sc.total_effectiveness is not null
+  ) eff on true
+  left join lateral (
+    select count(*) as open_actions, count(*) filter (where a.due_date < ${query.today}::date) as overdue_actions
+      from mitigation_actions a
+     where a.enterprise_id = ${query.enterpriseId} and a.bra_risk_scenario_id = selected.scenario_link_id
+       and not a.archived and a.status <> 'completed'
+  ) act on true
+ order by ${ORDER[sort]}`;
+}
+
+/**
+ * A page and the number of matching rows, from one evaluation of the register (`matching`, a window count
+ * taken before the limit). A page past the end has no row to carry it: the count is then asked for alone.
+ */
+export async function registerPage(db: Executor, query: RegisterQuery, sort: RegisterSort, limit: number, offset: number) {
+  const { rows } = await registerRowsQuery(query, sort, { limit, offset }).execute(db);
+  const total = rows.length > 0 ? Number(rows[0]!.matching) : offset === 0 ? 0 : await countRegister(db, query);
+  return { rows, total };
+}
+
+export async function countRegister(db: Executor, query: RegisterQuery): Promise<number> {
+  const { rows } = await sql<{ total: string }>`${registerCte(query)}
+select count(*) as total from register where ${rowFilter(query.filter)}`.execute(db);
+  return Number(rows[0]?.total ?? 0);
+}
