@@ -28,6 +28,9 @@ import './platform/http/route-config.js';
 import { ErrorBody } from './platform/http/schemas.js';
 import { schemaController } from './platform/http/validation.js';
 import { startJobs } from './platform/jobs.js';
+import { prepareAuthMail } from './platform/auth/onboarding-mail.js';
+import { createMailDelivery } from './platform/mail/delivery.js';
+import { createMailer } from './platform/mail/mailer.js';
 import { API_PREFIX, type App, type AppModule, type Platform, type RuntimeDeps } from './platform/module.js';
 
 export interface AppDeps extends RuntimeDeps {
@@ -134,7 +137,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routeNotFound,
   );
 
-  const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals, log: app.log };
+  const mailer = createMailer(config.mail);
+  const mail = createMailDelivery({
+    db: database.db,
+    mailer,
+    prepare: prepareAuthMail(database.db, config),
+    log: app.log,
+    domain: new URL(config.publicUrl).hostname,
+  });
+  const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals, log: app.log, mail };
   const modules = deps.modules ?? MODULES;
   if (config.auth.mode === 'embedded' && deps.secrets !== null) {
     await registerIdentityProvider(app, { ...platform, secrets: deps.secrets }, {
@@ -144,6 +155,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         store: deps.rateLimitStore,
         perMinute: config.rateLimit.signInPerMinute,
         perHour: config.rateLimit.signInPerHour,
+      }),
+      // Recovery mails per e-mail, from any number of addresses (the per-address budget applies as well).
+      recoveryLimiter: createRateLimiter({
+        store: deps.rateLimitStore,
+        perMinute: config.rateLimit.recoveryPerHour,
+        perHour: config.rateLimit.recoveryPerHour,
       }),
       passwords: createPasswordHasher(deps.passwordCost),
     });
@@ -168,8 +185,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   let stopJobs: (() => Promise<void>) | null = null;
   app.addHook('onClose', async () => {
     await stopJobs?.();
+    // A delivery woken by a request may still be under way: it finishes before the database closes.
+    await mail.settle();
+    mailer.close();
   });
   await app.ready();
-  if (deps.jobs === true) stopJobs = startJobs(modules.flatMap((module) => module.jobs?.(platform) ?? []));
+  // The outbox's retry loop is the platform's own job: mail queued by any module or by the provider.
+  if (deps.jobs === true) stopJobs = startJobs([mail.job(), ...modules.flatMap((module) => module.jobs?.(platform) ?? [])]);
   return app;
 }

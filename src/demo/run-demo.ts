@@ -7,6 +7,9 @@ import { createProviderService } from '../platform/auth/provider/provider.servic
 import { loadAuthSecrets, type AuthSecrets } from '../platform/auth/secrets.js';
 import { createTokenVerifier } from '../platform/auth/token-verifier.js';
 import type { Database } from '../platform/db/engine.js';
+import { prepareAuthMail } from '../platform/auth/onboarding-mail.js';
+import { createMailDelivery } from '../platform/mail/delivery.js';
+import { createMailer } from '../platform/mail/mailer.js';
 import type { DemoContext, DemoCredential, DemoServices, DemoStep } from './demo-context.js';
 import { DEMO_ENTERPRISE, DEMO_MEMBERS, DEMO_SUPER_ADMIN, assignmentLabels } from './demo-data.js';
 import { findActiveUsersByEmail, findEnterpriseByName } from './demo.repository.js';
@@ -93,14 +96,19 @@ export async function runDemo(database: Database, config: Config, options: DemoO
     );
   }
 
-  const context = newContext(database, config, secrets, log);
-  for (const step of options.steps ?? DEMO_STEPS) {
-    log(`- ${step.title}`);
-    try {
-      await step.run(context);
-    } catch (error) {
-      throw new DemoStepError(step.title, error);
+  const mailer = createMailer(config.mail);
+  const context = newContext(database, config, secrets, log, mailer);
+  try {
+    for (const step of options.steps ?? DEMO_STEPS) {
+      log(`- ${step.title}`);
+      try {
+        await step.run(context);
+      } catch (error) {
+        throw new DemoStepError(step.title, error);
+      }
     }
+  } finally {
+    mailer.close();
   }
   const enterpriseId = context.enterpriseId as string;
   return {
@@ -112,12 +120,22 @@ export async function runDemo(database: Database, config: Config, options: DemoO
   };
 }
 
-function newContext(database: Database, config: Config, secrets: AuthSecrets, log: (message: string) => void): DemoContext {
+function newContext(
+  database: Database,
+  config: Config,
+  secrets: AuthSecrets,
+  log: (message: string) => void,
+  mailer: ReturnType<typeof createMailer>,
+): DemoContext {
   const { db } = database;
   const principals = createPrincipalResolver(db, config.auth.mode);
+  const silent = pino({ level: 'silent' });
+  // The demo delivers its mail itself, at the end of the step that queues it (no background rounds).
+  const mail = createMailDelivery({ db, mailer, prepare: prepareAuthMail(db, config), log: silent, domain: new URL(config.publicUrl).hostname });
+  const quiet = { ...mail, wake: () => undefined };
   const services: DemoServices = {
     // The demo streams no export, the one service work that logs off a request: nothing to show.
-    ...moduleServices(db, { config, principals, log: pino({ level: 'silent' }) }),
+    ...moduleServices(db, { config, principals, log: silent, mail: quiet }),
     provider: createProviderService({
       db,
       secrets,
@@ -127,6 +145,8 @@ function newContext(database: Database, config: Config, secrets: AuthSecrets, lo
       // The demo signs nobody in: there are no refused attempts to report.
       monitor: { authFailure: () => undefined },
       passwords: createPasswordHasher(),
+      redirectUrls: config.auth.redirectUrls,
+      wakeMail: () => undefined,
     }),
   };
   return {
@@ -134,6 +154,7 @@ function newContext(database: Database, config: Config, secrets: AuthSecrets, lo
     config,
     secrets,
     services,
+    mail: quiet,
     actors: { superAdmin: null, clientAdmin: null },
     enterpriseId: null,
     legalEntities: new Map(),

@@ -9,9 +9,9 @@ import { createUsersService } from './users/users.service.js';
 /** Enterprise, user and entity-role administration (4.7, D9.1–D9.4). */
 export const adminModule = defineModule({
   name: 'admin',
-  services: (db, { config, principals }) => ({
+  services: (db, { config, principals, mail }) => ({
     enterprises: createEnterprisesService({ db, tierPricesCents: config.tierPricesCents }),
-    users: createUsersService({ db, principals }),
+    users: createUsersService({ db, principals, mail }),
     entityRoles: createEntityRolesService({ db, principals }),
   }),
   routes(api, services) {
