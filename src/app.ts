@@ -27,9 +27,9 @@ import { requestIdFor } from './platform/http/request-id.js';
 import './platform/http/route-config.js';
 import { ErrorBody } from './platform/http/schemas.js';
 import { schemaController } from './platform/http/validation.js';
-import { startJobs } from './platform/jobs.js';
+import { intervalJob, startJobs } from './platform/jobs.js';
 import { prepareAuthMail } from './platform/auth/onboarding-mail.js';
-import { createMailDelivery } from './platform/mail/delivery.js';
+import { MAIL_RETRY_EVERY_MS, createMailDelivery } from './platform/mail/delivery.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { API_PREFIX, type App, type AppModule, type Platform, type RuntimeDeps } from './platform/module.js';
 
@@ -191,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.ready();
   // The outbox's retry loop is the platform's own job: mail queued by any module or by the provider.
-  if (deps.jobs === true) stopJobs = startJobs([mail.job(), ...modules.flatMap((module) => module.jobs?.(platform) ?? [])]);
+  const mailJob = intervalJob('mail.outbox', MAIL_RETRY_EVERY_MS, app.log, async () => void (await mail.deliverDue()));
+  if (deps.jobs === true) stopJobs = startJobs([mailJob, ...modules.flatMap((module) => module.jobs?.(platform) ?? [])]);
   return app;
 }

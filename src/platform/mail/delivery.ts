@@ -1,7 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/schema.js';
-import type { Job } from '../module.js';
-import { intervalJob } from '../jobs.js';
 import type { Mailer, MailMessage } from './mailer.js';
 import { claimDueMail, markMailDropped, markMailFailed, markMailSent, retryDelayMs, type OutboxRow } from './outbox.js';
 
@@ -19,13 +17,12 @@ export interface MailDelivery {
   wake(): void;
   /** Resolves once a round started by wake() has ended (the app waits for it before closing). */
   settle(): Promise<void>;
-  /** The retry loop, for processes that run jobs. */
-  job(): Job;
   readonly destination: string;
 }
 
 const ROUND_SIZE = 20;
-const RETRY_EVERY_MS = 15_000;
+/** How often a process that runs jobs looks for mail due again (a retry after backoff, a wake that was lost). */
+export const MAIL_RETRY_EVERY_MS = 15_000;
 
 export function createMailDelivery(deps: {
   db: Executor;
@@ -88,7 +85,6 @@ export function createMailDelivery(deps: {
     settle: async () => {
       while (running !== null) await running;
     },
-    job: () => intervalJob('mail.outbox', RETRY_EVERY_MS, log as FastifyBaseLogger, async () => void (await deliverDue())),
     destination: mailer.destination,
   };
 }
