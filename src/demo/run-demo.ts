@@ -11,7 +11,7 @@ import { prepareAuthMail } from '../platform/auth/onboarding-mail.js';
 import { createMailDelivery } from '../platform/mail/delivery.js';
 import { createMailer } from '../platform/mail/mailer.js';
 import type { DemoContext, DemoCredential, DemoServices, DemoStep } from './demo-context.js';
-import { DEMO_ENTERPRISE, DEMO_MEMBERS, DEMO_SUPER_ADMIN, assignmentLabels } from './demo-data.js';
+import { DEMO_ENTERPRISE, DEMO_INVITEE, DEMO_MEMBERS, DEMO_SUPER_ADMIN, assignmentLabels } from './demo-data.js';
 import { findActiveUsersByEmail, findEnterpriseByName } from './demo.repository.js';
 import { actionsStep } from './steps/actions.step.js';
 import { brasStep } from './steps/bras.step.js';
@@ -20,6 +20,7 @@ import { clientAdminStep } from './steps/client-admin.step.js';
 import { controlsStep } from './steps/controls.step.js';
 import { enterpriseStep } from './steps/enterprise.step.js';
 import { governanceStep } from './steps/governance.step.js';
+import { invitationStep } from './steps/invitation.step.js';
 import { organisationStep } from './steps/organisation.step.js';
 import { passwordsStep } from './steps/passwords.step.js';
 import { platformAdminStep } from './steps/platform-admin.step.js';
@@ -39,6 +40,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   teamStep,
   controlsStep,
   passwordsStep,
+  invitationStep,
   brasStep,
   actionsStep,
   governanceStep,
@@ -87,7 +89,7 @@ export async function runDemo(database: Database, config: Config, options: DemoO
     return { outcome: 'exists', enterprise: existing, credentials: await existingCredentials(database), notes: [], anonKey: secrets.anonKey };
   }
   // The demo's own super admin may remain from an earlier, interrupted run: it is reused, not a collision.
-  const taken = (await findActiveUsersByEmail(db, [DEMO_SUPER_ADMIN, ...DEMO_MEMBERS].map((person) => person.email))).filter(
+  const taken = (await findActiveUsersByEmail(db, [DEMO_SUPER_ADMIN, ...DEMO_MEMBERS, DEMO_INVITEE].map((person) => person.email))).filter(
     (user) => !(user.is_super_admin && user.email.toLowerCase() === DEMO_SUPER_ADMIN.email.toLowerCase()),
   );
   if (taken.length > 0) {
