@@ -59,3 +59,8 @@ drop index business_units_name_key;
 create unique index business_units_name_key on business_units (legal_entity_id, name_key(name)) where archived_at is null;
 drop index risk_scenarios_name_key;
 create unique index risk_scenarios_name_key on risk_scenarios (enterprise_id, name_key(name)) where archived_at is null;
+-- Lists leave archived rows out by default: the active rows have list indexes of their own.
+create index legal_entities_active_list_idx on legal_entities (enterprise_id, created_at desc, id desc) where archived_at is null;
+create index risk_scenarios_active_list_idx on risk_scenarios (enterprise_id, created_at desc, id desc) where archived_at is null;
+create index risk_scenarios_active_category_idx on risk_scenarios (enterprise_id, category, created_at desc, id desc)
+  where archived_at is null;
