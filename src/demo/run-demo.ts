@@ -149,6 +149,7 @@ function newContext(
       passwords: createPasswordHasher(),
       redirectUrls: config.auth.redirectUrls,
       wakeMail: () => undefined,
+      log: silent,
     }),
   };
   return {

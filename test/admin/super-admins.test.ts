@@ -51,12 +51,18 @@ describe('/admin/super-admins: list and add', async () => {
     expect(entries[0]).toMatchObject({ enterprise_id: null, user_id: root.id, entity_type: 'user' });
   });
 
-  it('an existing user without an enterprise is promoted (200) with no invitation', async () => {
+  it('an existing user without an enterprise is promoted (200), and invited since they never set a password', async () => {
     const root = await createUser(ctx, { role: 'super_admin' });
     const loner = await ctx.db.insertInto('users').values({ email: 'loner@example.test', full_name: 'Lo Ner', password_hash: null }).returning('id').executeTakeFirstOrThrow();
     const response = await call('POST', '', await tokenFor(ctx, root), { email: 'LONER@example.test', full_name: 'ignored' });
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json().data).toMatchObject({ user_id: loner.id, full_name: 'Lo Ner', invitation: null });
+    expect(response.json().data).toMatchObject({ user_id: loner.id, full_name: 'Lo Ner', has_password: false });
+    expect(response.json().data.invitation.expires_at).toEqual(expect.any(String));
+    await eventually(() => smtp.received.find((m) => m.to.includes('loner@example.test')), 'the invitation of the promoted user');
+    // One with a password is promoted without a mail.
+    const ready = await createUser(ctx, { role: 'super_admin' });
+    await ctx.db.updateTable('users').set({ is_super_admin: false }).where('id', '=', ready.id).execute();
+    expect((await call('POST', '', await tokenFor(ctx, root), { email: ready.email, full_name: 'x' })).json().data.invitation).toBeNull();
     const entries = await auditEntries(ctx, { entityId: loner.id, action: 'update' });
     expect(entries[0]).toMatchObject({ enterprise_id: null });
     expect(entries[0]!.action_details).toMatchObject({ change: 'super_admin_granted' });

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
@@ -52,7 +52,10 @@ function fileMailer(dir: string, from: string): Mailer {
       await mkdir(dir, { recursive: true });
       // Sortable by time, unique by the outbox row: a file is never overwritten by another message.
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      await writeFile(join(dir, `${stamp}-${message.messageId.split('@')[0]}.eml`), info.message);
+      const file = join(dir, `${stamp}-${message.messageId.split('@')[0]}.eml`);
+      // Written aside, then renamed: whoever watches the folder never opens a half-written message.
+      await writeFile(`${file}.part`, info.message);
+      await rename(`${file}.part`, file);
     },
     close: () => render.close(),
   };

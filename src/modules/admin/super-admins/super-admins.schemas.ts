@@ -35,7 +35,7 @@ export const AddedSuperAdmin = Type.Object({
 export const addSuperAdminSchema = {
   summary: 'Add a super admin',
   description:
-    'An active user of that e-mail without an enterprise membership is promoted (200). Otherwise a new user is created (201) and ' +
+    'An active user of that e-mail without an enterprise membership is promoted (200; invited too if they never set a password). Otherwise a new user is created (201) and ' +
     'invited by mail with a one-time link to set a password. An enterprise member cannot be promoted (409 CONFLICT): super admins ' +
     'belong to no enterprise. Already a super admin: 409 CONFLICT. Audited in the platform trail.',
   operationId: 'admin.super_admins.create',

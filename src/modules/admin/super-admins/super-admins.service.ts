@@ -39,9 +39,19 @@ export function createSuperAdminsService({ db, principals, mail }: SuperAdminsSe
         const audit = { enterpriseId: null, ...auditFrom(caller), entityType: 'user' as const };
         if (existing !== undefined) {
           await setSuperAdmin(trx, existing.user_id, true, new Date());
-          await writeAudit(trx, { ...audit, action: 'update', entityId: existing.user_id, details: { change: 'super_admin_granted', email } });
+          // A promoted user who never set a password gets the link to set one, as a new super admin does.
+          const invitation = existing.has_password
+            ? null
+            : await queueInvitation(trx, {
+                user: { id: existing.user_id, email: existing.email, full_name: existing.full_name },
+                enterprise: null,
+                inviter: { userId: caller.userId, fullName: caller.fullName },
+                role: 'super_admin',
+              });
+          await writeAudit(trx, { ...audit, action: 'update', entityId: existing.user_id, details: { change: 'super_admin_granted', email, invited: invitation !== null } });
           onCommit(() => principals.invalidateUser(existing.user_id));
-          return { created: false, data: { ...(await findSuperAdmin(trx, existing.user_id)), invitation: null } };
+          if (invitation !== null) onCommit(() => mail.wake());
+          return { created: false, data: { ...(await findSuperAdmin(trx, existing.user_id)), invitation } };
         }
         const user = await insertUser(trx, { email, full_name: body.full_name, is_super_admin: true });
         const invitation = await queueInvitation(trx, {

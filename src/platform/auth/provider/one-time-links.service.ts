@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { writeAudit } from '../../audit/audit-writer.js';
 import { trailOf } from '../../audit/audit-events.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -18,6 +19,8 @@ export const MIN_PASSWORD_LENGTH = 8;
 
 export interface OneTimeLinksDeps extends TokenGrantsDeps {
   principals: Pick<PrincipalResolver, 'invalidateSession'>;
+  /** For work done after the answer (a recovery request's lookup and queueing). */
+  log: Pick<FastifyBaseLogger, 'error'>;
   redirectUrls: readonly string[];
   /** After a commit that queued mail: deliver it now, off the request. */
   wakeMail: () => void;
@@ -66,19 +69,36 @@ export function createOneTimeLinks(
     });
   }
 
-  /** Always `{}`: a known active user gets a recovery mail after commit, anyone else nothing. */
+  /** Recovery requests whose lookup and queueing are still under way (the app waits for them when closing). */
+  const pending = new Set<Promise<void>>();
+
+  /**
+   * Always `{}`, answered before the address is even looked up: the lookup and, for a known active user,
+   * the queueing of a recovery mail happen after the answer, so neither the body nor the time it takes tells
+   * a known address from an unknown one.
+   */
   async function recover(email: string | undefined, redirectTo: string | undefined): Promise<Record<string, never>> {
     const address = email?.trim() ?? '';
     if (address === '') throw invalidRequest('email is required');
     const redirect = redirectTo === undefined ? null : redirectFor(redirectTo);
-    const account = await repo.findAccountByEmail(db, address);
-    if (account !== undefined && account.active) {
-      await inTransaction(db, async ({ trx, onCommit }) => {
-        await queueRecovery(trx, { user: account, redirectTo: redirect });
-        onCommit(deps.wakeMail);
-      });
-    }
+    const work = queueRecoveryFor(address, redirect)
+      .catch((error: unknown) => deps.log.error({ err: error }, 'recovery request not queued'))
+      .finally(() => pending.delete(work));
+    pending.add(work);
     return {};
+  }
+
+  async function queueRecoveryFor(address: string, redirect: string | null): Promise<void> {
+    const account = await repo.findAccountByEmail(db, address);
+    if (account === undefined || !account.active) return;
+    await inTransaction(db, async ({ trx, onCommit }) => {
+      await queueRecovery(trx, { user: account, redirectTo: redirect });
+      onCommit(deps.wakeMail);
+    });
+  }
+
+  async function settle(): Promise<void> {
+    while (pending.size > 0) await Promise.all([...pending]);
   }
 
   /**
@@ -122,7 +142,7 @@ export function createOneTimeLinks(
     });
   }
 
-  return { verify, recover, updateUser, redirectFor };
+  return { verify, recover, updateUser, redirectFor, settle };
 }
 
 export type OneTimeLinks = ReturnType<typeof createOneTimeLinks>;

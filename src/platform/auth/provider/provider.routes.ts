@@ -39,12 +39,15 @@ export async function registerIdentityProvider(
     principals: platform.principals,
     monitor: platform.monitor,
     redirectUrls: platform.config.auth.redirectUrls,
+    log: platform.log,
     wakeMail: () => platform.mail.wake(),
   });
   await app.register(
     async (scope) => {
       // Errors under /auth/v1 speak GoTrue's shape; what this handler rethrows goes to the platform's.
       scope.setErrorHandler(async (error, _request, reply) => renderProviderError(error, reply));
+      // Recovery requests finish their lookup before the database closes.
+      scope.addHook('onClose', async () => service.settle());
       // Counted per address whatever the request carries: a bearer token must not buy an attacker a fresh
       // budget of password guesses per account it holds.
       limitByAddress(scope, own.limiter);

@@ -137,7 +137,7 @@ export function createProviderService(deps: ProviderDeps) {
 
   const links = createOneTimeLinks(deps, grants, authenticate);
 
-  return { token, user, logout, setPassword, verify: links.verify, recover: links.recover, updateUser: links.updateUser, redirectFor: links.redirectFor };
+  return { token, user, logout, setPassword, verify: links.verify, recover: links.recover, updateUser: links.updateUser, redirectFor: links.redirectFor, settle: links.settle };
 }
 
 export type ProviderService = ReturnType<typeof createProviderService>;
