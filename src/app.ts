@@ -27,10 +27,13 @@ import { requestIdFor } from './platform/http/request-id.js';
 import './platform/http/route-config.js';
 import { ErrorBody } from './platform/http/schemas.js';
 import { schemaController } from './platform/http/validation.js';
-import { startJobs } from './platform/jobs.js';
+import { intervalJob, startJobs } from './platform/jobs.js';
 import { attachConditionalRequests } from './platform/http/conditional/conditional-routes.js';
 import { attachIdempotency } from './platform/idempotency/idempotent-routes.js';
 import { idempotencySweepJob } from './platform/idempotency/idempotency-sweep.js';
+import { prepareAuthMail } from './platform/auth/onboarding-mail.js';
+import { MAIL_RETRY_EVERY_MS, createMailDelivery } from './platform/mail/delivery.js';
+import { createMailer } from './platform/mail/mailer.js';
 import { API_PREFIX, type App, type AppModule, type Platform, type RuntimeDeps } from './platform/module.js';
 
 export interface AppDeps extends RuntimeDeps {
@@ -139,7 +142,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routeNotFound,
   );
 
-  const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals, log: app.log };
+  const mailer = createMailer(config.mail);
+  const mail = createMailDelivery({
+    db: database.db,
+    mailer,
+    prepare: prepareAuthMail(database.db, config),
+    log: app.log,
+    domain: new URL(config.publicUrl).hostname,
+  });
+  const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals, log: app.log, mail };
   const modules = deps.modules ?? MODULES;
   if (config.auth.mode === 'embedded' && deps.secrets !== null) {
     await registerIdentityProvider(app, { ...platform, secrets: deps.secrets }, {
@@ -149,6 +160,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         store: deps.rateLimitStore,
         perMinute: config.rateLimit.signInPerMinute,
         perHour: config.rateLimit.signInPerHour,
+      }),
+      // Recovery mails per e-mail, from any number of addresses (the per-address budget applies as well).
+      recoveryLimiter: createRateLimiter({
+        store: deps.rateLimitStore,
+        perMinute: config.rateLimit.recoveryPerHour,
+        perHour: config.rateLimit.recoveryPerHour,
       }),
       passwords: createPasswordHasher(deps.passwordCost),
     });
@@ -178,10 +195,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   let stopJobs: (() => Promise<void>) | null = null;
   app.addHook('onClose', async () => {
     await stopJobs?.();
+    // A delivery woken by a request may still be under way: it finishes before the database closes.
+    await mail.settle();
+    mailer.close();
   });
   await app.ready();
+  // The mail outbox's retry loop and the idempotency sweep are the platform's own jobs.
+  const mailJob = intervalJob('mail.outbox', MAIL_RETRY_EVERY_MS, app.log, async () => void (await mail.deliverDue()));
   if (deps.jobs === true) {
-    stopJobs = startJobs([idempotencySweepJob(platform), ...modules.flatMap((module) => module.jobs?.(platform) ?? [])]);
+    stopJobs = startJobs([mailJob, idempotencySweepJob(platform), ...modules.flatMap((module) => module.jobs?.(platform) ?? [])]);
   }
   return app;
 }

@@ -23,7 +23,7 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe('./data');
     expect(config.database).toEqual({ kind: 'embedded-dir', dataDir: './data' });
     expect(config.redisUrl).toBeNull();
-    expect(config.rateLimit).toEqual({ perMinute: 100, perHour: 1000, signInPerMinute: 10, signInPerHour: 60 });
+    expect(config.rateLimit).toEqual({ perMinute: 100, perHour: 1000, signInPerMinute: 10, signInPerHour: 60, recoveryPerHour: 5 });
     expect(config.trustProxy).toBe(false);
     expect(config.auth).toEqual({
       mode: 'embedded',
@@ -34,11 +34,28 @@ describe('loadConfig', () => {
       anonKey: null,
       serviceRoleKey: null,
       signingKey: null,
+      redirectUrls: ['http://127.0.0.1:3000'],
     });
+    expect(config.mail).toEqual({ smtpUrl: null, from: 'Risk Assurance <no-reply@127.0.0.1>', dir: 'data/mail' });
     expect(config.bootstrapSuperAdmin).toBeNull();
     expect(config.logLevel).toBe('info');
     expect(config.tierPricesCents).toEqual({ starter: 0, professional: 49_900, enterprise: 249_900 });
     expect(config.version).toBe('1.2.3');
+  });
+
+  it('reads the mail settings and the redirect allow-list, refusing what cannot work', () => {
+    const config = loadConfig({
+      SMTP_URL: 'smtps://user:secret@mail.example:465',
+      MAIL_FROM: 'Risk Desk <desk@example.com>',
+      AUTH_REDIRECT_URLS: 'https://app.example/console/, http://localhost:5173',
+    });
+    expect(config.mail.smtpUrl).toBe('smtps://user:secret@mail.example:465');
+    expect(config.mail.from).toBe('Risk Desk <desk@example.com>');
+    expect(config.auth.redirectUrls).toEqual(['https://app.example/console', 'http://localhost:5173']);
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example' })).toThrow(/SMTP_URL/);
+    expect(() => loadConfig({ MAIL_FROM: 'nobody' })).toThrow(/MAIL_FROM/);
+    expect(() => loadConfig({ AUTH_REDIRECT_URLS: 'ftp://x.example' })).toThrow(/AUTH_REDIRECT_URLS/);
+    expect(() => loadConfig({ RATE_LIMIT_RECOVERY_PER_HOUR: '0' })).toThrow(/RATE_LIMIT_RECOVERY_PER_HOUR/);
   });
 
   it('derives PUBLIC_URL from HOST and PORT, and the issuer from PUBLIC_URL (D1)', () => {

@@ -1,4 +1,5 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { join } from 'node:path';
 
 /**
  * The service's configuration, read once from the environment (decisions.md D1).
@@ -49,7 +50,7 @@ export interface Config {
   redisUrl: string | null;
   trustProxy: TrustProxy;
   /** D8's limits per user (or address); `signIn*`: password sign-ins per account, from any address. */
-  rateLimit: { perMinute: number; perHour: number; signInPerMinute: number; signInPerHour: number };
+  rateLimit: { perMinute: number; perHour: number; signInPerMinute: number; signInPerHour: number; recoveryPerHour: number };
   /** REQUIRE_IF_MATCH: a change of a versioned resource without If-Match is refused (428) instead of applied. */
   requireIfMatch: boolean;
   auth: {
@@ -63,6 +64,16 @@ export interface Config {
     serviceRoleKey: string | null;
     /** null: keys generated and rotated by the service (`npm run keys -- rotate`), kept in the database. */
     signingKey: SigningKeySource | null;
+    /** AUTH_REDIRECT_URLS: where a one-time link may send the browser (origin, and path prefix when given). */
+    redirectUrls: string[];
+  };
+  mail: {
+    /** SMTP_URL: smtp:// or smtps:// with credentials; null: each message is written as an .eml file under `dir`. */
+    smtpUrl: string | null;
+    /** MAIL_FROM: the sender of every message. */
+    from: string;
+    /** DATA_DIR/mail: where messages go without SMTP_URL. */
+    dir: string;
   };
   bootstrapSuperAdmin: { email: string; password: string } | null;
   logLevel: LogLevel;
@@ -219,6 +230,7 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       perHour: integer(env, 'RATE_LIMIT_PER_HOUR', 1000, 1, 100_000_000),
       signInPerMinute: integer(env, 'RATE_LIMIT_SIGN_IN_PER_MINUTE', 10, 1, 1_000_000),
       signInPerHour: integer(env, 'RATE_LIMIT_SIGN_IN_PER_HOUR', 60, 1, 100_000_000),
+      recoveryPerHour: integer(env, 'RATE_LIMIT_RECOVERY_PER_HOUR', 5, 1, 100_000_000),
     },
     requireIfMatch: oneOf(env, 'REQUIRE_IF_MATCH', ['true', 'false'] as const, 'false') === 'true',
     auth: {
@@ -230,6 +242,12 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       anonKey: text(env, 'AUTH_ANON_KEY'),
       serviceRoleKey: text(env, 'AUTH_SERVICE_ROLE_KEY'),
       signingKey: signingKey(env),
+      redirectUrls: redirectUrls(env, publicUrl),
+    },
+    mail: {
+      smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+      from: mailFrom(env, publicUrl),
+      dir: join(dataDir, 'mail'),
     },
     bootstrapSuperAdmin: email !== null && password !== null ? { email, password } : null,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -245,6 +263,37 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       checkpointIntervalMinutes: integer(env, 'AUDIT_CHECKPOINT_INTERVAL_MINUTES', 60, 0, 10_080),
     },
   };
+}
+
+/**
+ * AUTH_REDIRECT_URLS: comma-separated http(s) URLs; default the service's own origin. A link's redirect_to
+ * is allowed when it has the same origin as one entry and its path starts with that entry's path.
+ */
+function redirectUrls(env: Env, publicUrl: string): string[] {
+  const raw = text(env, 'AUTH_REDIRECT_URLS');
+  if (raw === null) return [new URL(publicUrl).origin];
+  return raw.split(',').map((entry) => {
+    const trimmed = entry.trim();
+    let parsed: URL;
+    try {
+      parsed = new URL(trimmed);
+    } catch {
+      throw new ConfigError('AUTH_REDIRECT_URLS', `must be URLs separated by commas, got "${trimmed}"`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new ConfigError('AUTH_REDIRECT_URLS', `must use http: or https:, got "${trimmed}"`);
+    }
+    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  });
+}
+
+/** MAIL_FROM: an address, or `Name <address>`; default no-reply at the public host. */
+function mailFrom(env: Env, publicUrl: string): string {
+  const raw = text(env, 'MAIL_FROM');
+  if (raw === null) return `Risk Assurance <no-reply@${new URL(publicUrl).hostname}>`;
+  const address = /<([^<>]+)>\s*$/.exec(raw)?.[1] ?? raw;
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(address)) throw new ConfigError('MAIL_FROM', `must be an e-mail address or "Name <address>", got "${raw}"`);
+  return raw;
 }
 
 /** Parsed here so that a bad key stops the start-up; kept as PEM text (the config stays plain data). */

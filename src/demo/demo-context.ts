@@ -4,6 +4,7 @@ import type { Caller } from '../platform/auth/principal.js';
 import type { AuthSecrets } from '../platform/auth/secrets.js';
 import type { ProviderService } from '../platform/auth/provider/provider.service.js';
 import type { DB } from '../platform/db/schema.js';
+import type { MailDelivery } from '../platform/mail/delivery.js';
 import type { ModuleServices } from '../modules/index.js';
 import type { DemoPerson, DemoRole } from './demo-data.js';
 
@@ -32,6 +33,8 @@ export interface DemoContext {
   config: Config;
   secrets: AuthSecrets;
   services: DemoServices;
+  /** The mail outbox: a step that queues mail delivers it (to DATA_DIR/mail without SMTP_URL). */
+  mail: Pick<MailDelivery, 'deliverDue' | 'destination'>;
   actors: { superAdmin: Caller | null; clientAdmin: Caller | null };
   enterpriseId: string | null;
   legalEntities: Map<string, { id: string; businessUnits: Map<string, string> }>;

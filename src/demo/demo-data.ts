@@ -119,3 +119,14 @@ export const DEMO_EXTRA_SCENARIOS: ReadonlyArray<{ name: string; category: strin
     description: 'Institutional clients are placed in funds that do not match their mandate or risk profile.',
   },
 ];
+
+/**
+ * Invited by the client admin and left without a password: the demo's one pending invitation, whose mail
+ * is delivered like any other (under DATA_DIR/mail without SMTP_URL), to show onboarding by e-mail.
+ */
+export const DEMO_INVITEE = {
+  email: 'noah.fischer@harbourview-demo.example',
+  fullName: 'Noah Fischer',
+  role: 'reviewer',
+  legalEntity: 'Harbourview Insurance Ltd',
+} as const;

@@ -7,8 +7,11 @@ import { createProviderService } from '../platform/auth/provider/provider.servic
 import { loadAuthSecrets, type AuthSecrets } from '../platform/auth/secrets.js';
 import { createTokenVerifier } from '../platform/auth/token-verifier.js';
 import type { Database } from '../platform/db/engine.js';
+import { prepareAuthMail } from '../platform/auth/onboarding-mail.js';
+import { createMailDelivery } from '../platform/mail/delivery.js';
+import { createMailer } from '../platform/mail/mailer.js';
 import type { DemoContext, DemoCredential, DemoServices, DemoStep } from './demo-context.js';
-import { DEMO_ENTERPRISE, DEMO_MEMBERS, DEMO_SUPER_ADMIN, assignmentLabels } from './demo-data.js';
+import { DEMO_ENTERPRISE, DEMO_INVITEE, DEMO_MEMBERS, DEMO_SUPER_ADMIN, assignmentLabels } from './demo-data.js';
 import { findActiveUsersByEmail, findEnterpriseByName } from './demo.repository.js';
 import { actionsStep } from './steps/actions.step.js';
 import { brasStep } from './steps/bras.step.js';
@@ -18,6 +21,7 @@ import { controlRetestsStep } from './steps/control-retests.step.js';
 import { controlsStep } from './steps/controls.step.js';
 import { enterpriseStep } from './steps/enterprise.step.js';
 import { governanceStep } from './steps/governance.step.js';
+import { invitationStep } from './steps/invitation.step.js';
 import { organisationStep } from './steps/organisation.step.js';
 import { passwordsStep } from './steps/passwords.step.js';
 import { safeClientsStep } from './steps/safe-clients.step.js';
@@ -40,6 +44,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   controlsStep,
   controlRetestsStep,
   passwordsStep,
+  invitationStep,
   brasStep,
   actionsStep,
   governanceStep,
@@ -90,7 +95,7 @@ export async function runDemo(database: Database, config: Config, options: DemoO
     return { outcome: 'exists', enterprise: existing, credentials: await existingCredentials(database), notes: [], anonKey: secrets.anonKey };
   }
   // The demo's own super admin may remain from an earlier, interrupted run: it is reused, not a collision.
-  const taken = (await findActiveUsersByEmail(db, [DEMO_SUPER_ADMIN, ...DEMO_MEMBERS].map((person) => person.email))).filter(
+  const taken = (await findActiveUsersByEmail(db, [DEMO_SUPER_ADMIN, ...DEMO_MEMBERS, DEMO_INVITEE].map((person) => person.email))).filter(
     (user) => !(user.is_super_admin && user.email.toLowerCase() === DEMO_SUPER_ADMIN.email.toLowerCase()),
   );
   if (taken.length > 0) {
@@ -99,14 +104,19 @@ export async function runDemo(database: Database, config: Config, options: DemoO
     );
   }
 
-  const context = newContext(database, config, secrets, log);
-  for (const step of options.steps ?? DEMO_STEPS) {
-    log(`- ${step.title}`);
-    try {
-      await step.run(context);
-    } catch (error) {
-      throw new DemoStepError(step.title, error);
+  const mailer = createMailer(config.mail);
+  const context = newContext(database, config, secrets, log, mailer);
+  try {
+    for (const step of options.steps ?? DEMO_STEPS) {
+      log(`- ${step.title}`);
+      try {
+        await step.run(context);
+      } catch (error) {
+        throw new DemoStepError(step.title, error);
+      }
     }
+  } finally {
+    mailer.close();
   }
   const enterpriseId = context.enterpriseId as string;
   return {
@@ -118,12 +128,22 @@ export async function runDemo(database: Database, config: Config, options: DemoO
   };
 }
 
-function newContext(database: Database, config: Config, secrets: AuthSecrets, log: (message: string) => void): DemoContext {
+function newContext(
+  database: Database,
+  config: Config,
+  secrets: AuthSecrets,
+  log: (message: string) => void,
+  mailer: ReturnType<typeof createMailer>,
+): DemoContext {
   const { db } = database;
   const principals = createPrincipalResolver(db, config.auth.mode);
+  const silent = pino({ level: 'silent' });
+  // The demo delivers its mail itself, at the end of the step that queues it (no background rounds).
+  const mail = createMailDelivery({ db, mailer, prepare: prepareAuthMail(db, config), log: silent, domain: new URL(config.publicUrl).hostname });
+  const quiet = { ...mail, wake: () => undefined };
   const services: DemoServices = {
     // The demo streams no export, the one service work that logs off a request: nothing to show.
-    ...moduleServices(db, { config, principals, log: pino({ level: 'silent' }) }),
+    ...moduleServices(db, { config, principals, log: silent, mail: quiet }),
     provider: createProviderService({
       db,
       secrets,
@@ -133,6 +153,9 @@ function newContext(database: Database, config: Config, secrets: AuthSecrets, lo
       // The demo signs nobody in: there are no refused attempts to report.
       monitor: { authFailure: () => undefined },
       passwords: createPasswordHasher(),
+      redirectUrls: config.auth.redirectUrls,
+      wakeMail: () => undefined,
+      log: silent,
     }),
   };
   return {
@@ -140,6 +163,7 @@ function newContext(database: Database, config: Config, secrets: AuthSecrets, lo
     config,
     secrets,
     services,
+    mail: quiet,
     actors: { superAdmin: null, clientAdmin: null },
     enterpriseId: null,
     legalEntities: new Map(),

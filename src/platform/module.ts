@@ -7,6 +7,7 @@ import type { TokenVerifier } from './auth/token-verifier.js';
 import type { Database } from './db/engine.js';
 import type { Executor } from './db/schema.js';
 import type { RateLimitStore } from './http/rate-limit/rate-limit-store.js';
+import type { MailDelivery } from './mail/delivery.js';
 import type { Monitor } from './monitoring/monitor.js';
 
 /** Where the gated API lives; module routes are declared relative to it. */
@@ -31,10 +32,12 @@ export interface Platform {
   principals: PrincipalResolver;
   /** The app's logger, for work done off a request (jobs, a stream that fails half-way). */
   log: FastifyBaseLogger;
+  /** The mail outbox's sender: services queue mail in their transaction and wake it on commit. */
+  mail: MailDelivery;
 }
 
 /** What services may take from the platform besides the executor they are bound to. */
-export type ServicePlatform = Pick<Platform, 'config' | 'principals' | 'log'>;
+export type ServicePlatform = Pick<Platform, 'config' | 'principals' | 'log' | 'mail'>;
 
 /** What the service prepares before it can serve (runtime.ts): the app and the demo are built on it. */
 export interface RuntimeDeps {

@@ -42,6 +42,11 @@ export function formatStartupBanner(config: Config, facts: BannerFacts): string 
   ];
   if (config.publicUrl !== local) lines.push(`  Public URL:  ${config.publicUrl} (PUBLIC_URL; the token issuer is ${config.auth.issuer})`);
   lines.push(`  Database:    ${describeDatabase(config)}`);
+  lines.push(
+    config.mail.smtpUrl !== null
+      ? `  Mail:        SMTP ${redactUrl(config.mail.smtpUrl)} (invitations and password recovery, from ${config.mail.from})`
+      : `  Mail:        written as .eml files under ${config.mail.dir} (no SMTP_URL): invitation and recovery links are there`,
+  );
   if (config.redisUrl !== null) lines.push(`  Redis:       ${redactUrl(config.redisUrl)} (rate-limit counters shared by every instance)`);
   if (config.auth.mode === 'external') lines.push(`  Tokens:      from the external provider ${config.auth.issuer} (AUTH_MODE=external)`);
   else if (facts.anonKey !== null) lines.push(`  apikey:      ${facts.anonKey} (AUTH_ANON_KEY, the public client key for /auth/v1)`);

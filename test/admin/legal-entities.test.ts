@@ -67,15 +67,16 @@ describe('legal entities and business units (D6.2, D5)', async () => {
       const body = response.json();
       expect(Object.keys(body)).toEqual(['data']);
       expect(body.data).toEqual([
-        { id: gamma.id, name: 'Gamma Leasing SA', description: null, created_at: at(3), business_units: [] },
+        { id: gamma.id, name: 'Gamma Leasing SA', description: null, created_at: at(3), archived_at: null, business_units: [] },
         {
           id: beta.id,
           name: 'Beta Insurance Ltd',
           description: null,
           created_at: at(2),
+          archived_at: null,
           business_units: [
-            { id: betaMotor.id, name: 'Motor' },
-            { id: betaLife.id, name: 'Life' },
+            { id: betaMotor.id, name: 'Motor', description: null, archived_at: null },
+            { id: betaLife.id, name: 'Life', description: null, archived_at: null },
           ],
         },
         {
@@ -83,9 +84,10 @@ describe('legal entities and business units (D6.2, D5)', async () => {
           name: 'Alpha Bank plc',
           description: null,
           created_at: at(1),
+          archived_at: null,
           business_units: [
-            { id: alphaTreasury.id, name: 'Treasury' },
-            { id: alphaRetail.id, name: 'Retail' },
+            { id: alphaTreasury.id, name: 'Treasury', description: null, archived_at: null },
+            { id: alphaRetail.id, name: 'Retail', description: null, archived_at: null },
           ],
         },
       ]);
@@ -109,8 +111,8 @@ describe('legal entities and business units (D6.2, D5)', async () => {
         expect.objectContaining({
           id: alpha.id,
           business_units: [
-            { id: alphaTreasury.id, name: 'Treasury' },
-            { id: alphaRetail.id, name: 'Retail' },
+            { id: alphaTreasury.id, name: 'Treasury', description: null, archived_at: null },
+            { id: alphaRetail.id, name: 'Retail', description: null, archived_at: null },
           ],
         }),
       ]);
@@ -124,7 +126,7 @@ describe('legal entities and business units (D6.2, D5)', async () => {
       expect(response.statusCode, response.body).toBe(200);
       const data = response.json().data;
       expect(data.map((e: { id: string }) => e.id)).toEqual([beta.id, alpha.id]);
-      expect(data[0].business_units).toEqual([{ id: betaLife.id, name: 'Life' }]);
+      expect(data[0].business_units).toEqual([{ id: betaLife.id, name: 'Life', description: null, archived_at: null }]);
       expect(data[1].business_units).toHaveLength(2);
     });
 
@@ -150,6 +152,7 @@ describe('legal entities and business units (D6.2, D5)', async () => {
         id: expect.any(String),
         name: 'Northwind Capital',
         description: 'Broker-dealer',
+        archived_at: null,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
       });
       const row = await ctx.db.selectFrom('legal_entities').selectAll().where('id', '=', body.data.id).executeTakeFirstOrThrow();
@@ -241,7 +244,9 @@ describe('legal entities and business units (D6.2, D5)', async () => {
         id: expect.any(String),
         legal_entity_id: entity.id,
         name: 'Corporate Banking',
+        description: null,
         created_at: expect.stringMatching(/Z$/),
+        archived_at: null,
       });
       const audit = await auditEntries(ctx, { entityId: entity.id });
       expect(audit).toHaveLength(1);
@@ -259,7 +264,7 @@ describe('legal entities and business units (D6.2, D5)', async () => {
         name: 'Corporate Banking',
       });
       const listed = (await list(admin)).json().data.find((e: { id: string }) => e.id === entity.id);
-      expect(listed.business_units).toContainEqual({ id: unit.id, name: 'Corporate Banking' });
+      expect(listed.business_units).toContainEqual({ id: unit.id, name: 'Corporate Banking', description: null, archived_at: null });
     });
 
     it('a duplicate name within the entity, in any letter case, is 409 and writes no audit entry', async () => {

@@ -103,6 +103,7 @@ describe('risk scenario catalogue (D6.3, D5)', async () => {
         name: expect.any(String),
         category: expect.any(String),
         description: expect.any(String),
+        archived_at: null,
         created_at: expect.stringMatching(/Z$/),
       });
     });
@@ -203,6 +204,7 @@ describe('risk scenario catalogue (D6.3, D5)', async () => {
         id: expect.any(String),
         name: 'Rogue algorithmic trading',
         category: 'Internal fraud',
+        archived_at: null,
         description: 'A trader deploys an unapproved algorithm.',
         created_at: expect.stringMatching(/Z$/),
       });

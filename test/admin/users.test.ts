@@ -48,6 +48,7 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
         role: 'assessor',
         created_at: expect.any(String),
         last_login: signedIn.toISOString(),
+        invitation: null,
         active: true,
         deactivated_at: null,
         entity_assignments: [
@@ -103,6 +104,7 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
         full_name: 'New Person',
         role: 'admin',
         created_at: expect.any(String),
+        invitation: { sent_at: expect.any(String), expires_at: expect.any(String) },
       });
       const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', body.data.user_id).executeTakeFirstOrThrow();
       expect(user).toMatchObject({ email: payload.email.toLowerCase(), password_hash: null, active: true, is_super_admin: false });

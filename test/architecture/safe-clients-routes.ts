@@ -24,6 +24,20 @@ export const IF_MATCH_EXEMPT = new Map([
   [`DELETE ${API}/admin/enterprises/:enterprise_id/users/:user_id`, 'deactivating a user: idempotent, nothing a client reads to version'],
   // Removing an assignment is idempotent for the caller's intent; assignments have no single GET.
   [`DELETE ${API}/admin/users/:user_id/entity-roles/:role_id`, 'removing an entity role: idempotent, nothing a client reads to version'],
+  // Sending the invitation again replaces the previous link; nothing of the user is changed or versioned.
+  [`POST ${API}/admin/enterprises/:enterprise_id/users/:user_id/invitation`, 'resending an invitation: changes no versioned resource'],
+  // Reactivation of an active user is refused (409), so a repeat cannot apply twice; memberships have no version.
+  [`POST ${API}/admin/enterprises/:enterprise_id/users/:user_id/reactivate`, 'reactivating a user: refused once active, nothing a client reads to version'],
+  // Removing the role is idempotent (a second removal is 404) and a user has no version a client reads.
+  [`DELETE ${API}/admin/super-admins/:user_id`, 'removing a super admin: idempotent, nothing a client reads to version'],
+  // Legal entities, business units and risk scenarios carry no row version yet: their upkeep (rename,
+  // archive) is last-writer-wins, and an archive of an archived one is refused (409).
+  [`PATCH ${API}/legal-entities/:id`, 'organisation upkeep: no row version yet'],
+  [`POST ${API}/legal-entities/:id/archive`, 'organisation upkeep: no row version yet; a second archive is 409'],
+  [`PATCH ${API}/business-units/:id`, 'organisation upkeep: no row version yet'],
+  [`POST ${API}/business-units/:id/archive`, 'organisation upkeep: no row version yet; a second archive is 409'],
+  [`PATCH ${API}/risk-scenarios/:id`, 'scenario library upkeep: no row version yet'],
+  [`POST ${API}/risk-scenarios/:id/archive`, 'scenario library upkeep: no row version yet; a second archive is 409'],
 ]);
 
 /** Creating POSTs the issue does not ask an Idempotency-Key of. None today; say why for any added. */

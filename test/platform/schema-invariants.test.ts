@@ -17,8 +17,10 @@ describe('tenant keys in the schema', async () => {
     from information_schema.tables t
     where t.table_schema = 'public' and t.table_type = 'BASE TABLE' and t.table_name not like 'kysely_%'`.execute(database.db);
   const tenantTables = new Set(tables.filter((t) => t.has_enterprise).map((t) => t.table_name));
-  // Platform-wide tables: identities, sessions, secrets and signing keys, the enterprises themselves, chain heads.
+  // Platform-wide tables: identities, sessions, secrets and signing keys, the enterprises themselves, chain
+  // heads, and the mail outbox (a message goes to an address, whoever's; its link row names the enterprise).
   const PLATFORM_TABLES = [
+    'mail_outbox',
     'enterprises',
     'users',
     'auth_sessions',

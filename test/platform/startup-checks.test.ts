@@ -110,6 +110,16 @@ describe('the start-up banner (issue: after start, where it listens, the docs, a
     expect(banner).toContain('No super admin exists yet');
     expect(banner).toContain('BOOTSTRAP_SUPER_ADMIN_EMAIL and BOOTSTRAP_SUPER_ADMIN_PASSWORD');
     expect(banner).toContain('npm run demo');
+    // Without SMTP_URL, the banner says where invitation and recovery mails are written.
+    expect(banner).toContain(`.eml files under ${config.mail.dir} (no SMTP_URL)`);
+  });
+
+  it('with SMTP_URL: names the mail server without its password', () => {
+    const smtp = loadConfig({ SMTP_URL: 'smtps://mailer:very-secret@mail.example:465' });
+    const banner = formatStartupBanner(smtp, { listening: { host: '127.0.0.1', port: 3000 }, superAdmins: 1, anonKey: null });
+    expect(banner).toContain('Mail:        SMTP smtps://mailer:');
+    expect(banner).toContain('mail.example:465');
+    expect(banner).not.toContain('very-secret');
   });
 
   it('with a super admin: says so, without the instructions', async () => {

@@ -5,6 +5,8 @@ import {
   canAddMember,
   canManageEnterprises,
   canManageEntityRoles,
+  canManageMember,
+  canManageSuperAdmins,
   requireEnterpriseAdmin,
 } from './admin.policy.js';
 
@@ -46,6 +48,23 @@ describe('admin.policy (D5)', () => {
     },
     (who) => codeOf(() => requireEnterpriseAdmin(who, OTHER_ENTERPRISE)),
   );
+
+  overEveryRole(
+    'resend an invitation, reactivate a member of the caller’s enterprise: [assessor, reviewer, admin]',
+    {
+      super_admin: [true, true, true],
+      client_admin: [true, true, false],
+      assessor_of_entity_a: [false, false, false],
+      assessor_of_unit_a1: [false, false, false],
+      assessor_elsewhere: [false, false, false],
+      reviewer_of_entity_a: [false, false, false],
+      reviewer_of_unit_a1: [false, false, false],
+      reviewer_elsewhere: [false, false, false],
+    },
+    (who) => (['assessor', 'reviewer', 'admin'] as const).map((role) => canManageMember(who, ENTERPRISE, role)),
+  );
+
+  overEveryRole('/admin/super-admins: super admins only', byRole({ super_admin: true }), (who) => canManageSuperAdmins(who));
 
   overEveryRole(
     '/admin/users/{id}/entity-roles: super admins and client admins',

@@ -28,11 +28,27 @@ export function requireGrantableRole(caller: Principal, role: MemberRole): void 
   if (role === 'admin') requireRole(caller, ['super_admin'], 'adding a client admin');
 }
 
+/**
+ * Acting on a member of a given role: adding them, resending their invitation, reactivating them. Super
+ * admins for any role; client admins of that enterprise for assessors and reviewers only (D5, D9.3).
+ */
+export function requireMemberManager(caller: Principal, enterpriseId: string, role: MemberRole): void {
+  requireEnterpriseAdmin(caller, enterpriseId);
+  requireGrantableRole(caller, role);
+}
+
 export const canAddMember = (caller: Principal, enterpriseId: string, role: MemberRole): boolean =>
-  permits(() => {
-    requireEnterpriseAdmin(caller, enterpriseId);
-    requireGrantableRole(caller, role);
-  });
+  permits(() => requireMemberManager(caller, enterpriseId, role));
+
+/** Resending an invitation and reactivating: the same people as adding a member of that role. */
+export const canManageMember = canAddMember;
+
+/** /admin/super-admins: super admins only (the platform's own administrators). */
+export function requireSuperAdminManager(caller: Principal): void {
+  requireSuperAdmin(caller);
+}
+
+export const canManageSuperAdmins = (caller: Principal): boolean => permits(() => requireSuperAdminManager(caller));
 
 /** The enterprise whose members the caller administers: theirs, or null (any) for a super admin. */
 export function administeredEnterprise(caller: Principal): string | null {

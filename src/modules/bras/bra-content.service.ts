@@ -43,9 +43,12 @@ export function createBraContentService({ db }: { db: Executor }) {
       return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         const bra = await lockedBra(trx, caller, braId, requireBraEditor);
         requireEditable(bra, 'Scenarios can be added');
-        if ((await findRiskScenario(trx, bra.enterprise_id, body.risk_scenario_id)) === undefined) {
+        const scenario = await findRiskScenario(trx, bra.enterprise_id, body.risk_scenario_id);
+        if (scenario === undefined) {
           throw invalidReference('risk_scenario_id', 'does not refer to a risk scenario of your enterprise');
         }
+        // BRAs that have an archived scenario keep it; it is no longer offered to others.
+        if (scenario.archived_at !== null) throw invalidReference('risk_scenario_id', 'refers to an archived risk scenario');
         // A scenario already in the BRA: bra_risk_scenarios_scenario_key → 409.
         const link = await insertScenarioLink(trx, bra.enterprise_id, {
           bra_id: bra.id,

@@ -68,13 +68,15 @@ export function createBrasService({ db }: { db: Executor }) {
       const enterpriseId = caller.enterpriseId;
       const businessUnitId = body.business_unit_id ?? null;
       return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
-        if ((await findLegalEntity(trx, enterpriseId, body.legal_entity_id)) === undefined) {
-          throw invalidReference('legal_entity_id', 'a legal entity');
+        // Archived entities and units stay on the BRAs that have them, but a new BRA cannot take them.
+        const entity = await findLegalEntity(trx, enterpriseId, body.legal_entity_id);
+        if (entity === undefined || entity.archived_at !== null) {
+          throw invalidReference('legal_entity_id', 'an active legal entity');
         }
         if (businessUnitId !== null) {
           const unit = await findBusinessUnit(trx, enterpriseId, businessUnitId);
-          if (unit === undefined || unit.legal_entity_id !== body.legal_entity_id) {
-            throw invalidReference('business_unit_id', 'a business unit of that legal entity');
+          if (unit === undefined || unit.legal_entity_id !== body.legal_entity_id || unit.archived_at !== null) {
+            throw invalidReference('business_unit_id', 'an active business unit of that legal entity');
           }
         }
         requireAssigned(caller, body.legal_entity_id, businessUnitId);

@@ -16,37 +16,38 @@ export interface ListScope {
  * One query: the entities with their units aggregated as a JSON array per row (no N+1). Newest first,
  * units too (D2.5).
  */
-export async function listLegalEntities(db: Executor, enterpriseId: string, scope: ListScope) {
-  return db
+export async function listLegalEntities(db: Executor, enterpriseId: string, scope: ListScope, includeArchived = false) {
+  let query = db
     .selectFrom('legal_entities as le')
-    .select((eb) => [
-      'le.id',
-      'le.name',
-      'le.description',
-      'le.created_at',
-      jsonArrayFrom(
-        eb
-          .selectFrom('business_units as bu')
-          .select(['bu.id', 'bu.name'])
-          .where('bu.enterprise_id', '=', enterpriseId)
-          .whereRef('bu.legal_entity_id', '=', 'le.id')
-          .where(scope.unit)
-          .orderBy('bu.created_at', 'desc')
-          .orderBy('bu.id', 'desc'),
-      ).as('business_units'),
-    ])
+    .select((eb) => {
+      let units = eb
+        .selectFrom('business_units as bu')
+        .select(['bu.id', 'bu.name', 'bu.description', 'bu.archived_at'])
+        .where('bu.enterprise_id', '=', enterpriseId)
+        .whereRef('bu.legal_entity_id', '=', 'le.id')
+        .where(scope.unit);
+      if (!includeArchived) units = units.where('bu.archived_at', 'is', null);
+      return [
+        'le.id',
+        'le.name',
+        'le.description',
+        'le.created_at',
+        'le.archived_at',
+        jsonArrayFrom(units.orderBy('bu.created_at', 'desc').orderBy('bu.id', 'desc')).as('business_units'),
+      ];
+    })
     .where('le.enterprise_id', '=', enterpriseId)
-    .where(scope.entity)
-    .orderBy('le.created_at', 'desc')
-    .orderBy('le.id', 'desc')
-    .execute();
+    .where(scope.entity);
+  // Archived entities leave the pickers; the archived_at filter rides on the list index's enterprise_id.
+  if (!includeArchived) query = query.where('le.archived_at', 'is', null);
+  return query.orderBy('le.created_at', 'desc').orderBy('le.id', 'desc').execute();
 }
 
 /** A legal entity of the enterprise. Also how other modules look one up (this module owns the organisation). */
 export async function findLegalEntity(db: Executor, enterpriseId: string, id: string) {
   return db
     .selectFrom('legal_entities')
-    .select(['id', 'name'])
+    .select(['id', 'name', 'archived_at'])
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -56,7 +57,7 @@ export async function findLegalEntity(db: Executor, enterpriseId: string, id: st
 export async function findBusinessUnit(db: Executor, enterpriseId: string, id: string) {
   return db
     .selectFrom('business_units')
-    .select(['id', 'name', 'legal_entity_id'])
+    .select(['id', 'name', 'legal_entity_id', 'archived_at'])
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -71,7 +72,7 @@ export async function insertLegalEntity(
   return db
     .insertInto('legal_entities')
     .values({ enterprise_id: enterpriseId, ...values })
-    .returning(['id', 'name', 'description', 'created_at'])
+    .returning(['id', 'name', 'description', 'created_at', 'archived_at'])
     .executeTakeFirstOrThrow();
 }
 
@@ -80,6 +81,84 @@ export async function insertBusinessUnit(db: Executor, enterpriseId: string, leg
   return db
     .insertInto('business_units')
     .values({ enterprise_id: enterpriseId, legal_entity_id: legalEntityId, name })
-    .returning(['id', 'legal_entity_id', 'name', 'created_at'])
+    .returning(UNIT_COLUMNS)
     .executeTakeFirstOrThrow();
+}
+
+const ENTITY_COLUMNS = ['id', 'name', 'description', 'created_at', 'archived_at'] as const;
+const UNIT_COLUMNS = ['id', 'legal_entity_id', 'name', 'description', 'created_at', 'archived_at'] as const;
+
+/** The entity, locked for a change or an archive (a concurrent BRA creation waits on its key share). */
+export async function findLegalEntityForUpdate(db: Executor, enterpriseId: string, id: string) {
+  return db.selectFrom('legal_entities').select(ENTITY_COLUMNS).where('enterprise_id', '=', enterpriseId).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function findBusinessUnitForUpdate(db: Executor, enterpriseId: string, id: string) {
+  return db.selectFrom('business_units').select(UNIT_COLUMNS).where('enterprise_id', '=', enterpriseId).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** A duplicate active name raises legal_entities_name_key (409). */
+export async function updateLegalEntity(db: Executor, enterpriseId: string, id: string, changes: { name?: string; description?: string | null }) {
+  return db
+    .updateTable('legal_entities')
+    .set({ ...changes, updated_at: new Date() })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .returning(ENTITY_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateBusinessUnit(db: Executor, enterpriseId: string, id: string, changes: { name?: string; description?: string | null }) {
+  return db
+    .updateTable('business_units')
+    .set({ ...changes, updated_at: new Date() })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .returning(UNIT_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** Archives the entity and its units still active (a unit cannot outlive its entity in the pickers). Returns the units archived. */
+export async function archiveLegalEntity(db: Executor, enterpriseId: string, id: string, by: string, at: Date) {
+  const units = await db
+    .updateTable('business_units')
+    .set({ archived_at: at, archived_by: by, updated_at: at })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('legal_entity_id', '=', id)
+    .where('archived_at', 'is', null)
+    .returning('id')
+    .execute();
+  const entity = await db
+    .updateTable('legal_entities')
+    .set({ archived_at: at, archived_by: by, updated_at: at })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .returning(ENTITY_COLUMNS)
+    .executeTakeFirstOrThrow();
+  return { entity, units: units.map((unit) => unit.id) };
+}
+
+export async function archiveBusinessUnit(db: Executor, enterpriseId: string, id: string, by: string, at: Date) {
+  return db
+    .updateTable('business_units')
+    .set({ archived_at: at, archived_by: by, updated_at: at })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .returning(UNIT_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * The BRAs still being worked on (draft, in_progress, under_review) in an entity or a unit: what an
+ * archive must not pull the ground from under. Read here, in one statement on the BRA entity and unit
+ * indexes, so that the organisation's owner does not depend on the BRA module.
+ */
+export async function liveBrasUsing(db: Executor, enterpriseId: string, where: { legalEntityId: string } | { businessUnitId: string }) {
+  let query = db
+    .selectFrom('bras')
+    .select(['id', 'name', 'status'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('status', 'in', ['draft', 'in_progress', 'under_review']);
+  query = 'legalEntityId' in where ? query.where('legal_entity_id', '=', where.legalEntityId) : query.where('business_unit_id', '=', where.businessUnitId);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(50).execute();
 }

@@ -2,9 +2,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../../platform/module.js';
 import { callerOf } from '../../platform/auth/principal.js';
 import {
+  archiveBusinessUnitSchema,
+  archiveLegalEntitySchema,
   createBusinessUnitSchema,
   createLegalEntitySchema,
   listLegalEntitiesSchema,
+  updateBusinessUnitSchema,
+  updateLegalEntitySchema,
 } from './legal-entities.schemas.js';
 import type { LegalEntitiesService } from './legal-entities.service.js';
 
@@ -14,7 +18,7 @@ export function registerLegalEntityRoutes(app: App, service: LegalEntitiesServic
   api.get(
     '/legal-entities',
     { schema: listLegalEntitiesSchema },
-    async (request) => ({ data: await service.listVisible(callerOf(request)) }),
+    async (request) => ({ data: await service.listVisible(callerOf(request), request.query.include_archived === true) }),
   );
 
   api.post(
@@ -34,4 +38,24 @@ export function registerLegalEntityRoutes(app: App, service: LegalEntitiesServic
       return reply.code(201).send({ data, message: 'Business unit created' });
     },
   );
+
+  api.patch('/legal-entities/:id', { schema: updateLegalEntitySchema }, async (request) => ({
+    data: await service.update(callerOf(request), request.params.id, request.body),
+    message: 'Legal entity updated',
+  }));
+
+  api.post('/legal-entities/:id/archive', { schema: archiveLegalEntitySchema }, async (request) => ({
+    data: await service.archive(callerOf(request), request.params.id),
+    message: 'Legal entity archived',
+  }));
+
+  api.patch('/business-units/:id', { schema: updateBusinessUnitSchema }, async (request) => ({
+    data: await service.updateBusinessUnit(callerOf(request), request.params.id, request.body),
+    message: 'Business unit updated',
+  }));
+
+  api.post('/business-units/:id/archive', { schema: archiveBusinessUnitSchema }, async (request) => ({
+    data: await service.archiveBusinessUnit(callerOf(request), request.params.id),
+    message: 'Business unit archived',
+  }));
 }

@@ -8,7 +8,7 @@ export interface NewRiskScenario {
   description: string | null;
 }
 
-const COLUMNS = ['id', 'name', 'category', 'description', 'created_at'] as const;
+const COLUMNS = ['id', 'name', 'category', 'description', 'created_at', 'archived_at'] as const;
 
 /** A catalogue row as the API returns it. */
 export type RiskScenarioRow = Pick<Selectable<RiskScenariosTable>, (typeof COLUMNS)[number]>;
@@ -29,12 +29,15 @@ export async function insertRiskScenarios(
 
 export interface RiskScenarioFilter {
   category?: string | undefined;
+  /** Archived scenarios are left out unless asked for. */
+  includeArchived?: boolean | undefined;
 }
 
 /** The count and the page come from this one filtered query, so totals and rows always agree. */
 function filtered(db: Executor, enterpriseId: string, filter: RiskScenarioFilter) {
   let query = db.selectFrom('risk_scenarios').where('enterprise_id', '=', enterpriseId);
   if (filter.category !== undefined) query = query.where('category', '=', filter.category);
+  if (filter.includeArchived !== true) query = query.where('archived_at', 'is', null);
   return query;
 }
 
@@ -65,8 +68,44 @@ export async function listRiskScenarios(
 export async function findRiskScenario(db: Executor, enterpriseId: string, riskScenarioId: string) {
   return db
     .selectFrom('risk_scenarios')
-    .select('id')
+    .select(['id', 'archived_at'])
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', riskScenarioId)
     .executeTakeFirst();
+}
+
+export async function findRiskScenarioForUpdate(db: Executor, enterpriseId: string, riskScenarioId: string): Promise<RiskScenarioRow | undefined> {
+  return db
+    .selectFrom('risk_scenarios')
+    .select(COLUMNS)
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', riskScenarioId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** A duplicate active name raises risk_scenarios_name_key (409). */
+export async function updateRiskScenario(
+  db: Executor,
+  enterpriseId: string,
+  riskScenarioId: string,
+  changes: Partial<NewRiskScenario>,
+): Promise<RiskScenarioRow> {
+  return db
+    .updateTable('risk_scenarios')
+    .set({ ...changes, updated_at: new Date() })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', riskScenarioId)
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export async function archiveRiskScenario(db: Executor, enterpriseId: string, riskScenarioId: string, by: string, at: Date): Promise<RiskScenarioRow> {
+  return db
+    .updateTable('risk_scenarios')
+    .set({ archived_at: at, archived_by: by, updated_at: at })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', riskScenarioId)
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
 }

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../../platform/module.js';
 import { callerOf } from '../../platform/auth/principal.js';
-import { createRiskScenarioSchema, listRiskScenariosSchema } from './risk-scenarios.schemas.js';
+import { archiveRiskScenarioSchema, createRiskScenarioSchema, listRiskScenariosSchema, updateRiskScenarioSchema } from './risk-scenarios.schemas.js';
 import type { RiskScenariosService } from './risk-scenarios.service.js';
 
 export function registerRiskScenarioRoutes(app: App, service: RiskScenariosService): void {
@@ -21,4 +21,14 @@ export function registerRiskScenarioRoutes(app: App, service: RiskScenariosServi
       return reply.code(201).send({ data, message: 'Risk scenario created' });
     },
   );
+
+  api.patch('/risk-scenarios/:id', { schema: updateRiskScenarioSchema }, async (request) => ({
+    data: await service.update(callerOf(request), request.params.id, request.body),
+    message: 'Risk scenario updated',
+  }));
+
+  api.post('/risk-scenarios/:id/archive', { schema: archiveRiskScenarioSchema }, async (request) => ({
+    data: await service.archive(callerOf(request), request.params.id),
+    message: 'Risk scenario archived',
+  }));
 }

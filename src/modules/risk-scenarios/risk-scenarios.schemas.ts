@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import {
   DataResponse,
   FreeText,
+  IdParams,
   Name,
   Nullable,
   PageResponse,
@@ -19,6 +20,7 @@ export const RiskScenarioView = Type.Object({
   }),
   description: Nullable(Type.String({ description: 'What can happen' })),
   created_at: Timestamp(),
+  archived_at: Nullable(Timestamp('When it was archived; null while active. Archived scenarios cannot be added to a BRA')),
 });
 
 // Unknown query parameters are ignored (only bodies are strict, D2.3).
@@ -26,6 +28,7 @@ export const ListRiskScenariosQuery = Type.Object({
   category: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: 'Only scenarios of exactly this category' }),
   ),
+  include_archived: Type.Optional(Type.Boolean({ default: false, description: 'true also lists archived scenarios' })),
   ...PaginationQuery,
 });
 
@@ -56,4 +59,38 @@ export const createRiskScenarioSchema = {
   tags: ['risk scenarios'],
   body: CreateRiskScenarioBody,
   response: { 201: DataResponse(RiskScenarioView), ...errorResponses([409, 413, 415, 422]) },
+};
+
+export const RiskScenarioParams = IdParams('id');
+
+export const UpdateRiskScenarioBody = Type.Object(
+  {
+    name: Type.Optional(Name('New name, unique among the active scenarios of the enterprise (case-insensitive)')),
+    category: Type.Optional(Name('New category, at most 200 characters')),
+    description: Type.Optional(Nullable(FreeText('What can happen; null or empty clears it'))),
+  },
+  { additionalProperties: false, minProperties: 1, examples: [{ name: 'Card-not-present fraud', category: 'External fraud' }] },
+);
+
+export const updateRiskScenarioSchema = {
+  summary: 'Change a risk scenario of the catalogue',
+  description:
+    'Client admins only. BRAs that use the scenario show the new name; their snapshots keep the name they had. ' +
+    'An archived scenario cannot be changed (409 INVALID_STATE); a name taken by another active scenario: 409 CONFLICT.',
+  operationId: 'risk_scenarios.update',
+  tags: ['risk scenarios'],
+  params: RiskScenarioParams,
+  body: UpdateRiskScenarioBody,
+  response: { 200: DataResponse(RiskScenarioView), ...errorResponses([404, 409, 413, 415, 422]) },
+};
+
+export const archiveRiskScenarioSchema = {
+  summary: 'Archive a risk scenario',
+  description:
+    'Client admins only. The scenario leaves the catalogue list (unless include_archived=true) and cannot be added to a BRA ' +
+    '(400 INVALID_REFERENCE); BRAs that have it keep it, and its name is free for a new scenario. Archived already: 409 INVALID_STATE.',
+  operationId: 'risk_scenarios.archive',
+  tags: ['risk scenarios'],
+  params: RiskScenarioParams,
+  response: { 200: DataResponse(RiskScenarioView), ...errorResponses([404, 409]) },
 };

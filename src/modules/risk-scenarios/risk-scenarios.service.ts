@@ -5,10 +5,15 @@ import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
+import { invalidState, notFound } from '../../platform/http/errors.js';
 import {
+  archiveRiskScenario,
   countRiskScenarios,
+  findRiskScenarioForUpdate,
   insertRiskScenarios,
   listRiskScenarios,
+  updateRiskScenario,
+  type NewRiskScenario,
 } from './risk-scenarios.repository.js';
 import { requireCatalogueEditor, requireCatalogueReader } from './risk-scenarios.policy.js';
 import type { RiskScenarioView } from './risk-scenarios.schemas.js';
@@ -34,11 +39,11 @@ export function createRiskScenariosService({ db }: RiskScenariosServiceDeps) {
     /** The catalogue is enterprise-wide reference data: every member role reads all of it (D5). */
     async list(
       caller: Caller,
-      query: { category?: string | undefined; page?: number | undefined; page_size?: number | undefined },
+      query: { category?: string | undefined; include_archived?: boolean | undefined; page?: number | undefined; page_size?: number | undefined },
     ): Promise<Page<RiskScenario>> {
       requireCatalogueReader(caller);
       const enterpriseId = caller.enterpriseId;
-      const filter = { category: query.category };
+      const filter = { category: query.category, includeArchived: query.include_archived };
       return loadPage(
         pageRequest(query),
         () => countRiskScenarios(db, enterpriseId, filter),
@@ -67,6 +72,65 @@ export function createRiskScenariosService({ db }: RiskScenariosServiceDeps) {
           details: { name: created!.name, category: created!.category, description: created!.description },
         });
         return created!;
+      });
+    },
+
+    async update(
+      caller: Caller,
+      id: string,
+      input: { name?: string | undefined; category?: string | undefined; description?: string | null | undefined },
+    ): Promise<RiskScenario> {
+      requireCatalogueEditor(caller);
+      const enterpriseId = caller.enterpriseId;
+      return inTransaction(db, async ({ trx }) => {
+        const scenario = await findRiskScenarioForUpdate(trx, enterpriseId, id);
+        if (scenario === undefined) throw notFound('Risk scenario');
+        if (scenario.archived_at !== null) throw invalidState('An archived risk scenario cannot be changed');
+        const changes: Partial<NewRiskScenario> = {};
+        const previous: Record<string, unknown> = {};
+        for (const field of ['name', 'category'] as const) {
+          const value = input[field];
+          if (value !== undefined && value !== scenario[field]) {
+            changes[field] = value;
+            previous[field] = scenario[field];
+          }
+        }
+        if (input.description !== undefined && (input.description || null) !== scenario.description) {
+          changes.description = input.description || null;
+          previous['description'] = scenario.description;
+        }
+        if (Object.keys(changes).length === 0) return scenario;
+        const updated = await updateRiskScenario(trx, enterpriseId, id, changes);
+        await writeAudit(trx, {
+          enterpriseId,
+          ...auditFrom(caller),
+          action: 'update',
+          entityType: 'risk_scenario',
+          entityId: id,
+          details: { changes, previous },
+        });
+        return updated;
+      });
+    },
+
+    /** BRAs that have the scenario keep it (and their snapshots its name); new links are refused. */
+    async archive(caller: Caller, id: string): Promise<RiskScenario> {
+      requireCatalogueEditor(caller);
+      const enterpriseId = caller.enterpriseId;
+      return inTransaction(db, async ({ trx }) => {
+        const scenario = await findRiskScenarioForUpdate(trx, enterpriseId, id);
+        if (scenario === undefined) throw notFound('Risk scenario');
+        if (scenario.archived_at !== null) throw invalidState('The risk scenario is archived already');
+        const archived = await archiveRiskScenario(trx, enterpriseId, id, caller.userId, new Date());
+        await writeAudit(trx, {
+          enterpriseId,
+          ...auditFrom(caller),
+          action: 'update',
+          entityType: 'risk_scenario',
+          entityId: id,
+          details: { change: 'archived', name: scenario.name },
+        });
+        return archived;
       });
     },
   };

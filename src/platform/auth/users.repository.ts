@@ -7,13 +7,23 @@ import type { DB, Executor } from '../db/schema.js';
  * them (an enterprise administrator, the start-up bootstrap, the first sign-in of an external account).
  */
 
-/** A member's new identity, without a password yet (set through the provider's admin call, D3). */
-export async function insertUser(trx: Transaction<DB>, values: { email: string; full_name: string }) {
+/** A new identity without a password: the invitation's link lets its owner set one (or the provider's admin call, D3). */
+export async function insertUser(trx: Transaction<DB>, values: { email: string; full_name: string; is_super_admin?: boolean }) {
   return trx
     .insertInto('users')
     .values({ ...values, password_hash: null })
     .returning(['id', 'email', 'full_name'])
     .executeTakeFirstOrThrow();
+}
+
+/** The same identity back (password, history and all); users_active_email_key refuses it if the address is taken meanwhile. */
+export async function reactivateUser(trx: Transaction<DB>, userId: string, at: Date) {
+  await trx.updateTable('users').set({ active: true, deactivated_at: null, updated_at: at }).where('id', '=', userId).execute();
+}
+
+/** Promotes or demotes a super admin (D9 and the platform's administration). */
+export async function setSuperAdmin(trx: Transaction<DB>, userId: string, superAdmin: boolean, at: Date) {
+  await trx.updateTable('users').set({ is_super_admin: superAdmin, updated_at: at }).where('id', '=', userId).execute();
 }
 
 export async function deactivateUser(trx: Transaction<DB>, userId: string, at: Date) {

@@ -10,6 +10,7 @@ import type { EntityRolesTables } from './tables/entity-roles.js';
 import type { GovernanceTables } from './tables/governance.js';
 import type { IdempotencyTables } from './tables/idempotency.js';
 import type { LegalEntitiesTables } from './tables/legal-entities.js';
+import type { MailTables } from './tables/mail.js';
 import type { MonitoringTables } from './tables/monitoring.js';
 import type { RiskScenariosTables } from './tables/risk-scenarios.js';
 import type { UsersTables } from './tables/users.js';
@@ -25,6 +26,7 @@ export type DB = EnterprisesTables &
   LegalEntitiesTables &
   RiskScenariosTables &
   AuthTables &
+  MailTables &
   AuditTables &
   AuditTrailTables &
   MonitoringTables &

@@ -72,7 +72,7 @@ export async function listEnterprises(db: Executor, filter: EnterpriseFilter, li
 export async function findEnterprise(db: Executor, enterpriseId: string) {
   return db
     .selectFrom('enterprises')
-    .select(['id', 'status', 'subscription_tier'])
+    .select(['id', 'name', 'status', 'subscription_tier'])
     .where('id', '=', enterpriseId)
     .executeTakeFirst();
 }

@@ -40,8 +40,10 @@ export interface EnterprisesServiceDeps {
  * administrable: 3.4 gives `inactive` no side effects beyond the stored value (a billing state), so its
  * users can still be listed, added and deactivated.
  */
-export async function requireEnterpriseExists(db: Executor, enterpriseId: string): Promise<void> {
-  if ((await findEnterprise(db, enterpriseId)) === undefined) throw notFound('Enterprise');
+export async function requireEnterpriseExists(db: Executor, enterpriseId: string) {
+  const enterprise = await findEnterprise(db, enterpriseId);
+  if (enterprise === undefined) throw notFound('Enterprise');
+  return enterprise;
 }
 
 export function createEnterprisesService({ db, tierPricesCents }: EnterprisesServiceDeps) {

@@ -2,6 +2,17 @@ import { sql, type Transaction } from 'kysely';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 import type { MemberRole } from '../../../platform/db/tables/users.js';
 
+/** The latest invitation as the list shows it; timestamps arrive as JSON text. */
+export interface InvitationRow {
+  sent_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  delivery_status: 'queued' | 'sent' | 'failed' | 'dropped';
+  delivery_attempts: number;
+  delivery_error: string | null;
+  delivered_at: string | null;
+}
+
 export interface AssignmentRow {
   legal_entity_id: string;
   name: string;
@@ -18,6 +29,18 @@ export async function listMembers(db: Executor, enterpriseId: string, includeIna
     .selectFrom('enterprise_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .select((eb) => [
+      // The latest invitation to this enterprise and the state of its mail: one lateral lookup per row,
+      // on the link's user index and the outbox's link index (no query per user).
+      sql<InvitationRow | null>`(
+        select json_build_object(
+          'sent_at', t.created_at, 'expires_at', t.expires_at, 'accepted_at', t.used_at,
+          'delivery_status', case when o.sent_at is not null then 'sent' when o.dropped_at is not null then 'dropped'
+                                  when o.last_error is not null then 'failed' else 'queued' end,
+          'delivery_attempts', coalesce(o.attempts, 0), 'delivery_error', o.last_error, 'delivered_at', o.sent_at)
+        from auth_one_time_tokens t
+        left join mail_outbox o on o.one_time_token_id = t.id
+        where t.user_id = m.user_id and t.kind = 'invite' and t.enterprise_id = m.enterprise_id
+        order by t.created_at desc, o.created_at desc limit 1)`.as('invitation'),
       'm.id',
       'm.user_id',
       'u.email',
@@ -64,7 +87,8 @@ export async function findActiveMember(db: Executor, enterpriseId: string | null
   let query = db
     .selectFrom('enterprise_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.id', 'm.enterprise_id', 'm.user_id', 'm.role', 'u.email'])
+    .select(['m.id', 'm.enterprise_id', 'm.user_id', 'm.role', 'u.email', 'u.full_name'])
+    .select(sql<boolean>`u.password_hash is not null`.as('has_password'))
     .where('m.user_id', '=', userId)
     .where('m.active', '=', true)
     .where('u.active', '=', true);
@@ -80,4 +104,36 @@ export async function deactivateMember(trx: Transaction<DB>, enterpriseId: strin
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', memberId)
     .execute();
+}
+
+/** The user's membership of the enterprise (one per pair, enterprise_members_enterprise_user_key), active or not, locked. */
+export async function findMembershipForUpdate(trx: Transaction<DB>, enterpriseId: string, userId: string) {
+  return trx
+    .selectFrom('enterprise_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['m.id', 'm.role', 'm.active', 'u.active as user_active', 'u.email', 'u.full_name'])
+    .select(sql<boolean>`u.password_hash is not null`.as('has_password'))
+    .where('m.enterprise_id', '=', enterpriseId)
+    .where('m.user_id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function reactivateMember(trx: Transaction<DB>, enterpriseId: string, memberId: string) {
+  await trx
+    .updateTable('enterprise_members')
+    .set({ active: true, deactivated_at: null })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', memberId)
+    .execute();
+}
+
+export async function countAssignments(db: Executor, enterpriseId: string, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('entity_roles')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('enterprise_id', '=', enterpriseId)
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../../../platform/module.js';
 import { callerOf } from '../../../platform/auth/principal.js';
-import { createUserSchema, deactivateUserSchema, listUsersSchema } from './users.schemas.js';
+import { createUserSchema, deactivateUserSchema, listUsersSchema, reactivateUserSchema, resendInvitationSchema } from './users.schemas.js';
 import type { UsersService } from './users.service.js';
 
 export function registerUserRoutes(app: App, service: UsersService): void {
@@ -31,5 +31,23 @@ export function registerUserRoutes(app: App, service: UsersService): void {
       await service.deactivate(callerOf(request), request.params.enterprise_id, request.params.user_id);
       return { message: 'User deactivated' };
     },
+  );
+
+  api.post(
+    '/admin/enterprises/:enterprise_id/users/:user_id/invitation',
+    { schema: resendInvitationSchema },
+    async (request) => ({
+      data: await service.resendInvitation(callerOf(request), request.params.enterprise_id, request.params.user_id),
+      message: 'Invitation sent',
+    }),
+  );
+
+  api.post(
+    '/admin/enterprises/:enterprise_id/users/:user_id/reactivate',
+    { schema: reactivateUserSchema },
+    async (request) => ({
+      data: await service.reactivate(callerOf(request), request.params.enterprise_id, request.params.user_id),
+      message: 'User reactivated',
+    }),
   );
 }

@@ -19,6 +19,30 @@ const Role = (description = 'admin, assessor or reviewer') => Type.Enum(MEMBER_R
 const EnterpriseParams = Type.Object({ enterprise_id: Uuid() });
 const MemberParams = Type.Object({ enterprise_id: Uuid(), user_id: Uuid('The user id (not the membership id)') });
 
+export const Invitation = Type.Object(
+  {
+    sent_at: Timestamp('When the invitation was issued; its mail is sent right after, from the outbox'),
+    expires_at: Timestamp('When its link stops working (7 days later)'),
+  },
+  { description: 'The invitation mail with a one-time link to set a password' },
+);
+
+export const InvitationStatus = Type.Object(
+  {
+    ...Invitation.properties,
+    accepted_at: Nullable(Timestamp('When its link was followed')),
+    delivery_status: Type.Union([Type.Literal('queued'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('dropped')], {
+      description:
+        'queued: not sent yet; sent: handed to the mail server (or written to DATA_DIR/mail); failed: the last attempt failed and ' +
+        'the service keeps retrying (delivery_error says why); dropped: not sent because the link was replaced or a password was set first',
+    }),
+    delivery_attempts: Type.Integer({ description: 'Send attempts so far' }),
+    delivery_error: Nullable(Type.String({ description: 'Why the last attempt failed' })),
+    delivered_at: Nullable(Timestamp('When the mail was sent')),
+  },
+  { description: 'The latest invitation to this enterprise and the state of its mail; null when none was sent' },
+);
+
 export const EnterpriseUser = Type.Object({
   id: Uuid('The enterprise membership'),
   user_id: Uuid('The user: what the identity provider admin call and the entity-role endpoints take'),
@@ -30,6 +54,7 @@ export const EnterpriseUser = Type.Object({
   active: Type.Boolean({ description: 'false for deactivated users (listed only with include_inactive=true)' }),
   deactivated_at: Nullable(Timestamp()),
   entity_assignments: Type.Array(EntityAssignmentView, { description: 'Legal entities (and units) the user is assigned to' }),
+  invitation: Nullable(InvitationStatus),
 });
 
 export const listUsersSchema = {
@@ -61,18 +86,90 @@ export const CreatedUser = Type.Object({
   full_name: Type.String(),
   role: Role(),
   created_at: Timestamp(),
+  invitation: Invitation,
 });
 
 export const createUserSchema = {
   summary: 'Add a user to an enterprise',
   description:
     'Creates the user and the membership. Super admin may add any role; client admin only assessors and reviewers, ' +
-    'in its own enterprise (4.7, D9.3). The password is then set through the identity provider (PUT /auth/v1/admin/users/{user_id}).',
+    'in its own enterprise (4.7, D9.3). The user gets an invitation mail with a one-time link (7 days) that signs them in to ' +
+    'set a password (PUT /auth/v1/user); `invitation` says when it was issued and when it expires. The provider admin call ' +
+    '(PUT /auth/v1/admin/users/{user_id}) still sets a password directly.',
   operationId: 'admin.users.create',
   tags: ['admin'],
   params: EnterpriseParams,
   body: CreateUserBody,
-  response: { 201: DataResponse(CreatedUser), ...errorResponses([404, 409, 422]) },
+  response: {
+    201: {
+      ...DataResponse(CreatedUser),
+      examples: [
+        {
+          data: {
+            id: '5b0b6c1e-8a1f-4f7e-9a55-2f0c1d3e4b5a',
+            user_id: '0e9f3c2a-1b4d-4c6e-8f7a-9b0c1d2e3f4a',
+            email: 'dana.lee@example.com',
+            full_name: 'Dana Lee',
+            role: 'assessor',
+            created_at: '2026-11-27T09:00:00.000Z',
+            invitation: { sent_at: '2026-11-27T09:00:00.000Z', expires_at: '2026-12-04T09:00:00.000Z' },
+          },
+          message: 'User created',
+        },
+      ],
+    },
+    ...errorResponses([404, 409, 422]),
+  },
+};
+
+export const ResentInvitation = Type.Object({ user_id: Uuid(), email: Type.String(), invitation: Invitation });
+
+export const resendInvitationSchema = {
+  summary: 'Resend the invitation of a user',
+  description:
+    'A new invitation mail with a new link; earlier links of the user stop working. Same roles as adding the user (D5): ' +
+    'a client admin for assessors and reviewers of its enterprise. A user who has set a password already: 409 INVALID_STATE ' +
+    '(they use password recovery).',
+  operationId: 'admin.users.invitation.resend',
+  tags: ['admin'],
+  params: MemberParams,
+  response: {
+    200: {
+      ...DataResponse(ResentInvitation),
+      examples: [
+        {
+          data: {
+            user_id: '0e9f3c2a-1b4d-4c6e-8f7a-9b0c1d2e3f4a',
+            email: 'dana.lee@example.com',
+            invitation: { sent_at: '2026-11-28T09:00:00.000Z', expires_at: '2026-12-05T09:00:00.000Z' },
+          },
+          message: 'Invitation sent',
+        },
+      ],
+    },
+    ...errorResponses([404, 409]),
+  },
+};
+
+export const ReactivatedUser = Type.Object({
+  id: Uuid('The enterprise membership (the same as before)'),
+  user_id: Uuid('The same identity as before'),
+  email: Type.String(),
+  full_name: Type.String(),
+  role: Role('The role the user had'),
+  entity_assignments: Type.Integer({ description: 'How many entity assignments the user has back' }),
+});
+
+export const reactivateUserSchema = {
+  summary: 'Reactivate a deactivated user',
+  description:
+    'Restores the same identity, membership, role and entity assignments (and the password, if one was set). Super admin for any ' +
+    'role; client admin of the enterprise for assessors and reviewers. 409 INVALID_STATE for an active user; 409 CONFLICT when ' +
+    'the e-mail now belongs to another active user.',
+  operationId: 'admin.users.reactivate',
+  tags: ['admin'],
+  params: MemberParams,
+  response: { 200: DataResponse(ReactivatedUser), ...errorResponses([404, 409]) },
 };
 
 export const deactivateUserSchema = {

@@ -7,16 +7,28 @@ import { revokeUserSessions } from '../../../platform/auth/sessions.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinRequestWork } from '../../../platform/db/transaction.js';
 import { invalidState, notFound } from '../../../platform/http/errors.js';
-import { administeredEnterprise, requireEnterpriseAdmin, requireGrantableRole } from '../admin.policy.js';
+import type { Platform } from '../../../platform/module.js';
+import { queueInvitation } from '../../../platform/auth/onboarding-mail.js';
+import { revokeOneTimeTokens } from '../../../platform/auth/one-time-tokens.js';
+import { administeredEnterprise, requireEnterpriseAdmin, requireMemberManager } from '../admin.policy.js';
 import { requireEnterpriseExists } from '../enterprises/enterprises.service.js';
-import type { CreatedUser, CreateUserBody, EnterpriseUser } from './users.schemas.js';
-import { deactivateUser, insertUser } from '../../../platform/auth/users.repository.js';
-import { deactivateMember, findActiveMember, insertMember, listMembers } from './users.repository.js';
+import type { CreatedUser, CreateUserBody, EnterpriseUser, ReactivatedUser, ResentInvitation } from './users.schemas.js';
+import { deactivateUser, insertUser, reactivateUser } from '../../../platform/auth/users.repository.js';
+import {
+  countAssignments,
+  deactivateMember,
+  findActiveMember,
+  findMembershipForUpdate,
+  insertMember,
+  listMembers,
+  reactivateMember,
+} from './users.repository.js';
 
 export interface UsersServiceDeps {
   /** The database, or the caller's open transaction to join. */
   db: Executor;
   principals: Pick<PrincipalResolver, 'invalidateUser'>;
+  mail: Platform['mail'];
 }
 
 /**
@@ -30,7 +42,7 @@ export async function requireManagedMember(db: Executor, caller: Principal, user
   return member;
 }
 
-export function createUsersService({ db, principals }: UsersServiceDeps) {
+export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
   return {
     async list(caller: Caller, enterpriseId: string, includeInactive: boolean): Promise<Static<typeof EnterpriseUser>[]> {
       requireEnterpriseAdmin(caller, enterpriseId);
@@ -48,21 +60,38 @@ export function createUsersService({ db, principals }: UsersServiceDeps) {
         active: row.active,
         deactivated_at: row.deactivated_at,
         entity_assignments: row.entity_assignments ?? [],
+        invitation:
+          row.invitation === null
+            ? null
+            : {
+                ...row.invitation,
+                sent_at: new Date(row.invitation.sent_at),
+                expires_at: new Date(row.invitation.expires_at),
+                accepted_at: row.invitation.accepted_at === null ? null : new Date(row.invitation.accepted_at),
+                delivered_at: row.invitation.delivered_at === null ? null : new Date(row.invitation.delivered_at),
+              },
       }));
     },
 
     /**
-     * The user has no password yet (password_hash null): it is set through the identity provider's admin
-     * call (D3) with the returned user_id. An e-mail of an active user is refused by the partial unique
-     * index users_active_email_key (409); one of a deactivated user starts a new identity.
+     * The user has no password yet (password_hash null), so an invitation is queued in the same
+     * transaction and sent after commit: its link lets the user set one. An e-mail of an active user is
+     * refused by the partial unique index users_active_email_key (409), and then no mail exists either;
+     * one of a deactivated user starts a new identity (reactivate brings the old one back instead).
      */
     async create(caller: Caller, enterpriseId: string, body: Static<typeof CreateUserBody>): Promise<Static<typeof CreatedUser>> {
-      requireEnterpriseAdmin(caller, enterpriseId);
-      requireGrantableRole(caller, body.role);
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
-        await requireEnterpriseExists(trx, enterpriseId);
+      requireMemberManager(caller, enterpriseId, body.role);
+      return inTransaction(joinRequestWork(db, caller), async ({ trx, onCommit }) => {
+        const enterprise = await requireEnterpriseExists(trx, enterpriseId);
         const user = await insertUser(trx, { email: body.email.toLowerCase(), full_name: body.full_name });
         const member = await insertMember(trx, enterpriseId, user.id, body.role);
+        const invitation = await queueInvitation(trx, {
+          user,
+          enterprise,
+          inviter: { userId: caller.userId, fullName: caller.fullName },
+          role: member.role,
+        });
+        onCommit(() => mail.wake());
         await writeAudit(trx, {
           enterpriseId: trailOf(caller),
           ...auditFrom(caller),
@@ -74,6 +103,7 @@ export function createUsersService({ db, principals }: UsersServiceDeps) {
             membership_id: member.id,
             email: user.email,
             role: member.role,
+            invitation_expires_at: invitation.expires_at.toISOString(),
           },
         });
         return {
@@ -83,7 +113,65 @@ export function createUsersService({ db, principals }: UsersServiceDeps) {
           full_name: user.full_name,
           role: member.role,
           created_at: member.created_at,
+          invitation,
         };
+      });
+    },
+
+    /** A new invitation (earlier links stop working) for an active member who has not set a password. */
+    async resendInvitation(caller: Caller, enterpriseId: string, userId: string): Promise<Static<typeof ResentInvitation>> {
+      requireEnterpriseAdmin(caller, enterpriseId);
+      return inTransaction(db, async ({ trx, onCommit }) => {
+        const enterprise = await requireEnterpriseExists(trx, enterpriseId);
+        const member = await findActiveMember(trx, enterpriseId, userId, true);
+        if (member === undefined) throw notFound('User');
+        requireMemberManager(caller, enterpriseId, member.role);
+        if (member.has_password) throw invalidState('The user has set a password already: they can use password recovery');
+        const invitation = await queueInvitation(trx, {
+          user: { id: userId, email: member.email, full_name: member.full_name },
+          enterprise,
+          inviter: { userId: caller.userId, fullName: caller.fullName },
+          role: member.role,
+        });
+        await writeAudit(trx, {
+          enterpriseId: trailOf(caller),
+          ...auditFrom(caller),
+          action: 'update',
+          entityType: 'user',
+          entityId: userId,
+          details: { change: 'invitation_sent', enterprise_id: enterpriseId, invitation_expires_at: invitation.expires_at.toISOString() },
+        });
+        onCommit(() => mail.wake());
+        return { user_id: userId, email: member.email, invitation };
+      });
+    },
+
+    /**
+     * The same identity and membership back, with the role and entity assignments they had (deactivation
+     * keeps both). 409 INVALID_STATE when active; users_active_email_key (409 CONFLICT) when the address
+     * now belongs to someone else.
+     */
+    async reactivate(caller: Caller, enterpriseId: string, userId: string): Promise<Static<typeof ReactivatedUser>> {
+      requireEnterpriseAdmin(caller, enterpriseId);
+      return inTransaction(db, async ({ trx }) => {
+        await requireEnterpriseExists(trx, enterpriseId);
+        const member = await findMembershipForUpdate(trx, enterpriseId, userId);
+        if (member === undefined) throw notFound('User');
+        requireMemberManager(caller, enterpriseId, member.role);
+        if (member.active && member.user_active) throw invalidState('The user is active');
+        const at = new Date();
+        if (!member.user_active) await reactivateUser(trx, userId, at);
+        if (!member.active) await reactivateMember(trx, enterpriseId, member.id);
+        const assignments = await countAssignments(trx, enterpriseId, userId);
+        await writeAudit(trx, {
+          enterpriseId: trailOf(caller),
+          ...auditFrom(caller),
+          action: 'update',
+          entityType: 'user',
+          entityId: userId,
+          details: { change: 'reactivated', enterprise_id: enterpriseId, membership_id: member.id, role: member.role, entity_assignments: assignments },
+        });
+        return { id: member.id, user_id: userId, email: member.email, full_name: member.full_name, role: member.role, entity_assignments: assignments };
       });
     },
 
@@ -101,6 +189,7 @@ export function createUsersService({ db, principals }: UsersServiceDeps) {
         const at = new Date();
         await deactivateMember(trx, enterpriseId, member.id, at);
         await deactivateUser(trx, userId, at);
+        await revokeOneTimeTokens(trx, userId, at);
         const sessions = await revokeUserSessions(trx, userId, 'user deactivated');
         await writeAudit(trx, {
           enterpriseId: trailOf(caller),

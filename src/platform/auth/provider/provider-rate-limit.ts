@@ -19,3 +19,16 @@ export function limitSignInsPerAccount(limiter: RateLimiter) {
     await limiter(request, reply, signInAccountKey(email));
   };
 }
+
+/** The counter of recovery mails asked for one e-mail, hashed like the sign-in key (known or not: the same budget). */
+export const recoveryAccountKey = (email: string) =>
+  `recover:${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url')}`;
+
+/** POST /recover: per e-mail as well as per address, so that nobody can flood one mailbox from many addresses. */
+export function limitRecoveriesPerAccount(limiter: RateLimiter) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const email = (request.body as { email?: unknown } | undefined)?.email;
+    if (typeof email !== 'string' || email.trim() === '') return;
+    await limiter(request, reply, recoveryAccountKey(email));
+  };
+}

@@ -9,7 +9,7 @@ import { toAppError } from '../../http/error-handler.js';
  */
 export class ProviderError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 413 | 415 | 422,
+    readonly status: 400 | 401 | 403 | 404 | 413 | 415 | 422,
     readonly error: string,
     readonly description: string,
     readonly errorCode: string,
@@ -36,6 +36,10 @@ export const invalidToken = (why: string, errorCode = 'bad_jwt') => new Provider
 export const notAdmin = () =>
   new ProviderError(401, 'invalid_token', 'This call needs the service-role key as bearer token', 'not_admin');
 export const userNotFound = () => new ProviderError(404, 'user_not_found', 'User not found', 'user_not_found');
+/** GoTrue's answer to a used, replaced, expired or unknown one-time link: nothing tells them apart. */
+export const otpExpired = () => new ProviderError(403, 'access_denied', 'Token has expired or is invalid', 'otp_expired');
+export const redirectNotAllowed = () =>
+  new ProviderError(400, 'invalid_request', 'redirect_to is not on the allow-list (AUTH_REDIRECT_URLS)', 'validation_failed');
 export const weakPassword = (why: string) => new ProviderError(422, 'weak_password', why, 'weak_password');
 
 /**

@@ -12,9 +12,14 @@ import {
   adminSetPasswordSchema,
   jwksSchema,
   logoutSchema,
+  recoverSchema,
   tokenSchema,
+  updateUserSchema,
   userSchema,
+  verifySchema,
 } from './provider.schemas.js';
+import { registerVerifyLink } from './verify-link.routes.js';
+import { limitRecoveriesPerAccount } from './provider-rate-limit.js';
 import { createProviderService, type ProviderService } from './provider.service.js';
 
 export const PROVIDER_PREFIX = '/auth/v1';
@@ -23,7 +28,7 @@ export const PROVIDER_PREFIX = '/auth/v1';
 export async function registerIdentityProvider(
   app: App,
   platform: Platform & { secrets: AuthSecrets },
-  own: { limiter: RateLimiter; signInLimiter: RateLimiter; passwords: PasswordHasher },
+  own: { limiter: RateLimiter; signInLimiter: RateLimiter; recoveryLimiter: RateLimiter; passwords: PasswordHasher },
 ): Promise<void> {
   const service = createProviderService({
     passwords: own.passwords,
@@ -33,15 +38,22 @@ export async function registerIdentityProvider(
     verify: platform.verify,
     principals: platform.principals,
     monitor: platform.monitor,
+    redirectUrls: platform.config.auth.redirectUrls,
+    log: platform.log,
+    wakeMail: () => platform.mail.wake(),
   });
   await app.register(
     async (scope) => {
       // Errors under /auth/v1 speak GoTrue's shape; what this handler rethrows goes to the platform's.
       scope.setErrorHandler(async (error, _request, reply) => renderProviderError(error, reply));
+      // Recovery requests finish their lookup before the database closes.
+      scope.addHook('onClose', async () => service.settle());
       // Counted per address whatever the request carries: a bearer token must not buy an attacker a fresh
       // budget of password guesses per account it holds.
       limitByAddress(scope, own.limiter);
       registerKeySet(scope, platform.secrets);
+      // The mail's link is opened by a browser, which has no apikey (as with Supabase Auth).
+      registerVerifyLink(scope, service);
       await scope.register(async (guarded) => {
         // Before body parsing, so that a caller without a valid key costs no body work.
         guarded.addHook('onRequest', async (request, reply) => {
@@ -49,7 +61,7 @@ export async function registerIdentityProvider(
             return reply.status(401).send(invalidApiKey().body());
           }
         });
-        registerCalls(guarded, service, own.signInLimiter);
+        registerCalls(guarded, service, own.signInLimiter, own.recoveryLimiter);
       });
     },
     { prefix: PROVIDER_PREFIX },
@@ -76,7 +88,7 @@ function noStore(reply: FastifyReply): void {
   reply.header('pragma', 'no-cache');
 }
 
-function registerCalls(scope: FastifyInstance, service: ProviderService, signInLimiter: RateLimiter): void {
+function registerCalls(scope: FastifyInstance, service: ProviderService, signInLimiter: RateLimiter, recoveryLimiter: RateLimiter): void {
   const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
 
   typed.post(
@@ -97,6 +109,23 @@ function registerCalls(scope: FastifyInstance, service: ProviderService, signInL
     noStore(reply);
     return service.user(request.headers.authorization, originOf(request));
   });
+
+  typed.put('/user', { schema: updateUserSchema, config: { public: true } }, async (request, reply) => {
+    noStore(reply);
+    return service.updateUser(request.headers.authorization, request.body, originOf(request));
+  });
+
+  typed.post('/verify', { schema: verifySchema, config: { public: true } }, async (request, reply) => {
+    noStore(reply);
+    if (request.query.redirect_to !== undefined) service.redirectFor(request.query.redirect_to);
+    return service.verify(request.body.type, request.body.token_hash, originOf(request));
+  });
+
+  typed.post(
+    '/recover',
+    { schema: recoverSchema, config: { public: true }, preHandler: limitRecoveriesPerAccount(recoveryLimiter) },
+    async (request) => service.recover(request.body.email, request.query.redirect_to),
+  );
 
   typed.put(
     '/admin/users/:user_id',

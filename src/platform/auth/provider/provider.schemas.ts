@@ -154,3 +154,90 @@ export const adminSetPasswordSchema = {
     }),
   },
 };
+
+const ONE_TIME_TYPE = Type.String({ maxLength: 32, description: 'invite or recovery: the kind of link' });
+const REDIRECT_TO = Type.String({ maxLength: 2048, description: 'Where the browser goes next; must be on AUTH_REDIRECT_URLS (default: the service origin)' });
+
+export const verifyLinkSchema = {
+  summary: 'Follow an invitation or recovery link (the link in the mail)',
+  description:
+    'Opened by the browser from the mail, with no apikey (as Supabase Auth). A valid, unused, unexpired link signs the user in ' +
+    'and answers 303 to redirect_to with the session in the fragment (#access_token=…&refresh_token=…&type=invite), so that ' +
+    'the page can call PUT /auth/v1/user to set a password. A used, replaced or expired link redirects with ' +
+    '#error=access_denied&error_code=otp_expired. redirect_to off AUTH_REDIRECT_URLS is refused with 400.',
+  operationId: 'auth.verify.link',
+  tags: ['auth'],
+  security: [],
+  querystring: Type.Object({
+    token: Type.Optional(Type.String({ maxLength: 128, description: 'The one-time token of the link' })),
+    type: Type.Optional(ONE_TIME_TYPE),
+    redirect_to: Type.Optional(REDIRECT_TO),
+  }),
+  response: {
+    303: Type.Null({ description: 'Redirect to redirect_to, with the session or the error in the fragment' }),
+    ...errors({ 400: 'Missing token or type, or redirect_to not allowed' }),
+  },
+};
+
+export const verifySchema = {
+  summary: 'Exchange an invitation or recovery token for a session (verifyOtp)',
+  description:
+    "What @supabase/auth-js's verifyOtp({ token_hash, type }) sends: token_hash is the link's token. One use; answers the " +
+    'session as the password grant does. A used, replaced or expired token: 403 otp_expired, and nothing changes.',
+  operationId: 'auth.verify',
+  tags: ['auth'],
+  security: API_KEY,
+  querystring: Type.Object({ redirect_to: Type.Optional(REDIRECT_TO) }),
+  body: Type.Object(
+    {
+      token_hash: Type.Optional(Type.String({ maxLength: 128, description: "The link's token" })),
+      type: Type.Optional(ONE_TIME_TYPE),
+    },
+    { examples: [{ token_hash: 'mN3s…', type: 'invite' }] },
+  ),
+  response: {
+    200: { ...TokenResponse, description: 'Signed in' },
+    ...errors({ 400: 'Missing token_hash or type', 401: 'Missing or invalid apikey', 403: 'otp_expired: used, replaced, expired or unknown' }),
+  },
+};
+
+export const recoverSchema = {
+  summary: 'Send a password recovery mail (resetPasswordForEmail)',
+  description:
+    'Always 200 {} for a well-formed request, whether or not the address belongs to an account: a known active user gets a ' +
+    'mail with a one-hour link, anyone else nothing. Limited per address and per e-mail (RATE_LIMIT_RECOVERY_PER_HOUR).',
+  operationId: 'auth.recover',
+  tags: ['auth'],
+  security: API_KEY,
+  querystring: Type.Object({ redirect_to: Type.Optional(REDIRECT_TO) }),
+  body: Type.Object(
+    { email: Type.Optional(Type.String({ maxLength: MAX_EMAIL_LENGTH, description: 'The account e-mail (case-insensitive)' })) },
+    { examples: [{ email: 'alex.morgan@example.com' }] },
+  ),
+  response: {
+    200: Type.Object({}, { description: 'Accepted (the same answer for any address)' }),
+    ...errors({ 400: 'Missing email, or redirect_to not allowed', 401: 'Missing or invalid apikey' }),
+  },
+};
+
+export const updateUserSchema = {
+  summary: 'Set your password (updateUser)',
+  description:
+    'The signed-in user sets a new password, typically right after following an invitation or recovery link. Every other ' +
+    'session of the user ends; this one stays. Passwords have at least 8 characters. E-mail changes are not offered here.',
+  operationId: 'auth.user.update',
+  tags: ['auth'],
+  security: API_KEY_AND_TOKEN,
+  body: Type.Object(
+    {
+      password: Type.Optional(Type.String({ maxLength: MAX_PASSWORD_LENGTH, description: 'At least 8 characters' })),
+      email: Type.Optional(Type.String({ maxLength: MAX_EMAIL_LENGTH, description: 'Refused: an administrator changes e-mail addresses' })),
+      phone: Type.Optional(Type.String({ maxLength: 64, description: 'Refused' })),
+    },
+    { examples: [{ password: 'a-new-long-passphrase' }] },
+  ),
+  response: {
+    200: { ...ProviderUser, description: 'The user' },
+    ...errors({ 400: 'An e-mail or phone change', 401: 'Missing or invalid apikey or access token', 422: 'weak_password' }),
+  },
+};

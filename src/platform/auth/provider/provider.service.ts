@@ -12,16 +12,17 @@ import { presentUser, type ProviderUserView, type TokenResponseView } from './pr
 import * as repo from './provider.repository.js';
 import { setPasswordHash } from '../users.repository.js';
 import { createTokenGrants, type TokenGrantBody, type TokenGrantsDeps } from './token-grants.service.js';
+import { MIN_PASSWORD_LENGTH, createOneTimeLinks, type OneTimeLinksDeps } from './one-time-links.service.js';
+import { revokeOneTimeTokens } from '../one-time-tokens.js';
 
 /** What the provider needs from the platform, and nothing more. */
-export interface ProviderDeps extends TokenGrantsDeps {
+export interface ProviderDeps extends TokenGrantsDeps, OneTimeLinksDeps {
   verify: TokenVerifier;
   principals: PrincipalResolver;
 }
 
 export type LogoutScope = 'local' | 'global' | 'others';
 
-export const MIN_PASSWORD_LENGTH = 8;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createProviderService(deps: ProviderDeps) {
@@ -115,6 +116,7 @@ export function createProviderService(deps: ProviderDeps) {
       if (!(await setPasswordHash(trx, userId, passwordHash))) throw userNotFound();
       // A password set by an administrator is a reset: whoever held the old one is signed out everywhere.
       const ended = await revokeUserSessions(trx, userId, 'password_set');
+      await revokeOneTimeTokens(trx, userId, new Date());
       onCommit(() => deps.principals.invalidateUser(userId));
       const account = (await repo.findAccountById(trx, userId)) as repo.AccountRow;
       // The caller is the service-role key, not a user: the entry names no actor and says so.
@@ -133,7 +135,9 @@ export function createProviderService(deps: ProviderDeps) {
     });
   }
 
-  return { token, user, logout, setPassword };
+  const links = createOneTimeLinks(deps, grants, authenticate);
+
+  return { token, user, logout, setPassword, verify: links.verify, recover: links.recover, updateUser: links.updateUser, redirectFor: links.redirectFor, settle: links.settle };
 }
 
 export type ProviderService = ReturnType<typeof createProviderService>;

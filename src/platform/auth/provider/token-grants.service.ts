@@ -92,15 +92,29 @@ export function createTokenGrants(deps: TokenGrantsDeps) {
     // A hash of an older, cheaper cost is replaced now that the password is known (scrypt's cost only rises).
     const upgraded = check.upgrade ? await deps.passwords.hash(password) : null;
     const now = new Date();
-    const signedIn = { ...account, last_sign_in_at: now };
     return inTransaction(db, async ({ trx }) => {
       if (upgraded !== null) await upgradePasswordHash(trx, account.id, account.password_hash as string, upgraded);
-      const sessionId = await repo.createSession(trx, account.id);
-      await recordSignIn(trx, account.id, now);
-      const tokens = await issueTokens(trx, signedIn, sessionId, now);
-      await writeAudit(trx, loginEvent(signedIn, origin, 'success', { session_id: sessionId }));
-      return tokens;
+      return startSession(trx, account, origin, now, {});
     });
+  }
+
+  /**
+   * A new session with its tokens, the sign-in recorded and its `login` entry, in the caller's transaction:
+   * a password sign-in, or a one-time link followed (details name the method).
+   */
+  async function startSession(
+    trx: Transaction<DB>,
+    account: repo.AccountRow,
+    origin: RequestOrigin,
+    now: Date,
+    details: Record<string, unknown>,
+  ): Promise<TokenResponseView> {
+    const signedIn = { ...account, last_sign_in_at: now };
+    const sessionId = await repo.createSession(trx, account.id);
+    await recordSignIn(trx, account.id, now);
+    const tokens = await issueTokens(trx, signedIn, sessionId, now);
+    await writeAudit(trx, loginEvent(signedIn, origin, 'success', { session_id: sessionId, ...details }));
+    return tokens;
   }
 
   type RefreshOutcome = { tokens: TokenResponseView } | { refused: ProviderError };
@@ -143,5 +157,5 @@ export function createTokenGrants(deps: TokenGrantsDeps) {
     return outcome.tokens;
   }
 
-  return { signInWithPassword, refresh };
+  return { signInWithPassword, refresh, startSession };
 }

@@ -52,7 +52,23 @@ export interface AuthSigningKeysTable {
   verify_until: Date | null;
 }
 
+/** Invitation and recovery links: only the hash of the last minted token is kept. */
+export interface AuthOneTimeTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: 'invite' | 'recovery';
+  token_hash: string | null;
+  enterprise_id: string | null;
+  invited_by: string | null;
+  redirect_to: string | null;
+  created_at: CreatedAt;
+  expires_at: Date;
+  used_at: Date | null;
+  revoked_at: Date | null;
+}
+
 export interface AuthTables {
+  auth_one_time_tokens: AuthOneTimeTokensTable;
   users: UsersTable;
   auth_signing_keys: AuthSigningKeysTable;
   auth_sessions: AuthSessionsTable;

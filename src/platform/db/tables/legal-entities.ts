@@ -8,6 +8,8 @@ export interface LegalEntitiesTable {
   description: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  archived_at: Date | null;
+  archived_by: string | null;
 }
 
 export interface BusinessUnitsTable {
@@ -15,7 +17,11 @@ export interface BusinessUnitsTable {
   enterprise_id: string;
   legal_entity_id: string;
   name: string;
+  description: string | null;
   created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  archived_at: Date | null;
+  archived_by: string | null;
 }
 
 export interface LegalEntitiesTables {

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { CreatedAt } from './enterprises.js';
+import type { CreatedAt, UpdatedAt } from './enterprises.js';
 
 export interface RiskScenariosTable {
   id: Generated<string>;
@@ -8,6 +8,9 @@ export interface RiskScenariosTable {
   category: string;
   description: string | null;
   created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  archived_at: Date | null;
+  archived_by: string | null;
 }
 
 export interface RiskScenariosTables {

@@ -1,0 +1,96 @@
+import type { Static } from 'typebox';
+import { auditFrom } from '../../../platform/audit/audit-events.js';
+import { writeAudit } from '../../../platform/audit/audit-writer.js';
+import { queueInvitation } from '../../../platform/auth/onboarding-mail.js';
+import type { Caller } from '../../../platform/auth/principal.js';
+import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
+import { insertUser, setSuperAdmin } from '../../../platform/auth/users.repository.js';
+import type { Executor } from '../../../platform/db/schema.js';
+import { inTransaction, joinRequestWork } from '../../../platform/db/transaction.js';
+import { AppError, invalidState, notFound } from '../../../platform/http/errors.js';
+import type { Platform } from '../../../platform/module.js';
+import { requireSuperAdminManager } from '../admin.policy.js';
+import { findActiveUserByEmail, findSuperAdmin, listSuperAdmins, lockActiveSuperAdmins } from './super-admins.repository.js';
+import type { AddedSuperAdmin, AddSuperAdminBody, SuperAdmin } from './super-admins.schemas.js';
+
+export interface SuperAdminsServiceDeps {
+  db: Executor;
+  principals: Pick<PrincipalResolver, 'invalidateUser'>;
+  mail: Platform['mail'];
+}
+
+/** The platform's administrators: listed, added (promoted or invited) and removed, never down to none. */
+export function createSuperAdminsService({ db, principals, mail }: SuperAdminsServiceDeps) {
+  return {
+    async list(caller: Caller): Promise<Static<typeof SuperAdmin>[]> {
+      requireSuperAdminManager(caller);
+      return listSuperAdmins(db);
+    },
+
+    async add(caller: Caller, body: Static<typeof AddSuperAdminBody>): Promise<{ created: boolean; data: Static<typeof AddedSuperAdmin> }> {
+      requireSuperAdminManager(caller);
+      const email = body.email.toLowerCase();
+      return inTransaction(joinRequestWork(db, caller), async ({ trx, onCommit }) => {
+        const existing = await findActiveUserByEmail(trx, email);
+        if (existing?.is_super_admin) throw new AppError('CONFLICT', 'This user is a super admin already');
+        if (existing?.is_member) {
+          throw new AppError('CONFLICT', 'This user belongs to an enterprise: super admins belong to none (deactivate the membership first)');
+        }
+        const audit = { enterpriseId: null, ...auditFrom(caller), entityType: 'user' as const };
+        if (existing !== undefined) {
+          await setSuperAdmin(trx, existing.user_id, true, new Date());
+          // A promoted user who never set a password gets the link to set one, as a new super admin does.
+          const invitation = existing.has_password
+            ? null
+            : await queueInvitation(trx, {
+                user: { id: existing.user_id, email: existing.email, full_name: existing.full_name },
+                enterprise: null,
+                inviter: { userId: caller.userId, fullName: caller.fullName },
+                role: 'super_admin',
+              });
+          await writeAudit(trx, { ...audit, action: 'update', entityId: existing.user_id, details: { change: 'super_admin_granted', email, invited: invitation !== null } });
+          onCommit(() => principals.invalidateUser(existing.user_id));
+          if (invitation !== null) onCommit(() => mail.wake());
+          return { created: false, data: { ...(await findSuperAdmin(trx, existing.user_id)), invitation } };
+        }
+        const user = await insertUser(trx, { email, full_name: body.full_name, is_super_admin: true });
+        const invitation = await queueInvitation(trx, {
+          user,
+          enterprise: null,
+          inviter: { userId: caller.userId, fullName: caller.fullName },
+          role: 'super_admin',
+        });
+        await writeAudit(trx, {
+          ...audit,
+          action: 'create',
+          entityId: user.id,
+          details: { email, super_admin: true, invitation_expires_at: invitation.expires_at.toISOString() },
+        });
+        onCommit(() => mail.wake());
+        return { created: true, data: { ...(await findSuperAdmin(trx, user.id)), invitation } };
+      });
+    },
+
+    /** Demotes; the last active super admin stays (checked under the lock of every active one). */
+    async remove(caller: Caller, userId: string): Promise<void> {
+      requireSuperAdminManager(caller);
+      await inTransaction(db, async ({ trx, onCommit }) => {
+        const active = await lockActiveSuperAdmins(trx);
+        if (!active.some((row) => row.id === userId)) throw notFound('Super admin');
+        if (active.length <= 1) throw invalidState('The last active super admin cannot be removed');
+        await setSuperAdmin(trx, userId, false, new Date());
+        await writeAudit(trx, {
+          enterpriseId: null,
+          ...auditFrom(caller),
+          action: 'update',
+          entityType: 'user',
+          entityId: userId,
+          details: { change: 'super_admin_revoked', self: userId === caller.userId, remaining: active.length - 1 },
+        });
+        onCommit(() => principals.invalidateUser(userId));
+      });
+    },
+  };
+}
+
+export type SuperAdminsService = ReturnType<typeof createSuperAdminsService>;

@@ -1,0 +1,148 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { writeAudit } from '../../audit/audit-writer.js';
+import { trailOf } from '../../audit/audit-events.js';
+import { inTransaction } from '../../db/transaction.js';
+import type { Principal, RequestOrigin } from '../principal.js';
+import { queueRecovery } from '../onboarding-mail.js';
+import { findOneTimeTokenForUse, hashOneTimeToken, markOneTimeTokenUsed, revokeOneTimeTokens, type OneTimeKind } from '../one-time-tokens.js';
+import { isAllowedRedirect } from '../redirects.js';
+import { revokeUserSessions } from '../sessions.js';
+import { setPasswordHash } from '../users.repository.js';
+import { invalidRequest, otpExpired, redirectNotAllowed, weakPassword } from './provider.errors.js';
+import { presentUser, type ProviderUserView, type TokenResponseView } from './provider.presenter.js';
+import * as repo from './provider.repository.js';
+import type { PrincipalResolver } from '../principal-resolver.js';
+import type { createTokenGrants, TokenGrantsDeps } from './token-grants.service.js';
+
+export const ONE_TIME_TYPES = ['invite', 'recovery'] as const;
+export const MIN_PASSWORD_LENGTH = 8;
+
+export interface OneTimeLinksDeps extends TokenGrantsDeps {
+  principals: Pick<PrincipalResolver, 'invalidateSession'>;
+  /** For work done after the answer (a recovery request's lookup and queueing). */
+  log: Pick<FastifyBaseLogger, 'error'>;
+  redirectUrls: readonly string[];
+  /** After a commit that queued mail: deliver it now, off the request. */
+  wakeMail: () => void;
+}
+
+/**
+ * Supabase's invite and recovery flows: a one-time link (GET or POST /verify) signs the user in, and
+ * PUT /user sets the password; POST /recover sends a recovery link and never says whether the e-mail is
+ * known (the answer and what is written to the caller are the same for any address).
+ */
+export function createOneTimeLinks(
+  deps: OneTimeLinksDeps,
+  grants: Pick<ReturnType<typeof createTokenGrants>, 'startSession'>,
+  authenticate: (authorization: string | undefined, origin: RequestOrigin) => Promise<Principal>,
+) {
+  const { db } = deps;
+
+  /** The redirect a link asks for, checked against AUTH_REDIRECT_URLS; the first entry when none is asked for. */
+  function redirectFor(requested: string | undefined): string {
+    if (requested === undefined || requested === '') return deps.redirectUrls[0] as string;
+    if (!isAllowedRedirect(requested, deps.redirectUrls)) throw redirectNotAllowed();
+    return requested;
+  }
+
+  /**
+   * Uses a link: one use (the row is locked, so two presentations cannot both succeed), of the type it was
+   * issued for, unexpired, unreplaced, of an active user. Any failure is the same 403 otp_expired, and
+   * nothing changes.
+   */
+  async function verify(type: string | undefined, presented: string | undefined, origin: RequestOrigin): Promise<TokenResponseView> {
+    if (type === undefined || !(ONE_TIME_TYPES as readonly string[]).includes(type)) {
+      throw invalidRequest('type must be invite or recovery');
+    }
+    if (presented === undefined || presented === '') throw invalidRequest('token_hash is required');
+    const now = new Date();
+    return inTransaction(db, async ({ trx }) => {
+      const link = await findOneTimeTokenForUse(trx, hashOneTimeToken(presented));
+      if (link === undefined || link.kind !== type || link.used_at !== null || link.revoked_at !== null || link.expires_at <= now) {
+        deps.monitor.authFailure({ account: null, enterpriseId: null, ip: origin.ip });
+        throw otpExpired();
+      }
+      const account = await repo.findAccountById(trx, link.user_id);
+      if (account === undefined || !account.active) throw otpExpired();
+      await markOneTimeTokenUsed(trx, link.id, now);
+      return grants.startSession(trx, account, origin, now, { method: type as OneTimeKind, one_time_link_id: link.id });
+    });
+  }
+
+  /** Recovery requests whose lookup and queueing are still under way (the app waits for them when closing). */
+  const pending = new Set<Promise<void>>();
+
+  /**
+   * Always `{}`, answered before the address is even looked up: the lookup and, for a known active user,
+   * the queueing of a recovery mail happen after the answer, so neither the body nor the time it takes tells
+   * a known address from an unknown one.
+   */
+  async function recover(email: string | undefined, redirectTo: string | undefined): Promise<Record<string, never>> {
+    const address = email?.trim() ?? '';
+    if (address === '') throw invalidRequest('email is required');
+    const redirect = redirectTo === undefined ? null : redirectFor(redirectTo);
+    const work = queueRecoveryFor(address, redirect)
+      .catch((error: unknown) => deps.log.error({ err: error }, 'recovery request not queued'))
+      .finally(() => pending.delete(work));
+    pending.add(work);
+    return {};
+  }
+
+  async function queueRecoveryFor(address: string, redirect: string | null): Promise<void> {
+    const account = await repo.findAccountByEmail(db, address);
+    if (account === undefined || !account.active) return;
+    await inTransaction(db, async ({ trx, onCommit }) => {
+      await queueRecovery(trx, { user: account, redirectTo: redirect });
+      onCommit(deps.wakeMail);
+    });
+  }
+
+  async function settle(): Promise<void> {
+    while (pending.size > 0) await Promise.all([...pending]);
+  }
+
+  /**
+   * PUT /user: the signed-in user sets a new password (after an invitation or a recovery link, or at
+   * will). Every other session of the user ends, as with the admin call; this one stays signed in.
+   */
+  async function updateUser(
+    authorization: string | undefined,
+    body: { password?: string; email?: string; phone?: string },
+    origin: RequestOrigin,
+  ): Promise<ProviderUserView> {
+    const principal = await authenticate(authorization, origin);
+    if (body.email !== undefined || body.phone !== undefined) {
+      throw invalidRequest('Only the password can be changed here; an administrator changes e-mail addresses');
+    }
+    if (body.password === undefined) {
+      const account = (await repo.findAccountById(db, principal.userId)) as repo.AccountRow;
+      return presentUser(account);
+    }
+    if (body.password.length < MIN_PASSWORD_LENGTH) throw weakPassword(`Password should be at least ${MIN_PASSWORD_LENGTH} characters`);
+    const passwordHash = await deps.passwords.hash(body.password);
+    return inTransaction(db, async ({ trx, onCommit }) => {
+      await setPasswordHash(trx, principal.userId, passwordHash);
+      const ended = await revokeUserSessions(trx, principal.userId, 'password_changed', principal.sessionId ?? undefined);
+      await revokeOneTimeTokens(trx, principal.userId, new Date());
+      await writeAudit(trx, {
+        enterpriseId: trailOf(principal),
+        actor: { userId: principal.userId, email: principal.email, fullName: principal.fullName },
+        action: 'update',
+        entityType: 'user',
+        entityId: principal.userId,
+        details: { change: 'password_changed', sessions_ended: ended.length },
+        ip: origin.ip,
+        userAgent: origin.userAgent,
+        operation: origin.operation,
+      });
+      onCommit(() => {
+        for (const id of ended) deps.principals.invalidateSession(id);
+      });
+      return presentUser((await repo.findAccountById(trx, principal.userId)) as repo.AccountRow);
+    });
+  }
+
+  return { verify, recover, updateUser, redirectFor, settle };
+}
+
+export type OneTimeLinks = ReturnType<typeof createOneTimeLinks>;

@@ -1,0 +1,41 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { originOf } from '../principal.js';
+import { ProviderError, invalidRequest } from './provider.errors.js';
+import { verifyLinkSchema } from './provider.schemas.js';
+import type { ProviderService } from './provider.service.js';
+
+/**
+ * GET /auth/v1/verify: the link of an invitation or recovery mail, in Supabase's shape. The browser is sent
+ * on to redirect_to with the session (or the error) in the URL fragment, which never reaches a server log.
+ * A redirect_to off the allow-list is answered 400 here, never followed.
+ */
+export function registerVerifyLink(scope: FastifyInstance, service: ProviderService): void {
+  scope.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/verify',
+    { schema: verifyLinkSchema, config: { public: true } },
+    async (request, reply) => {
+      const { token, type, redirect_to: requested } = request.query;
+      const redirect = service.redirectFor(requested);
+      if (token === undefined || token === '' || type === undefined) throw invalidRequest('token and type are required');
+      reply.header('cache-control', 'no-store');
+      reply.header('referrer-policy', 'no-referrer');
+      let fragment: URLSearchParams;
+      try {
+        const session = await service.verify(type, token, originOf(request));
+        fragment = new URLSearchParams({
+          access_token: session.access_token,
+          expires_at: String(session.expires_at),
+          expires_in: String(session.expires_in),
+          refresh_token: session.refresh_token,
+          token_type: session.token_type,
+          type,
+        });
+      } catch (error) {
+        if (!(error instanceof ProviderError) || error.status !== 403) throw error;
+        fragment = new URLSearchParams({ error: error.error, error_code: error.errorCode, error_description: error.description });
+      }
+      return reply.redirect(`${redirect.split('#')[0]}#${fragment.toString()}`, 303);
+    },
+  );
+}
