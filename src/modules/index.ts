@@ -10,6 +10,7 @@ import { governanceModule } from './governance/governance.module.js';
 import { legalEntitiesModule } from './legal-entities/legal-entities.module.js';
 import { meModule } from './me/me.module.js';
 import { riskScenariosModule } from './risk-scenarios/risk-scenarios.module.js';
+import { webhooksModule } from './webhooks/webhooks.module.js';
 
 /**
  * Every domain module, as data: the app mounts each inside the /api/v1 gate and starts their jobs when
@@ -26,6 +27,7 @@ export const MODULES = [
   controlsModule,
   auditTrailModule,
   governanceModule,
+  webhooksModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];

@@ -32,6 +32,7 @@ import type {
   UpdateActionBody,
 } from './actions.schemas.js';
 import { isOverdue, utcToday } from './overdue.js';
+import { announceCompletions } from './action-events.js';
 
 const CHANGEABLE = ['action', 'owner', 'status', 'priority', 'action_type', 'due_date'] as const;
 
@@ -175,6 +176,7 @@ export function createActionsService({ db, now = () => new Date() }: ActionsServ
           entityId: actionId,
           details: { changes: auditChanges(before, changes) },
         });
+        await announceCompletions(trx, enterpriseId, [before], changes);
         const changed = after!;
         const fields = Object.fromEntries(Object.keys(changes).map((field) => [field, changed[field as keyof ActionChanges]]));
         return { id: changed.id, ...fields, is_overdue: isOverdue(changed, utcToday(now())), updated_at: changed.updated_at };
@@ -214,6 +216,7 @@ export function createActionsService({ db, now = () => new Date() }: ActionsServ
             details: { changes: auditChanges(locked.get(id)!, changes), bulk_update: { size: ids.length } },
           });
         }
+        await announceCompletions(trx, enterpriseId, [...locked.values()], changes);
         return { updated_count: ids.length, updated_ids: [...ids] };
       });
     },

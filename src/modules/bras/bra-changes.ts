@@ -3,6 +3,8 @@ import { auditFrom, type AuditAction } from '../../platform/audit/audit-events.j
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { DB } from '../../platform/db/schema.js';
+import type { BraStatus } from '../../platform/db/tables/bras.js';
+import { emitEvent } from '../../platform/events/outbox.js';
 import { updateBra, type BraRow } from './bras.repository.js';
 
 /**
@@ -27,6 +29,16 @@ export async function recordBraChange(
   });
 }
 
+/** Announces a move of a BRA (webhooks' `bra.status_changed`), in the move's transaction. */
+export async function announceBraMove(
+  trx: Transaction<DB>,
+  bra: Pick<BraRow, 'id' | 'enterprise_id' | 'name'>,
+  from: BraStatus,
+  to: BraStatus,
+): Promise<void> {
+  await emitEvent(trx, { enterpriseId: bra.enterprise_id, type: 'bra.status_changed', data: { bra_id: bra.id, name: bra.name, from, to } });
+}
+
 /**
  * A content change (scenario, rating, control link) touches the BRA; a draft moves to in_progress by
  * itself (D6.7), audited as an update of the BRA in the same transaction.
@@ -35,5 +47,6 @@ export async function touchBra(trx: Transaction<DB>, caller: Caller, bra: BraRow
   if (bra.status !== 'draft') return updateBra(trx, bra.enterprise_id, bra.id, {});
   const moved = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'in_progress' });
   await recordBraChange(trx, caller, bra, { status: { from: 'draft', to: 'in_progress' }, cause });
+  await announceBraMove(trx, bra, 'draft', 'in_progress');
   return moved;
 }

@@ -5,7 +5,8 @@ import type { BraStatus } from '../../platform/db/tables/bras.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, invalidState } from '../../platform/http/errors.js';
 import { lockedBra } from './bra-access.js';
-import { recordBraChange } from './bra-changes.js';
+import { announceBraMove, recordBraChange } from './bra-changes.js';
+import { emitEvent } from '../../platform/events/outbox.js';
 import { unratedIncludedLinks } from './bra-detail.repository.js';
 import { takeSnapshot } from './bra-snapshots.service.js';
 import { markApproved, markCancelled, updateBra, type BraRow } from './bras.repository.js';
@@ -31,6 +32,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
         requireStatus(bra, ['in_progress'], 'submitted for review');
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'under_review' });
         await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status } });
+        await announceBraMove(trx, bra, bra.status, updated.status);
         return updated;
       });
     },
@@ -41,6 +43,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
         requireStatus(bra, ['under_review'], 'returned');
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'in_progress' });
         await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status }, comment: body.comment || null });
+        await announceBraMove(trx, bra, bra.status, updated.status);
         return updated;
       });
     },
@@ -72,6 +75,12 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
           { final_comment: updated.final_comment, snapshot_id: snapshotId, status: { from: bra.status, to: 'approved' } },
           'approve',
         );
+        await announceBraMove(trx, bra, bra.status, 'approved');
+        await emitEvent(trx, {
+          enterpriseId: bra.enterprise_id,
+          type: 'bra.approved',
+          data: { bra_id: bra.id, name: bra.name, snapshot_id: snapshotId, approved_by: caller.userId },
+        });
         return {
           id: updated.id,
           status: updated.status,
@@ -99,6 +108,8 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
           { cancellation_reason: updated.cancellation_reason, status: { from: bra.status, to: 'cancelled' } },
           'cancel',
         );
+        await announceBraMove(trx, bra, bra.status, 'cancelled');
+        await emitEvent(trx, { enterpriseId: bra.enterprise_id, type: 'bra.cancelled', data: { bra_id: bra.id, name: bra.name, cancelled_by: caller.userId } });
         return {
           id: updated.id,
           status: updated.status,

@@ -6,6 +6,7 @@ import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, invalidState, notFound, validationError } from '../../platform/http/errors.js';
 import { findBusinessUnit } from '../legal-entities/legal-entities.repository.js';
+import { aboveAppetiteNow, announceAppetiteChange } from './appetite-events.js';
 import { requireAppetiteAdmin, requireVisibleFilter, visibleAppetites } from './governance.policy.js';
 import {
   deleteAppetite,
@@ -36,6 +37,7 @@ const isDefault = (record: { legal_entity_id: string | null; business_unit_id: s
   record.legal_entity_id === null && record.business_unit_id === null;
 
 const levelOf = (record: AppetiteRecord) => ({ level: record.risk_level, threshold: record.threshold_value });
+const levelView = (record: AppetiteRecord) => ({ risk_level: record.risk_level, threshold_value: record.threshold_value });
 
 /**
  * Risk appetite (4.5, D6.9, D7.4). Bound to an executor: handed a caller's transaction, its reads and
@@ -108,6 +110,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
       };
       return inTransaction(db, async ({ trx }) => {
         let previous = await findAppetiteOfScopeForUpdate(trx, enterpriseId, scope);
+        const aboveBefore = await aboveAppetiteNow(trx, enterpriseId, scope);
         let record = previous === undefined ? await insertAppetiteIfAbsent(trx, enterpriseId, { ...scope, ...values }) : undefined;
         if (previous === undefined && record === undefined) {
           // A concurrent request created the record first: update it (the lock waits for its commit).
@@ -138,6 +141,12 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
             reason: body.reason ?? null,
           },
         });
+        await announceAppetiteChange(
+          trx,
+          enterpriseId,
+          { id: saved.id, scope, previous: previous === undefined ? null : levelView(previous), next: levelView(saved) },
+          aboveBefore,
+        );
         return { created: previous === undefined, record: saved };
       });
     },
@@ -150,6 +159,8 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
         const record = await findAppetiteForUpdate(trx, enterpriseId, id);
         if (record === undefined) throw notFound('Risk appetite');
         if (isDefault(record)) throw invalidState('The enterprise default risk appetite cannot be deleted, only updated');
+        const scope = { legalEntityId: record.legal_entity_id, businessUnitId: record.business_unit_id };
+        const aboveBefore = await aboveAppetiteNow(trx, enterpriseId, scope);
         await deleteAppetite(trx, enterpriseId, id);
         await insertAppetiteHistory(trx, enterpriseId, {
           legalEntityId: record.legal_entity_id,
@@ -172,6 +183,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
             previous: { risk_level: record.risk_level, threshold_value: record.threshold_value, description: record.description },
           },
         });
+        await announceAppetiteChange(trx, enterpriseId, { id: record.id, scope, previous: levelView(record), next: null }, aboveBefore);
       });
     },
 

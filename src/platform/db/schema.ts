@@ -7,11 +7,13 @@ import type { BrasTables } from './tables/bras.js';
 import type { ControlsTables } from './tables/controls.js';
 import type { EnterprisesTables } from './tables/enterprises.js';
 import type { EntityRolesTables } from './tables/entity-roles.js';
+import type { EventsTables } from './tables/events.js';
 import type { GovernanceTables } from './tables/governance.js';
 import type { LegalEntitiesTables } from './tables/legal-entities.js';
 import type { MonitoringTables } from './tables/monitoring.js';
 import type { RiskScenariosTables } from './tables/risk-scenarios.js';
 import type { UsersTables } from './tables/users.js';
+import type { WebhooksTables } from './tables/webhooks.js';
 
 /**
  * The whole database as Kysely sees it: one interface per table file, intersected. A table file is named
@@ -30,7 +32,9 @@ export type DB = EnterprisesTables &
   GovernanceTables &
   BrasTables &
   ControlsTables &
-  ActionsTables;
+  ActionsTables &
+  EventsTables &
+  WebhooksTables;
 
 /** What repositories take: the database itself or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;
