@@ -41,7 +41,7 @@ export function createSender({ allowLoopback, resolve = systemResolve, timeoutMs
     resolve(hostname).then(
       (addresses) => {
         const refused = addresses.map((a) => refusedAddress(a.address, allowLoopback)).find((why) => why !== null);
-        if (refused !== undefined) return callback(new RefusedAddress(`refused: ${hostname} resolves to ${refused}`), '', 0);
+        if (refused !== undefined) return callback(new RefusedAddress(`refused at connect: ${hostname} resolves to ${refused}`), '', 0);
         if (addresses.length === 0) return callback(new Error(`${hostname} has no address`), '', 0);
         if (options.all === true) return (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
         return callback(null, addresses[0]!.address, addresses[0]!.family);
@@ -56,7 +56,7 @@ export function createSender({ allowLoopback, resolve = systemResolve, timeoutMs
     const host = hostOf(url);
     if (isIP(host) !== 0) {
       const refused = refusedAddress(host, allowLoopback);
-      if (refused !== null) return Promise.resolve({ statusCode: null, error: `refused: ${refused}` });
+      if (refused !== null) return Promise.resolve({ statusCode: null, error: `refused at connect: ${refused}` });
     }
     const client = url.protocol === 'https:' ? https : http;
     return new Promise((resolve) => {
