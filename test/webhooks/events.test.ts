@@ -25,9 +25,9 @@ describe('the events modules announce', async () => {
     const events = async () => {
       await dispatcher.round();
       expect(receiver.allVerified).toBe(true);
-      const all = receiver.received.map((r) => ({ type: r.type, ...r.payload.data }));
+      const all: Record<string, unknown>[] = receiver.received.map((r) => ({ type: r.type, ...r.payload.data }));
       receiver.received.length = 0;
-      for (const event of all) expect(event.enterprise_id).toBe(w.enterprise.id);
+      for (const event of all) expect(event['enterprise_id']).toBe(w.enterprise.id);
       return all;
     };
     return { w, events };
@@ -160,7 +160,7 @@ describe('the events modules announce', async () => {
     const [a, b] = await Promise.all([announceOverdueActions(ctx.database.db, new Date()), announceOverdueActions(ctx.database.db, new Date())]);
     expect(a + b).toBeGreaterThanOrEqual(1);
     await announceOverdueActions(ctx.database.db, new Date());
-    expect((await events()).filter((e) => e.mitigation_action_id !== undefined && e['enterprise_id'] === w.enterprise.id)).toEqual([
+    expect((await events()).filter((e) => e['mitigation_action_id'] !== undefined && e['enterprise_id'] === w.enterprise.id)).toEqual([
       { type: 'mitigation_action.overdue', enterprise_id: w.enterprise.id, mitigation_action_id: late.id, action: 'Patch servers', owner: late.owner, priority: late.priority, due_date: utcDate(-2), bra_id: null },
     ]);
     // A new due date that passes too is a new event; the day after, the same one is not.
@@ -168,6 +168,6 @@ describe('the events modules announce', async () => {
     await announceOverdueActions(ctx.database.db, new Date());
     await announceOverdueActions(ctx.database.db, new Date(Date.now() + 86_400_000));
     const next = await events();
-    expect(next.filter((e) => e.type === 'mitigation_action.overdue' && e.mitigation_action_id === late.id).map((e) => e['due_date'])).toEqual([utcDate(-1)]);
+    expect(next.filter((e) => e.type === 'mitigation_action.overdue' && e['mitigation_action_id'] === late.id).map((e) => e['due_date'])).toEqual([utcDate(-1)]);
   });
 });

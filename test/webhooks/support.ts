@@ -11,8 +11,11 @@ export const silentLog = { error: () => undefined, warn: () => undefined };
  * A dispatcher over the suite's database, as an instance of the service would run it, with its own
  * sender (closed after the file). The suites call its rounds themselves and inject the clock.
  */
-export function dispatcherFor(ctx: TestContext, options: Partial<DispatcherOptions> & { sender?: Partial<SenderOptions> } = {}) {
-  const sender = createSender({ allowLoopback: true, ...options.sender });
+export function dispatcherFor(
+  ctx: TestContext,
+  { sender: senderOptions, ...options }: Partial<Omit<DispatcherOptions, 'sender'>> & { sender?: Partial<SenderOptions> } = {},
+) {
+  const sender = createSender({ allowLoopback: true, ...senderOptions });
   afterAll(() => sender.close());
   return createDispatcher({ db: ctx.database.db, log: silentLog, ...options, sender });
 }

@@ -4,7 +4,8 @@ import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { DB } from '../../platform/db/schema.js';
 import type { BraStatus } from '../../platform/db/tables/bras.js';
-import { emitEvent } from '../../platform/events/outbox.js';
+import type { DomainEvent } from '../../platform/events/event-types.js';
+import { emitEvents } from '../../platform/events/outbox.js';
 import { updateBra, type BraRow } from './bras.repository.js';
 
 /**
@@ -29,14 +30,21 @@ export async function recordBraChange(
   });
 }
 
-/** Announces a move of a BRA (webhooks' `bra.status_changed`), in the move's transaction. */
+/**
+ * Announces a move of a BRA (webhooks' `bra.status_changed`), in the move's transaction, with the move's own
+ * event after it when it has one (`bra.approved`, `bra.cancelled`): one outbox INSERT either way.
+ */
 export async function announceBraMove(
   trx: Transaction<DB>,
   bra: Pick<BraRow, 'id' | 'enterprise_id' | 'name'>,
   from: BraStatus,
   to: BraStatus,
+  outcome?: { type: 'bra.approved' | 'bra.cancelled'; data: Record<string, unknown> },
 ): Promise<void> {
-  await emitEvent(trx, { enterpriseId: bra.enterprise_id, type: 'bra.status_changed', data: { bra_id: bra.id, name: bra.name, from, to } });
+  const ids = { bra_id: bra.id, name: bra.name };
+  const events: DomainEvent[] = [{ enterpriseId: bra.enterprise_id, type: 'bra.status_changed', data: { ...ids, from, to } }];
+  if (outcome !== undefined) events.push({ enterpriseId: bra.enterprise_id, type: outcome.type, data: { ...ids, ...outcome.data } });
+  await emitEvents(trx, events);
 }
 
 /**

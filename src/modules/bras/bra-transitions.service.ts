@@ -6,7 +6,6 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, invalidState } from '../../platform/http/errors.js';
 import { lockedBra } from './bra-access.js';
 import { announceBraMove, recordBraChange } from './bra-changes.js';
-import { emitEvent } from '../../platform/events/outbox.js';
 import { unratedIncludedLinks } from './bra-detail.repository.js';
 import { takeSnapshot } from './bra-snapshots.service.js';
 import { markApproved, markCancelled, updateBra, type BraRow } from './bras.repository.js';
@@ -75,12 +74,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
           { final_comment: updated.final_comment, snapshot_id: snapshotId, status: { from: bra.status, to: 'approved' } },
           'approve',
         );
-        await announceBraMove(trx, bra, bra.status, 'approved');
-        await emitEvent(trx, {
-          enterpriseId: bra.enterprise_id,
-          type: 'bra.approved',
-          data: { bra_id: bra.id, name: bra.name, snapshot_id: snapshotId, approved_by: caller.userId },
-        });
+        await announceBraMove(trx, bra, bra.status, 'approved', { type: 'bra.approved', data: { snapshot_id: snapshotId, approved_by: caller.userId } });
         return {
           id: updated.id,
           status: updated.status,
@@ -108,8 +102,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
           { cancellation_reason: updated.cancellation_reason, status: { from: bra.status, to: 'cancelled' } },
           'cancel',
         );
-        await announceBraMove(trx, bra, bra.status, 'cancelled');
-        await emitEvent(trx, { enterpriseId: bra.enterprise_id, type: 'bra.cancelled', data: { bra_id: bra.id, name: bra.name, cancelled_by: caller.userId } });
+        await announceBraMove(trx, bra, bra.status, 'cancelled', { type: 'bra.cancelled', data: { cancelled_by: caller.userId } });
         return {
           id: updated.id,
           status: updated.status,

@@ -8,9 +8,16 @@ import { eventBody, type DomainEvent } from './event-types.js';
  * dispatcher finds it after a restart). It is the whole cost of an event on the request path: one INSERT.
  */
 export async function emitEvent(trx: Transaction<DB>, event: DomainEvent): Promise<void> {
+  await emitEvents(trx, [event]);
+}
+
+/** Several events of one change in one INSERT, in the order given (which is their delivery order). */
+export async function emitEvents(trx: Transaction<DB>, events: readonly DomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const at = new Date();
   await trx
     .insertInto('event_outbox')
-    .values({ enterprise_id: event.enterpriseId, type: event.type, body: eventBody(event, new Date()) })
+    .values(events.map((event) => ({ enterprise_id: event.enterpriseId, type: event.type, body: eventBody(event, at) })))
     .execute();
 }
 
