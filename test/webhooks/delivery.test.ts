@@ -79,6 +79,7 @@ describe('webhook deliveries, verified with the standardwebhooks package', async
     expect(waiting).toMatchObject({ status: 'pending', attempt_count: 1, last_status_code: 503, last_error: 'the receiver answered 503' });
     // First retry: 30 s ceiling, jitter 0.5 → 22.5 s after the attempt.
     expect(new Date(waiting.next_attempt_at).getTime() - clock.now().getTime()).toBe(22_500);
+    expect((await call(w.admin, 'GET', `/webhooks/${endpoint.id}`)).json().data.failing_since).toEqual(clock.now().toISOString());
     clock.advance(22_000);
     await dispatcher.round();
     expect(receiver.received).toHaveLength(1);
@@ -86,6 +87,8 @@ describe('webhook deliveries, verified with the standardwebhooks package', async
     await dispatcher.round();
     expect(receiver.received.map((r) => r.answered)).toEqual([503, 204]);
     expect(receiver.allVerified).toBe(true);
+    // Healthy again: the failure state went with the success.
+    expect((await call(w.admin, 'GET', `/webhooks/${endpoint.id}`)).json().data.failing_since).toBeNull();
   });
 
   it('a rolled-back change sends nothing: the event was written in its transaction', async () => {

@@ -61,20 +61,22 @@ export async function releaseLease(db: Executor, endpointId: string): Promise<vo
   await db.updateTable('webhook_endpoints').set({ lease_until: null }).where('id', '=', endpointId).execute();
 }
 
-/** The endpoint's oldest pending delivery: nothing behind it goes before it has succeeded or given up. */
-export async function headDelivery(db: Executor, endpointId: string) {
+/**
+ * The endpoint's oldest pending deliveries, in order: nothing behind the first goes before it has succeeded
+ * or given up. Read once per lease (the lease keeps other instances off them).
+ */
+export async function pendingDeliveries(db: Executor, endpointId: string, limit: number) {
   return db
     .selectFrom('webhook_deliveries')
     .select(['id', 'event_id', 'body', 'attempt_count', 'first_attempt_at', 'next_attempt_at'])
     .where('endpoint_id', '=', endpointId)
     .where('status', '=', 'pending')
     .orderBy('seq')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(limit)
+    .execute();
 }
-export type HeadDelivery = NonNullable<Awaited<ReturnType<typeof headDelivery>>>;
 
-export async function markDelivered(db: Executor, endpointId: string, deliveryId: string, statusCode: number, at: Date): Promise<void> {
+export async function markDelivered(db: Executor, deliveryId: string, statusCode: number, at: Date): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
     .set((eb) => ({
@@ -88,12 +90,11 @@ export async function markDelivered(db: Executor, endpointId: string, deliveryId
     }))
     .where('id', '=', deliveryId)
     .execute();
-  await db
-    .updateTable('webhook_endpoints')
-    .set({ failing_since: null })
-    .where('id', '=', endpointId)
-    .where('failing_since', 'is not', null)
-    .execute();
+}
+
+/** A success after failures: the endpoint is healthy again. */
+export async function markRecovered(db: Executor, endpointId: string): Promise<void> {
+  await db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpointId).execute();
 }
 
 /** A failed attempt: tried again at `retryAt`, or given up (`retryAt` null). */

@@ -7,10 +7,11 @@ import { claimOutboxEvents, removeOutboxEvents } from '../../platform/events/out
 import { raiseAlert } from '../../platform/monitoring/alert-raiser.js';
 import {
   disableFailingEndpoint,
-  headDelivery,
   leaseDueEndpoints,
   markAttemptFailed,
   markDelivered,
+  markRecovered,
+  pendingDeliveries,
   queueDeliveries,
   releaseLease,
   type ClaimedEndpoint,
@@ -113,9 +114,8 @@ export function createDispatcher(options: DispatcherOptions) {
     let attempts = 0;
     let delivered = 0;
     try {
-      while (attempts < perLease && now().getTime() + LEASE_MARGIN_MS < leaseEnds) {
-        const head = await headDelivery(db, endpoint.id);
-        if (head === undefined || head.next_attempt_at.getTime() > now().getTime()) break;
+      for (const head of await pendingDeliveries(db, endpoint.id, perLease)) {
+        if (head.next_attempt_at.getTime() > now().getTime() || now().getTime() + LEASE_MARGIN_MS >= leaseEnds) break;
         const graceOver = endpoint.previous_secret_expires_at === null || endpoint.previous_secret_expires_at.getTime() <= now().getTime();
         const secrets = graceOver || endpoint.previous_secret === null ? [endpoint.secret] : [endpoint.secret, endpoint.previous_secret];
         // The signed timestamp is the wall clock's: receivers compare it with theirs to refuse replays.
@@ -124,7 +124,8 @@ export function createDispatcher(options: DispatcherOptions) {
         attempts += 1;
         const at = now();
         if (result.error === null) {
-          await markDelivered(db, endpoint.id, head.id, result.statusCode!, at);
+          await markDelivered(db, head.id, result.statusCode!, at);
+          if (endpoint.failing_since !== null) await markRecovered(db, endpoint.id);
           delivered += 1;
           endpoint.failing_since = null;
           continue;
