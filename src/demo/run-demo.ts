@@ -21,6 +21,7 @@ import { organisationStep } from './steps/organisation.step.js';
 import { passwordsStep } from './steps/passwords.step.js';
 import { platformAdminStep } from './steps/platform-admin.step.js';
 import { teamStep } from './steps/team.step.js';
+import { webhooksStep } from './steps/webhooks.step.js';
 
 /**
  * The demo, in order. The next wave's domain modules append their steps here (BRAs with scenarios and
@@ -39,6 +40,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   brasStep,
   actionsStep,
   governanceStep,
+  webhooksStep,
 ];
 
 export type DemoResult =
