@@ -6,7 +6,9 @@ export const overdueEventKey = (actionId: string, dueDate: string) => `mitigatio
 
 /**
  * Overdue actions (D7.3: open, not archived, due before today, UTC) whose overdue event for their current
- * due date has not been emitted, across enterprises, oldest due first (mitigation_actions_open_due_idx).
+ * due date has not been emitted, across enterprises, oldest due first. It reads open actions only (the partial
+ * mitigation_actions_open_idx holds them with their due date); an index of its own on the due date would
+ * take the enterprise-scoped overdue_only count away from that index, for a scan that runs once a minute.
  * The key is the one `overdueEventKey` builds, here in SQL.
  */
 export async function overdueActionsNotAnnounced(db: Kysely<DB>, today: string, limit: number) {

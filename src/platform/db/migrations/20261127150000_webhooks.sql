@@ -78,7 +78,3 @@ create table webhook_deliveries (
 create index webhook_deliveries_queue_idx on webhook_deliveries (endpoint_id, seq) where status = 'pending';
 -- The deliveries list of an endpoint, newest first.
 create index webhook_deliveries_list_idx on webhook_deliveries (endpoint_id, seq desc);
-
--- The scan for actions that became overdue (mitigation_action.overdue) across enterprises: open actions by
--- due date, as the overdue rule (D7.3) reads them.
-create index mitigation_actions_open_due_idx on mitigation_actions (due_date) where status <> 'completed' and not archived;
