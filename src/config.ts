@@ -91,6 +91,12 @@ export interface Config {
     /** AUDIT_CHECKPOINT_INTERVAL_MINUTES: how often every chain head is signed; 0 turns the periodic signing off. */
     checkpointIntervalMinutes: number;
   };
+  webhooks: {
+    /** WEBHOOKS_ALLOW_LOOPBACK: endpoints on loopback addresses (over http too), for development and tests only. */
+    allowLoopback: boolean;
+    /** WEBHOOKS_DISPATCH_INTERVAL_MS: how often the dispatcher looks for events to deliver. */
+    dispatchIntervalMs: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -111,6 +117,10 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function flag(env: Env, name: string): boolean {
+  return oneOf(env, name, ['true', 'false'], 'false') === 'true';
 }
 
 function url(env: Env, name: string, protocols: readonly string[]): string | null {
@@ -261,6 +271,10 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       signingKeyPem: auditSigningKey(env),
       trustedPublicKeysPem: auditTrustedPublicKeys(env),
       checkpointIntervalMinutes: integer(env, 'AUDIT_CHECKPOINT_INTERVAL_MINUTES', 60, 0, 10_080),
+    },
+    webhooks: {
+      allowLoopback: flag(env, 'WEBHOOKS_ALLOW_LOOPBACK'),
+      dispatchIntervalMs: integer(env, 'WEBHOOKS_DISPATCH_INTERVAL_MS', 1000, 100, 3_600_000),
     },
   };
 }

@@ -28,6 +28,7 @@ import { safeClientsStep } from './steps/safe-clients.step.js';
 import { platformAdminStep } from './steps/platform-admin.step.js';
 import { reportingStep } from './steps/reporting.step.js';
 import { teamStep } from './steps/team.step.js';
+import { webhooksStep } from './steps/webhooks.step.js';
 
 /**
  * The demo, in order. The next wave's domain modules append their steps here (BRAs with scenarios and
@@ -50,6 +51,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   governanceStep,
   safeClientsStep,
   reportingStep,
+  webhooksStep,
 ];
 
 export type DemoResult =

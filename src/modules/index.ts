@@ -11,6 +11,7 @@ import { legalEntitiesModule } from './legal-entities/legal-entities.module.js';
 import { meModule } from './me/me.module.js';
 import { reportingModule } from './reporting/reporting.module.js';
 import { riskScenariosModule } from './risk-scenarios/risk-scenarios.module.js';
+import { webhooksModule } from './webhooks/webhooks.module.js';
 
 /**
  * Every domain module, as data: the app mounts each inside the /api/v1 gate and starts their jobs when
@@ -28,6 +29,7 @@ export const MODULES = [
   auditTrailModule,
   governanceModule,
   reportingModule,
+  webhooksModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];

@@ -29,6 +29,8 @@ export const IF_MATCH_EXEMPT = new Map([
   // Reactivation of an active user is refused (409), so a repeat cannot apply twice; memberships have no version.
   [`POST ${API}/admin/enterprises/:enterprise_id/users/:user_id/reactivate`, 'reactivating a user: refused once active, nothing a client reads to version'],
   // Removing the role is idempotent (a second removal is 404) and a user has no version a client reads.
+  // A retry puts a failed delivery back in the queue; deliveries have no version a client reads.
+  [`POST ${API}/webhooks/:webhook_id/deliveries/:delivery_id/retry`, 'retrying a delivery: requeues it, nothing a client reads to version'],
   [`DELETE ${API}/admin/super-admins/:user_id`, 'removing a super admin: idempotent, nothing a client reads to version'],
   // Legal entities, business units and risk scenarios carry no row version yet: their upkeep (rename,
   // archive) is last-writer-wins, and an archive of an archived one is refused (409).

@@ -9,7 +9,7 @@ import { createAppetite, createBraWorld, createSubControl } from '../support/bra
 import { createKeyControl } from '../support/controls-factories.js';
 import type { TestUser } from '../support/factories.js';
 
-type VersionedTable = 'mitigation_actions' | 'key_controls' | 'sub_controls' | 'risk_appetites' | 'system_alerts' | 'enterprises';
+type VersionedTable = 'mitigation_actions' | 'key_controls' | 'sub_controls' | 'risk_appetites' | 'system_alerts' | 'enterprises' | 'webhook_endpoints';
 
 /** One change of a versioned resource, on a fresh row: who sends what, and which row it changes. */
 interface ChangeCase {
@@ -41,6 +41,12 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
     Number((await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).where('entity_id', '=', id).executeTakeFirstOrThrow()).n);
 
   const action = async () => insertAction(ctx, { enterpriseId: w.enterprise.id });
+  const webhook = async () =>
+    ctx.db
+      .insertInto('webhook_endpoints')
+      .values({ enterprise_id: w.enterprise.id, url: 'https://hooks.example.com/risk', event_types: ['bra.approved'], description: null, secret: `whsec_${randomUUID()}` })
+      .returning('id')
+      .executeTakeFirstOrThrow();
   const cases: ChangeCase[] = [
     {
       route: 'PATCH /api/v1/mitigation-actions/:action_id',
@@ -84,6 +90,27 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
         const { subControl } = await createSubControl(ctx, w.enterprise.id);
         const body = { tod: 'B', toe: '2', testing_date: '2026-11-02', tested_by: 'Internal Audit', evidence_notes: 'Sample of 25' };
         return { user: w.admin, url: `/controls/sub-controls/${subControl.id}/tests`, body, table: 'sub_controls', id: subControl.id };
+      },
+    },
+    {
+      route: 'PATCH /api/v1/webhooks/:webhook_id',
+      make: async () => {
+        const { id } = await webhook();
+        return { user: w.admin, url: `/webhooks/${id}`, body: { description: `Renamed ${randomUUID().slice(0, 8)}` }, table: 'webhook_endpoints', id };
+      },
+    },
+    {
+      route: 'DELETE /api/v1/webhooks/:webhook_id',
+      make: async () => {
+        const { id } = await webhook();
+        return { user: w.admin, url: `/webhooks/${id}`, table: 'webhook_endpoints', id };
+      },
+    },
+    {
+      route: 'POST /api/v1/webhooks/:webhook_id/rotate-secret',
+      make: async () => {
+        const { id } = await webhook();
+        return { user: w.admin, url: `/webhooks/${id}/rotate-secret`, table: 'webhook_endpoints', id };
       },
     },
     {

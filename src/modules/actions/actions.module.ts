@@ -1,9 +1,14 @@
+import { intervalJob } from '../../platform/jobs.js';
 import { defineModule } from '../../platform/module.js';
 import { registerActionRoutes } from './actions.routes.js';
 import { createActionsService } from './actions.service.js';
 import { enterpriseHealthCheck } from './enterprise-health.check.js';
+import { announceOverdueActions } from './overdue-events.js';
 
-/** Mitigation actions (4.4), and the enterprise_health alert about overdue urgent ones (D9.5). */
+/**
+ * Mitigation actions (4.4), the enterprise_health alert about overdue urgent ones (D9.5), and the events of
+ * actions that become overdue.
+ */
 export const actionsModule = defineModule({
   name: 'actions',
   services: (db) => createActionsService({ db }),
@@ -17,5 +22,9 @@ export const actionsModule = defineModule({
         return async () => remove();
       },
     },
+    // Webhooks' mitigation_action.overdue: actions that became overdue, announced through the outbox.
+    intervalJob('actions.overdue_events', 60_000, platform.log, async () => {
+      await announceOverdueActions(platform.database.db, new Date());
+    }),
   ],
 });

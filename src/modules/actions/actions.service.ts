@@ -33,6 +33,7 @@ import type {
   UpdateActionBody,
 } from './actions.schemas.js';
 import { isOverdue, utcToday } from './overdue.js';
+import { announceCompletions } from './action-events.js';
 
 const CHANGEABLE = ['action', 'owner', 'status', 'priority', 'action_type', 'due_date'] as const;
 
@@ -177,6 +178,7 @@ export function createActionsService({ db, now = () => new Date() }: ActionsServ
           entityId: actionId,
           details: { changes: auditChanges(before, changes) },
         });
+        await announceCompletions(trx, enterpriseId, [before], changes);
         const changed = after!;
         servedVersion(caller, changed.row_version);
         const fields = Object.fromEntries(Object.keys(changes).map((field) => [field, changed[field as keyof ActionChanges]]));
@@ -217,6 +219,7 @@ export function createActionsService({ db, now = () => new Date() }: ActionsServ
             details: { changes: auditChanges(locked.get(id)!, changes), bulk_update: { size: ids.length } },
           });
         }
+        await announceCompletions(trx, enterpriseId, [...locked.values()], changes);
         return { updated_count: ids.length, updated_ids: [...ids] };
       });
     },

@@ -3,6 +3,9 @@ import { auditFrom, type AuditAction } from '../../platform/audit/audit-events.j
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { DB } from '../../platform/db/schema.js';
+import type { BraStatus } from '../../platform/db/tables/bras.js';
+import type { DomainEvent } from '../../platform/events/event-types.js';
+import { emitEvents } from '../../platform/events/outbox.js';
 import { updateBra, type BraRow } from './bras.repository.js';
 
 /**
@@ -28,6 +31,23 @@ export async function recordBraChange(
 }
 
 /**
+ * Announces a move of a BRA (webhooks' `bra.status_changed`), in the move's transaction, with the move's own
+ * event after it when it has one (`bra.approved`, `bra.cancelled`): one outbox INSERT either way.
+ */
+export async function announceBraMove(
+  trx: Transaction<DB>,
+  bra: Pick<BraRow, 'id' | 'enterprise_id' | 'name'>,
+  from: BraStatus,
+  to: BraStatus,
+  outcome?: { type: 'bra.approved' | 'bra.cancelled'; data: Record<string, unknown> },
+): Promise<void> {
+  const ids = { bra_id: bra.id, name: bra.name };
+  const events: DomainEvent[] = [{ enterpriseId: bra.enterprise_id, type: 'bra.status_changed', data: { ...ids, from, to } }];
+  if (outcome !== undefined) events.push({ enterpriseId: bra.enterprise_id, type: outcome.type, data: { ...ids, ...outcome.data } });
+  await emitEvents(trx, events);
+}
+
+/**
  * A content change (scenario, rating, control link) touches the BRA; a draft moves to in_progress by
  * itself (D6.7), audited as an update of the BRA in the same transaction.
  */
@@ -35,5 +55,6 @@ export async function touchBra(trx: Transaction<DB>, caller: Caller, bra: BraRow
   if (bra.status !== 'draft') return updateBra(trx, bra.enterprise_id, bra.id, {});
   const moved = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'in_progress' });
   await recordBraChange(trx, caller, bra, { status: { from: 'draft', to: 'in_progress' }, cause });
+  await announceBraMove(trx, bra, 'draft', 'in_progress');
   return moved;
 }

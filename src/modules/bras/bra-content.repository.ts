@@ -67,14 +67,14 @@ export async function recordRating(
     .where('bra_risk_scenario_id', '=', values.bra_risk_scenario_id)
     .where('rating_type', '=', values.rating_type)
     .where('superseded_at', 'is', null)
-    .returning('id')
+    .returning(['id', 'risk_score'])
     .executeTakeFirst();
   const rating = await db
     .insertInto('bra_ratings')
     .values({ enterprise_id: enterpriseId, ...values })
     .returning(RATING_COLUMNS)
     .executeTakeFirstOrThrow();
-  return { rating, supersededId: superseded?.id ?? null };
+  return { rating, supersededId: superseded?.id ?? null, supersededScore: superseded?.risk_score ?? null };
 }
 
 export async function listRatings(db: Executor, enterpriseId: string, braId: string, history: boolean) {

@@ -24,6 +24,7 @@ import type { AddScenarioBody, LinkControlBody, RecordRatingBody, RatingView } f
 import { requireBraEditor } from './bras.policy.js';
 import type { ControlView, ScenarioView } from './bras.schemas.js';
 import { rateRisk } from './risk-rating.js';
+import { announceResidualCrossing } from './above-appetite.js';
 
 const invalidReference = (field: string, why: string) => new AppError('INVALID_REFERENCE', `${field} ${why}`, { field });
 
@@ -98,7 +99,7 @@ export function createBraContentService({ db }: { db: Executor }) {
         if ((await findScenarioLink(trx, bra.enterprise_id, bra.id, body.bra_risk_scenario_id)) === undefined) {
           throw invalidReference('bra_risk_scenario_id', 'does not refer to a scenario link of this BRA');
         }
-        const { rating, supersededId } = await recordRating(trx, bra.enterprise_id, {
+        const { rating, supersededId, supersededScore } = await recordRating(trx, bra.enterprise_id, {
           bra_id: bra.id,
           bra_risk_scenario_id: body.bra_risk_scenario_id,
           rating_type: body.rating_type,
@@ -123,6 +124,7 @@ export function createBraContentService({ db }: { db: Executor }) {
           },
         });
         await touchBra(trx, caller, bra, 'rating recorded');
+        await announceResidualCrossing(trx, bra, rating, supersededScore);
         return rating;
       });
     },

@@ -5,7 +5,7 @@ import type { BraStatus } from '../../platform/db/tables/bras.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, invalidState } from '../../platform/http/errors.js';
 import { lockedBra, reportBraVersion } from './bra-access.js';
-import { recordBraChange } from './bra-changes.js';
+import { announceBraMove, recordBraChange } from './bra-changes.js';
 import { unratedIncludedLinks } from './bra-detail.repository.js';
 import { takeSnapshot } from './bra-snapshots.service.js';
 import { markApproved, markCancelled, updateBra, type BraRow } from './bras.repository.js';
@@ -32,6 +32,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'under_review' });
         await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status } });
         await reportBraVersion(trx, caller, bra);
+        await announceBraMove(trx, bra, bra.status, updated.status);
         return updated;
       });
     },
@@ -43,6 +44,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'in_progress' });
         await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status }, comment: body.comment || null });
         await reportBraVersion(trx, caller, bra);
+        await announceBraMove(trx, bra, bra.status, updated.status);
         return updated;
       });
     },
@@ -75,6 +77,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
           'approve',
         );
         await reportBraVersion(trx, caller, bra);
+        await announceBraMove(trx, bra, bra.status, 'approved', { type: 'bra.approved', data: { snapshot_id: snapshotId, approved_by: caller.userId } });
         return {
           id: updated.id,
           status: updated.status,
@@ -103,6 +106,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
           'cancel',
         );
         await reportBraVersion(trx, caller, bra);
+        await announceBraMove(trx, bra, bra.status, 'cancelled', { type: 'bra.cancelled', data: { cancelled_by: caller.userId } });
         return {
           id: updated.id,
           status: updated.status,

@@ -2,6 +2,7 @@ import { requireAssigned, requireMember, seesLegalEntity } from '../../platform/
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { emitEvent } from '../../platform/events/outbox.js';
 import { servedVersion } from '../../platform/http/conditional/preconditions.js';
 import { AppError, forbidden } from '../../platform/http/errors.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
@@ -104,6 +105,11 @@ export function createBrasService({ db }: { db: Executor }) {
           },
           'create',
         );
+        await emitEvent(trx, {
+          enterpriseId,
+          type: 'bra.created',
+          data: { bra_id: id, name: body.name, legal_entity_id: body.legal_entity_id, business_unit_id: businessUnitId, status: 'draft' },
+        });
         return snapshot.content;
       });
     },

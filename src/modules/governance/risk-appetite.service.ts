@@ -7,6 +7,7 @@ import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js
 import { requireAbsentForCreate, requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
 import { AppError, invalidState, notFound, validationError } from '../../platform/http/errors.js';
 import { findBusinessUnit } from '../legal-entities/legal-entities.repository.js';
+import { aboveAppetiteNow, announceAppetiteChange } from './appetite-events.js';
 import { requireAppetiteAdmin, requireVisibleFilter, visibleAppetites } from './governance.policy.js';
 import {
   deleteAppetite,
@@ -37,6 +38,7 @@ const isDefault = (record: { legal_entity_id: string | null; business_unit_id: s
   record.legal_entity_id === null && record.business_unit_id === null;
 
 const levelOf = (record: AppetiteRecord) => ({ level: record.risk_level, threshold: record.threshold_value });
+const levelView = (record: AppetiteRecord) => ({ risk_level: record.risk_level, threshold_value: record.threshold_value });
 
 /**
  * Risk appetite (4.5, D6.9, D7.4). Bound to an executor: handed a caller's transaction, its reads and
@@ -110,6 +112,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
       return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
         let previous = await findAppetiteOfScopeForUpdate(trx, enterpriseId, scope);
         if (previous === undefined) requireAbsentForCreate(caller);
+        const aboveBefore = await aboveAppetiteNow(trx, enterpriseId, scope);
         let record = previous === undefined ? await insertAppetiteIfAbsent(trx, enterpriseId, { ...scope, ...values }) : undefined;
         if (previous === undefined && record === undefined) {
           // A concurrent request created the record first: update it (the lock waits for its commit).
@@ -144,6 +147,12 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
             reason: body.reason ?? null,
           },
         });
+        await announceAppetiteChange(
+          trx,
+          enterpriseId,
+          { id: saved.id, scope, previous: previous === undefined ? null : levelView(previous), next: levelView(saved) },
+          aboveBefore,
+        );
         return { created: previous === undefined, record: saved };
       });
     },
@@ -157,6 +166,8 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
         if (record === undefined) throw notFound('Risk appetite');
         requireCurrentVersion(caller, record.row_version);
         if (isDefault(record)) throw invalidState('The enterprise default risk appetite cannot be deleted, only updated');
+        const scope = { legalEntityId: record.legal_entity_id, businessUnitId: record.business_unit_id };
+        const aboveBefore = await aboveAppetiteNow(trx, enterpriseId, scope);
         await deleteAppetite(trx, enterpriseId, id);
         await insertAppetiteHistory(trx, enterpriseId, {
           legalEntityId: record.legal_entity_id,
@@ -179,6 +190,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
             previous: { risk_level: record.risk_level, threshold_value: record.threshold_value, description: record.description },
           },
         });
+        await announceAppetiteChange(trx, enterpriseId, { id: record.id, scope, previous: levelView(record), next: null }, aboveBefore);
       });
     },
 

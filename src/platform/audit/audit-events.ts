@@ -6,7 +6,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
  * The contract's entity types, plus the platform's own: `enterprise` and `system_alert` (platform trail),
- * `risk_scenario` (the catalogue) and `audit_checkpoint` (a signed chain head), which the interface's list
+ * `risk_scenario` (the catalogue), `audit_checkpoint` (a signed chain head) and `webhook` (an endpoint), which the interface's list
  * does not name. The audit search accepts exactly these as its `entity_type` filter.
  */
 export const AUDIT_ENTITY_TYPES = [
@@ -21,6 +21,7 @@ export const AUDIT_ENTITY_TYPES = [
   'enterprise',
   'system_alert',
   'audit_checkpoint',
+  'webhook',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

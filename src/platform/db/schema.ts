@@ -7,6 +7,7 @@ import type { BrasTables } from './tables/bras.js';
 import type { ControlsTables } from './tables/controls.js';
 import type { EnterprisesTables } from './tables/enterprises.js';
 import type { EntityRolesTables } from './tables/entity-roles.js';
+import type { EventsTables } from './tables/events.js';
 import type { GovernanceTables } from './tables/governance.js';
 import type { IdempotencyTables } from './tables/idempotency.js';
 import type { LegalEntitiesTables } from './tables/legal-entities.js';
@@ -14,6 +15,7 @@ import type { MailTables } from './tables/mail.js';
 import type { MonitoringTables } from './tables/monitoring.js';
 import type { RiskScenariosTables } from './tables/risk-scenarios.js';
 import type { UsersTables } from './tables/users.js';
+import type { WebhooksTables } from './tables/webhooks.js';
 
 /**
  * The whole database as Kysely sees it: one interface per table file, intersected. A table file is named
@@ -34,7 +36,9 @@ export type DB = EnterprisesTables &
   BrasTables &
   ControlsTables &
   ActionsTables &
-  IdempotencyTables;
+  IdempotencyTables &
+  EventsTables &
+  WebhooksTables;
 
 /** What repositories take: the database itself or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;

@@ -1,0 +1,76 @@
+import type { Transaction } from 'kysely';
+import type { DB, Executor } from '../../platform/db/schema.js';
+
+/** SQL of an endpoint's deliveries as its admin sees them (webhook_deliveries). */
+
+const DELIVERY_VIEW = [
+  'id',
+  'event_id',
+  'event_type',
+  'status',
+  'attempt_count',
+  'last_status_code',
+  'last_error',
+  'last_attempt_at',
+  'next_attempt_at',
+  'delivered_at',
+  'created_at',
+] as const;
+
+export async function countDeliveries(db: Executor, enterpriseId: string, endpointId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .where('enterprise_id', '=', enterpriseId)
+    .where('endpoint_id', '=', endpointId)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/** Newest first: the event order (seq) is the order they were queued in (webhook_deliveries_list_idx). */
+export async function listDeliveries(db: Executor, enterpriseId: string, endpointId: string, limit: number, offset: number) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(DELIVERY_VIEW)
+    .where('enterprise_id', '=', enterpriseId)
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function lockDelivery(trx: Transaction<DB>, enterpriseId: string, endpointId: string, id: string) {
+  return trx
+    .selectFrom('webhook_deliveries')
+    .select(DELIVERY_VIEW)
+    .where('enterprise_id', '=', enterpriseId)
+    .where('endpoint_id', '=', endpointId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Queued again now, with a fresh 24 hours; its attempts keep counting. */
+export async function requeueDelivery(trx: Transaction<DB>, enterpriseId: string, id: string, now: Date) {
+  return trx
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: now, first_attempt_at: null, delivered_at: null })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .returning(DELIVERY_VIEW)
+    .executeTakeFirstOrThrow();
+}
+
+/** A delivery of an event that goes to one endpoint alone (a test event). */
+export async function insertDelivery(
+  trx: Transaction<DB>,
+  enterpriseId: string,
+  values: { endpoint_id: string; event_id: string; event_type: string; body: string; seq: string; next_attempt_at: Date },
+) {
+  return trx
+    .insertInto('webhook_deliveries')
+    .values({ enterprise_id: enterpriseId, ...values })
+    .returning(DELIVERY_VIEW)
+    .executeTakeFirstOrThrow();
+}

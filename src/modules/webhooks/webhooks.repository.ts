@@ -1,0 +1,100 @@
+import type { Transaction } from 'kysely';
+import type { DB, Executor } from '../../platform/db/schema.js';
+
+/** SQL of the endpoints (webhook_endpoints), each query naming its enterprise. */
+
+/** What the API shows of an endpoint: never its secrets, nor the dispatcher's lease. */
+const ENDPOINT_VIEW = [
+  'id',
+  'url',
+  'event_types',
+  'description',
+  'enabled',
+  'disabled_reason',
+  'failing_since',
+  'created_at',
+  'updated_at',
+] as const;
+
+export async function insertEndpoint(
+  trx: Transaction<DB>,
+  enterpriseId: string,
+  values: { url: string; event_types: string[]; description: string | null; secret: string; created_by: string },
+) {
+  return trx
+    .insertInto('webhook_endpoints')
+    .values({ enterprise_id: enterpriseId, ...values })
+    .returning(ENDPOINT_VIEW)
+    .executeTakeFirstOrThrow();
+}
+
+export async function countEndpoints(db: Executor, enterpriseId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .where('enterprise_id', '=', enterpriseId)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export async function listEndpoints(db: Executor, enterpriseId: string, limit: number, offset: number) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(ENDPOINT_VIEW)
+    .where('enterprise_id', '=', enterpriseId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function findEndpoint(db: Executor, enterpriseId: string, id: string) {
+  return db.selectFrom('webhook_endpoints').select([...ENDPOINT_VIEW, 'row_version']).where('enterprise_id', '=', enterpriseId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The endpoint under its row lock, for a change. */
+export async function lockEndpoint(trx: Transaction<DB>, enterpriseId: string, id: string) {
+  return trx
+    .selectFrom('webhook_endpoints')
+    .select([...ENDPOINT_VIEW, 'row_version'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export type EndpointChanges = Partial<{
+  url: string;
+  event_types: string[];
+  description: string | null;
+  enabled: boolean;
+  failing_since: null;
+  disabled_reason: string | null;
+}>;
+
+export async function updateEndpoint(trx: Transaction<DB>, enterpriseId: string, id: string, changes: EndpointChanges) {
+  return trx
+    .updateTable('webhook_endpoints')
+    .set({ ...changes, updated_at: new Date() })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .returning([...ENDPOINT_VIEW, 'row_version'])
+    .executeTakeFirstOrThrow();
+}
+
+/** A new secret; the current one keeps signing beside it until `graceUntil`. */
+export async function rotateEndpointSecret(trx: Transaction<DB>, enterpriseId: string, id: string, secret: string, graceUntil: Date) {
+  return trx
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({ previous_secret: eb.ref('secret'), previous_secret_expires_at: graceUntil, secret, updated_at: new Date() }))
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .returning(['id', 'previous_secret_expires_at', 'row_version'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Its deliveries go with it (ON DELETE CASCADE). */
+export async function deleteEndpoint(trx: Transaction<DB>, enterpriseId: string, id: string): Promise<void> {
+  await trx.deleteFrom('webhook_endpoints').where('enterprise_id', '=', enterpriseId).where('id', '=', id).execute();
+}

@@ -1,0 +1,60 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { callerOf } from '../../platform/auth/principal.js';
+import type { App } from '../../platform/module.js';
+import {
+  createWebhookSchema,
+  deleteWebhookSchema,
+  getWebhookSchema,
+  listDeliveriesSchema,
+  listWebhooksSchema,
+  retryDeliverySchema,
+  rotateSecretSchema,
+  testWebhookSchema,
+  updateWebhookSchema,
+} from './webhooks.schemas.js';
+import type { WebhooksService } from './webhooks.service.js';
+
+/** Webhook endpoints and their deliveries (client admins). */
+export function registerWebhookRoutes(app: App, service: WebhooksService): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  api.post('/webhooks', { schema: createWebhookSchema, config: { idempotent: true } }, async (request, reply) => {
+    const data = await service.create(callerOf(request), request.body);
+    return reply.code(201).send({ data, message: 'Webhook created' });
+  });
+
+  api.get('/webhooks', { schema: listWebhooksSchema }, async (request) => service.list(callerOf(request), request.query));
+
+  api.get('/webhooks/:webhook_id', { schema: getWebhookSchema, config: { etag: true } }, async (request) => ({
+    data: await service.get(callerOf(request), request.params.webhook_id),
+  }));
+
+  api.patch('/webhooks/:webhook_id', { schema: updateWebhookSchema, config: { ifMatch: true } }, async (request) => ({
+    data: await service.update(callerOf(request), request.params.webhook_id, request.body),
+    message: 'Webhook updated',
+  }));
+
+  api.delete('/webhooks/:webhook_id', { schema: deleteWebhookSchema, config: { ifMatch: true } }, async (request) => {
+    await service.remove(callerOf(request), request.params.webhook_id);
+    return { message: 'Webhook deleted' };
+  });
+
+  api.post('/webhooks/:webhook_id/rotate-secret', { schema: rotateSecretSchema, config: { ifMatch: true } }, async (request) => ({
+    data: await service.rotateSecret(callerOf(request), request.params.webhook_id),
+    message: 'Secret rotated; the previous one signs too for 24 hours',
+  }));
+
+  api.post('/webhooks/:webhook_id/test', { schema: testWebhookSchema, config: { idempotent: true } }, async (request, reply) => {
+    const data = await service.sendTest(callerOf(request), request.params.webhook_id);
+    return reply.code(201).send({ data, message: 'Test event queued' });
+  });
+
+  api.get('/webhooks/:webhook_id/deliveries', { schema: listDeliveriesSchema }, async (request) =>
+    service.listDeliveries(callerOf(request), request.params.webhook_id, request.query),
+  );
+
+  api.post('/webhooks/:webhook_id/deliveries/:delivery_id/retry', { schema: retryDeliverySchema }, async (request) => ({
+    data: await service.retryDelivery(callerOf(request), request.params.webhook_id, request.params.delivery_id),
+    message: 'Delivery queued again',
+  }));
+}

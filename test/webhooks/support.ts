@@ -1,0 +1,42 @@
+import { afterAll } from 'vitest';
+import { createDispatcher, type DispatcherOptions } from '../../src/modules/webhooks/webhook-dispatcher.js';
+import { createSender, type SenderOptions } from '../../src/modules/webhooks/webhook-sender.js';
+import type { TestContext } from '../support/app.js';
+import { sessionHeaders } from '../support/api.js';
+import type { TestUser } from '../support/factories.js';
+
+export const silentLog = { error: () => undefined, warn: () => undefined };
+
+/**
+ * A dispatcher over the suite's database, as an instance of the service would run it, with its own
+ * sender (closed after the file). The suites call its rounds themselves and inject the clock.
+ */
+export function dispatcherFor(
+  ctx: TestContext,
+  { sender: senderOptions, ...options }: Partial<Omit<DispatcherOptions, 'sender'>> & { sender?: Partial<SenderOptions> } = {},
+) {
+  const sender = createSender({ allowLoopback: true, ...senderOptions });
+  afterAll(() => sender.close());
+  return createDispatcher({ db: ctx.database.db, log: silentLog, ...options, sender });
+}
+
+/** `call(user, method, url, payload?)` under /api/v1 with one session per user. */
+export function webhookCaller(ctx: TestContext) {
+  const headersOf = sessionHeaders(ctx);
+  return async (user: TestUser, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headersOf(user), ...(payload !== undefined ? { payload: payload as object } : {}) });
+}
+
+/** Registers an endpoint for the receiver and tells the receiver its secret. */
+export async function registerFor(
+  call: ReturnType<typeof webhookCaller>,
+  admin: TestUser,
+  receiver: { url: string; verifyWith(...secrets: string[]): void },
+  eventTypes: string[],
+): Promise<{ id: string; secret: string }> {
+  const response = await call(admin, 'POST', '/webhooks', { url: receiver.url, event_types: eventTypes });
+  if (response.statusCode !== 201) throw new Error(`registration answered ${response.statusCode}: ${response.body}`);
+  const data = response.json().data as { id: string; secret: string };
+  receiver.verifyWith(data.secret);
+  return data;
+}
