@@ -67,6 +67,12 @@ export interface Config {
   /** Monthly price per subscription tier, in cents (D9.1). */
   tierPricesCents: Record<SubscriptionTier, number>;
   version: string;
+  /**
+   * Prometheus metrics (docs/operations.md): on when METRICS_PORT or METRICS_TOKEN is set. `port`: the
+   * metrics listener's port on `host` (loopback unless told); `token`: GET /metrics on the service's own
+   * listener, answered only with that bearer token.
+   */
+  metrics: { enabled: boolean; host: string; port: number | null; token: string | null };
   audit: {
     /** AUDIT_SIGNING_KEY: the Ed25519 private key (PEM, or base64 PKCS#8 DER) that signs checkpoints; null: a file under DATA_DIR. */
     signingKeyPem: string | null;
@@ -236,12 +242,20 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       enterprise: integer(env, 'PRICE_ENTERPRISE_CENTS', 249_900, 0, 100_000_000),
     },
     version,
+    metrics: metricsConfig(env),
     audit: {
       signingKeyPem: auditSigningKey(env),
       trustedPublicKeysPem: auditTrustedPublicKeys(env),
       checkpointIntervalMinutes: integer(env, 'AUDIT_CHECKPOINT_INTERVAL_MINUTES', 60, 0, 10_080),
     },
   };
+}
+
+function metricsConfig(env: Env): Config['metrics'] {
+  const port = text(env, 'METRICS_PORT') === null ? null : integer(env, 'METRICS_PORT', 0, 0, 65535);
+  const token = text(env, 'METRICS_TOKEN');
+  if (token !== null && token.length < 20) throw new ConfigError('METRICS_TOKEN', 'must be at least 20 characters');
+  return { enabled: port !== null || token !== null, host: text(env, 'METRICS_HOST') ?? '127.0.0.1', port, token };
 }
 
 /** Parsed here so that a bad key stops the start-up; kept as PEM text (the config stays plain data). */
