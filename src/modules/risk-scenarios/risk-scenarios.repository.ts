@@ -70,3 +70,14 @@ export async function findRiskScenario(db: Executor, enterpriseId: string, riskS
     .where('id', '=', riskScenarioId)
     .executeTakeFirst();
 }
+
+/** Scenarios of the enterprise's catalogue by name (case-insensitive, as names are unique): other modules link to them by name. */
+export async function findRiskScenariosByName(db: Executor, enterpriseId: string, names: readonly string[]) {
+  if (names.length === 0) return [];
+  return db
+    .selectFrom('risk_scenarios')
+    .select(['id', 'name'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where((eb) => eb(eb.fn('lower', ['name']), 'in', names.map((name) => name.toLowerCase())))
+    .execute();
+}

@@ -52,6 +52,12 @@ export const CreateEnterpriseBody = Type.Object(
     name: Name('Enterprise name, unique case-insensitively'),
     country: Country,
     registration_number: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Company registration number' })),
+    starter_library: Type.Optional(
+      Type.Boolean({
+        description: 'true: the enterprise starts with the starter control library (60+ untested key controls), as POST /controls/starter-library would load it',
+        default: false,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -69,7 +75,8 @@ export const CreatedEnterprise = Type.Object({
 export const createEnterpriseSchema = {
   summary: 'Create an enterprise',
   description:
-    'Super admin only. Also creates the enterprise-default risk appetite (Medium, 9) and the starter risk-scenario catalogue (D6.3, D6.9).',
+    'Super admin only. Also creates the enterprise-default risk appetite (Medium, 9) and the starter risk-scenario catalogue (D6.3, D6.9); ' +
+    'with `starter_library: true`, the starter control library too.',
   operationId: 'admin.enterprises.create',
   tags: ['admin'],
   body: CreateEnterpriseBody,

@@ -9,6 +9,7 @@ import { notFound } from '../../../platform/http/errors.js';
 import { loadPage, pageRequest, type PaginationInfo } from '../../../platform/http/pagination.js';
 import { createRiskScenariosService } from '../../risk-scenarios/risk-scenarios.service.js';
 import { createRiskAppetiteService } from '../../governance/risk-appetite.service.js';
+import { createStarterLibraryService } from '../../controls/starter-library/starter-library.service.js';
 import type {
   CreateEnterpriseBody,
   CreatedEnterprise,
@@ -86,6 +87,8 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
         // The governance module owns appetites: its service, bound to this transaction, writes the default.
         const appetite = await createRiskAppetiteService({ db: trx }).createEnterpriseDefault(enterprise.id, caller.userId);
         await createRiskScenariosService({ db: trx }).seedStarterCatalogue(enterprise.id);
+        // After the catalogue, whose scenarios the library's controls are linked to.
+        const library = body.starter_library === true ? await createStarterLibraryService({ db: trx }).seed(enterprise.id, caller.userId) : null;
         await writeAudit(trx, {
           enterpriseId: trailOf(caller),
           ...auditFrom(caller),
@@ -97,6 +100,7 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
             country: enterprise.country,
             registration_number: enterprise.registration_number,
             default_risk_appetite_id: appetite.id,
+            ...(library === null ? {} : { starter_library: { library: library.library, key_controls: library.key_controls, sub_controls: library.sub_controls } }),
           },
         });
         return enterprise;
