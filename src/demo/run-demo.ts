@@ -19,6 +19,7 @@ import { enterpriseStep } from './steps/enterprise.step.js';
 import { governanceStep } from './steps/governance.step.js';
 import { organisationStep } from './steps/organisation.step.js';
 import { passwordsStep } from './steps/passwords.step.js';
+import { starterLibraryStep } from './steps/starter-library.step.js';
 import { platformAdminStep } from './steps/platform-admin.step.js';
 import { teamStep } from './steps/team.step.js';
 
@@ -35,6 +36,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   catalogueStep,
   teamStep,
   controlsStep,
+  starterLibraryStep,
   passwordsStep,
   brasStep,
   actionsStep,
