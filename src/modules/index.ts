@@ -7,6 +7,7 @@ import { auditTrailModule } from './audit-trail/audit-trail.module.js';
 import { brasModule } from './bras/bras.module.js';
 import { controlsModule } from './controls/controls.module.js';
 import { governanceModule } from './governance/governance.module.js';
+import { healthModule } from './health/health.module.js';
 import { legalEntitiesModule } from './legal-entities/legal-entities.module.js';
 import { meModule } from './me/me.module.js';
 import { riskScenariosModule } from './risk-scenarios/risk-scenarios.module.js';
@@ -26,6 +27,7 @@ export const MODULES = [
   controlsModule,
   auditTrailModule,
   governanceModule,
+  healthModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];

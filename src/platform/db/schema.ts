@@ -8,6 +8,7 @@ import type { ControlsTables } from './tables/controls.js';
 import type { EnterprisesTables } from './tables/enterprises.js';
 import type { EntityRolesTables } from './tables/entity-roles.js';
 import type { GovernanceTables } from './tables/governance.js';
+import type { HealthTables } from './tables/health.js';
 import type { LegalEntitiesTables } from './tables/legal-entities.js';
 import type { MonitoringTables } from './tables/monitoring.js';
 import type { RiskScenariosTables } from './tables/risk-scenarios.js';
@@ -30,7 +31,8 @@ export type DB = EnterprisesTables &
   GovernanceTables &
   BrasTables &
   ControlsTables &
-  ActionsTables;
+  ActionsTables &
+  HealthTables;
 
 /** What repositories take: the database itself or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;

@@ -11,6 +11,7 @@ import {
   errorResponses,
 } from '../../../platform/http/schemas.js';
 import { COUNTRY_CODES } from './country-codes.js';
+import { HealthScoreSchema, HealthStatusSchema } from '../../health/health.schemas.js';
 
 export const ENTERPRISE_STATUSES = ['active', 'inactive'] as const;
 export const SUBSCRIPTION_TIERS = ['starter', 'professional', 'enterprise'] as const;
@@ -29,6 +30,8 @@ export const EnterpriseListItem = Type.Object({
   mrr_cents: Type.Integer({ description: "Monthly revenue: the tier's price, 0 while inactive (D9.1)" }),
   user_count: Type.Integer({ description: 'Active members' }),
   bra_count: Type.Integer({ description: 'BRAs other than cancelled ones' }),
+  health_score: HealthScoreSchema('Health score now, 0 to 100 (GET /admin/enterprises/{id}/health gives its signals)'),
+  health_status: HealthStatusSchema(),
   created_at: Timestamp(),
   updated_at: Timestamp(),
 });

@@ -10,6 +10,7 @@ import { loadPage, pageRequest, type PaginationInfo } from '../../../platform/ht
 import { createRiskScenariosService } from '../../risk-scenarios/risk-scenarios.service.js';
 import { createRiskAppetiteService } from '../../governance/risk-appetite.service.js';
 import { createStarterLibraryService } from '../../controls/starter-library/starter-library.service.js';
+import { createHealthService } from '../../health/health.service.js';
 import type {
   CreateEnterpriseBody,
   CreatedEnterprise,
@@ -57,6 +58,8 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
         () => countEnterprises(db, filter),
         (limit, offset) => listEnterprises(db, filter, limit, offset),
       );
+      // The page's health in one statement, whatever the page size.
+      const health = await createHealthService({ db }).scoresOf(page.data.map((row) => row.id));
       return {
         pagination: page.pagination,
         data: page.data.map((row) => ({
@@ -69,6 +72,8 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
           mrr_cents: monthlyRevenueCents(row, tierPricesCents),
           user_count: Number(row.user_count ?? 0),
           bra_count: Number(row.bra_count ?? 0),
+          health_score: health.get(row.id)!.score,
+          health_status: health.get(row.id)!.status,
           created_at: row.created_at,
           updated_at: row.updated_at,
         })),

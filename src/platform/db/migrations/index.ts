@@ -14,6 +14,7 @@ const MIGRATION_FILES = [
   '20261123090400_audit_trail.sql',
   '20261123100000_security.sql',
   '20261127160000_control_library.sql',
+  '20261127160100_enterprise_health.sql',
 ] as const;
 
 export interface SqlMigration {
