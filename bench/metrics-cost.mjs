@@ -182,16 +182,22 @@ async function main() {
   }
 
   const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+  const median = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  };
   const pct = (ratio) => `${((ratio - 1) * 100).toFixed(1)} %`;
   console.log(`\nautocannon, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds per server and endpoint, node ${process.version}`);
+  console.log('per endpoint: means, and the median of the rounds\' ratios (each round measures both servers back to back)');
   for (const [path, { on: withRuns, off: withoutRuns }] of runs) {
-    const rpsOn = mean(withRuns.map((r) => r.rps));
-    const rpsOff = mean(withoutRuns.map((r) => r.rps));
-    const cpuOn = mean(withRuns.map((r) => r.cpuMs ?? NaN));
-    const cpuOff = mean(withoutRuns.map((r) => r.cpuMs ?? NaN));
+    const cpuRatios = withRuns.map((run, round) => run.cpuMs / withoutRuns[round].cpuMs);
+    const rpsRatios = withRuns.map((run, round) => run.rps / withoutRuns[round].rps);
     console.log(
-      `${path.padEnd(32)} req/s with ${rpsOn.toFixed(0).padStart(6)} without ${rpsOff.toFixed(0).padStart(6)} (throughput change ${pct(rpsOn / rpsOff)})` +
-        `   CPU ms/request with ${cpuOn.toFixed(3)} without ${cpuOff.toFixed(3)} (CPU cost ${pct(cpuOn / cpuOff)})`,
+      `${path.padEnd(32)} req/s with ${mean(withRuns.map((r) => r.rps)).toFixed(0).padStart(6)} without ${mean(withoutRuns.map((r) => r.rps)).toFixed(0).padStart(6)}` +
+        ` (median throughput change ${pct(median(rpsRatios))})` +
+        `   CPU ms/request with ${mean(withRuns.map((r) => r.cpuMs ?? NaN)).toFixed(3)} without ${mean(withoutRuns.map((r) => r.cpuMs ?? NaN)).toFixed(3)}` +
+        ` (median CPU cost ${pct(median(cpuRatios))})`,
     );
   }
   await stop(on.child);

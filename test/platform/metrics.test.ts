@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { moduleServices } from '../../src/modules/index.js';
 import { createMetrics } from '../../src/platform/metrics/metrics.js';
 import { listenMetrics } from '../../src/platform/metrics/metrics.routes.js';
 import { createTestContext } from '../support/app.js';
@@ -88,6 +90,23 @@ describe('GET /metrics with METRICS_TOKEN on the service listener', async () => 
     const after = await scrape();
     expect(sampleOf(after, 'risk_alerts_open', { type: 'authentication', severity: 'warning' })).toBe(openBefore + 1);
     expect(sampleOf(after, 'risk_audit_entries_written')).toBe(writtenBefore + 1);
+  });
+
+  it('exposes every risk_* metric that docs/operations.md and the Grafana dashboard name', async () => {
+    // Checkpoint age appears once a checkpoint exists: sign one.
+    const superAdmin = await createUser(ctx, { role: 'super_admin' });
+    await ctx.app.inject({ method: 'POST', url: '/api/v1/admin/enterprises', headers: bearer(await tokenFor(ctx, superAdmin)), payload: { name: `Docs ${randomUUID()}`, country: 'GB' } });
+    const platform = { config: ctx.config, principals: null as never, log: ctx.app.log };
+    await moduleServices(ctx.database.db, platform)['audit-trail'].checkpoints.signChainsAhead();
+    const exposition = await scrape();
+    const exposed = new Set([...exposition.samples.map((sample) => sample.name), ...exposition.families.keys()]);
+    const named = new Set(
+      [readFileSync('docs/operations.md', 'utf8'), readFileSync('docs/grafana-dashboard.json', 'utf8')].flatMap((text) => [...text.matchAll(/\brisk_[a-z_]+/g)].map((m) => m[0])),
+    );
+    // Names the docs give as examples of what a future module would add.
+    for (const example of ['risk_webhook_outbox_pending', 'risk_webhook_outbox_oldest_age_seconds', 'risk_service', 'risk_service_token']) named.delete(example);
+    expect(named.size).toBeGreaterThan(10);
+    for (const name of named) expect(exposed, name).toContain(name);
   });
 
   it('keeps its label sets bounded after 1,000 distinct URLs (no ids, no user input in labels)', async () => {

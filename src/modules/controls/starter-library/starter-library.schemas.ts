@@ -4,7 +4,7 @@ import { DataResponse, Timestamp, errorResponses } from '../../../platform/http/
 export const LoadedLibraryView = Type.Object({
   library: Type.String({ description: 'The library loaded', examples: ['starter-2026'] }),
   key_controls: Type.Integer({ description: 'Key controls created', examples: [60] }),
-  sub_controls: Type.Integer({ description: 'Sub-controls created, untested (they count as not_assessed until tested)', examples: [162] }),
+  sub_controls: Type.Integer({ description: 'Sub-controls created, untested (they count as not_assessed until tested)', examples: [159] }),
   risk_scenario_links: Type.Integer({ description: 'Links from key controls to the catalogue scenarios they mitigate' }),
   loaded_at: Timestamp(),
 });
