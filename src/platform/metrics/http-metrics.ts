@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Histogram } from 'prom-client';
 import { operationOf } from '../http/operation.js';
 import type { Metrics } from './metrics.js';
 
@@ -8,7 +7,6 @@ type Observe = (seconds: number) => void;
 /** The one label value of every request that matched no route: unknown URLs never become series. */
 export const UNMATCHED = 'unmatched';
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
-const answered = Symbol('metrics.answered');
 
 /**
  * The label a request is counted under: its route's operation name, else the route's pattern (a route
@@ -22,46 +20,36 @@ function operationLabel(request: FastifyRequest): string {
 }
 
 /**
- * The request path's share of the metrics: one gauge move at the start, one at the end, and one histogram
- * observation through a child cached per operation and status class (prom-client would otherwise hash the
- * label set at every observation). Callback hooks, as app.ts's: an async hook costs a promise per request.
+ * The request path's share of the metrics: a number up at the start, down at the end, and one histogram
+ * observation through a recorder cached per operation and status class (made on first use). Callback
+ * hooks, as app.ts's: an async hook costs a promise per request.
  */
-export function registerHttpMetrics(app: FastifyInstance, metrics: Pick<Metrics, 'requestDuration' | 'requestsInFlight'>): void {
-  const children = new Map<string, Observe[]>();
+export function registerHttpMetrics(app: FastifyInstance, metrics: Pick<Metrics, 'requestDuration' | 'inFlight'>): void {
+  const { inFlight } = metrics;
+  // Per operation, a recorder per status class, made when the pair is first seen (no empty series).
+  const children = new Map<string, (Observe | undefined)[]>();
   const observerFor = (operation: string, status: number): Observe => {
     let byClass = children.get(operation);
     if (byClass === undefined) {
-      byClass = STATUS_CLASSES.map((statusClass) => childObserver(metrics.requestDuration, operation, statusClass));
+      byClass = STATUS_CLASSES.map(() => undefined);
       children.set(operation, byClass);
     }
-    return byClass[Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1]!;
+    const at = Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1;
+    return (byClass[at] ??= metrics.requestDuration.series({ operation, status_class: STATUS_CLASSES[at]! }));
   };
-  const done = (request: FastifyRequest): boolean => {
-    const marked = request as unknown as Record<symbol, boolean>;
-    if (marked[answered] === true) return true;
-    marked[answered] = true;
-    return false;
+  // The response's 'close' comes once per request, answered or abandoned by its client (onResponse never
+  // runs for a request whose client hung up first): the in-flight count cannot drift.
+  const leave = () => {
+    inFlight.count -= 1;
   };
 
-  app.addHook('onRequest', (_request, _reply, next) => {
-    metrics.requestsInFlight.inc();
+  app.addHook('onRequest', (_request, reply, next) => {
+    inFlight.count += 1;
+    reply.raw.on('close', leave);
     next();
   });
   app.addHook('onResponse', (request, reply, next) => {
-    if (!done(request)) {
-      metrics.requestsInFlight.dec();
-      observerFor(operationLabel(request), reply.statusCode)(reply.elapsedTime / 1000);
-    }
+    observerFor(operationLabel(request), reply.statusCode)(reply.elapsedTime / 1000);
     next();
   });
-  // A client that hangs up is no longer in flight, whether or not an answer follows.
-  app.addHook('onRequestAbort', (request, next) => {
-    if (!done(request)) metrics.requestsInFlight.dec();
-    next();
-  });
-}
-
-function childObserver(histogram: Histogram<'operation' | 'status_class'>, operation: string, statusClass: string): Observe {
-  const child = histogram.labels({ operation, status_class: statusClass });
-  return (seconds) => child.observe(seconds);
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DB } from '../db/schema.js';
+import { RequestHistogram } from './request-histogram.js';
 
 /**
  * A gauge whose value lives in stored data, read when Prometheus scrapes (never on the request path). A
@@ -20,9 +21,11 @@ export interface MetricSource {
 export interface Metrics {
   registry: Registry;
   /** Seconds per request, by operation name (the route's operationId) and status class (2xx ... 5xx). */
-  requestDuration: Histogram<'operation' | 'status_class'>;
-  requestsInFlight: Gauge;
-  queryDuration: Histogram<'outcome'>;
+  requestDuration: RequestHistogram;
+  /** Requests received and not yet answered: a plain number on the request path, read by a gauge at scrape time. */
+  inFlight: { count: number };
+  /** Seconds per SQL statement, by outcome (ok, error). */
+  queryDuration: RequestHistogram;
   /** 429s, by limiter: `api` (D8, per user or address) or `sign_in` (password attempts per account). */
   rateLimitRefusals: Counter<'limiter'>;
   signInFailures: Counter;
@@ -38,23 +41,25 @@ export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  const inFlight = { count: 0 };
+  new Gauge({
+    name: 'risk_http_requests_in_flight',
+    help: 'Requests received and not yet answered',
+    registers,
+    collect() {
+      this.set(inFlight.count);
+    },
+  });
   return {
     registry,
-    requestDuration: new Histogram({
-      name: 'risk_http_request_duration_seconds',
-      help: 'Time to answer a request, by operation name (unmatched for unknown paths) and status class',
-      labelNames: ['operation', 'status_class'],
-      buckets: REQUEST_BUCKETS,
-      registers,
-    }),
-    requestsInFlight: new Gauge({ name: 'risk_http_requests_in_flight', help: 'Requests received and not yet answered', registers }),
-    queryDuration: new Histogram({
-      name: 'risk_db_query_duration_seconds',
-      help: 'Time of one SQL statement, by outcome (ok or error)',
-      labelNames: ['outcome'],
-      buckets: QUERY_BUCKETS,
-      registers,
-    }),
+    requestDuration: new RequestHistogram(
+      'risk_http_request_duration_seconds',
+      'Time to answer a request, by operation name (unmatched for unknown paths) and status class',
+      REQUEST_BUCKETS,
+      registry,
+    ),
+    inFlight,
+    queryDuration: new RequestHistogram('risk_db_query_duration_seconds', 'Time of one SQL statement, by outcome (ok or error)', QUERY_BUCKETS, registry),
     rateLimitRefusals: new Counter({
       name: 'risk_rate_limit_refusals_total',
       help: 'Requests refused with 429, by limiter (api: D8 per user or address; sign_in: password attempts per account)',

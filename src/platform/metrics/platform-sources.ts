@@ -22,9 +22,9 @@ export function registerPlatformMetrics(metrics: Metrics, database: Database, po
     poolGauge('risk_db_pool_idle_connections', 'Idle connections in the pool', () => pool.idleCount);
     poolGauge('risk_db_pool_waiting_requests', 'Queries waiting for a pooled connection', () => pool.waitingCount);
   }
-  const ok = metrics.queryDuration.labels({ outcome: 'ok' });
-  const failed = metrics.queryDuration.labels({ outcome: 'error' });
-  const stopObserving = database.observeQueries((ms, error) => (error ? failed : ok).observe(ms / 1000));
+  const ok = metrics.queryDuration.series({ outcome: 'ok' });
+  const failed = metrics.queryDuration.series({ outcome: 'error' });
+  const stopObserving = database.observeQueries((ms, error) => (error ? failed : ok)(ms / 1000));
 
   metrics.addSource(
     {
