@@ -151,14 +151,20 @@ async function main() {
     LOG_LEVEL: 'info',
     NODE_ENV: 'production',
   };
-  const [offPort, onPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
+  const [seedPort, offPort, onPort, metricsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  // Seeded through a server of its own, stopped before measuring: both measured servers start fresh, alike
+  // but for the metrics (the one that seeded would carry a warmer heap and JIT into the comparison).
+  const seeder = start('seed', { ...common, PORT: String(seedPort), PUBLIC_URL: `http://127.0.0.1:${seedPort}` });
+  await waitFor(`http://127.0.0.1:${seedPort}/health`);
+  const seeded = await seed(`http://127.0.0.1:${seedPort}`);
+  await stop(seeder);
+  // One issuer for all three (the seeder's), so that the seeded tokens work on both.
+  const issuer = { PUBLIC_URL: `http://127.0.0.1:${seedPort}` };
   const off = { name: 'without metrics', base: `http://127.0.0.1:${offPort}`, scrape: null };
-  off.child = start('without', { ...common, PORT: String(offPort), PUBLIC_URL: `http://127.0.0.1:${offPort}` });
-  await waitFor(`${off.base}/health`);
-  const seeded = await seed(off.base);
   const on = { name: 'with metrics', base: `http://127.0.0.1:${onPort}`, scrape: `http://127.0.0.1:${metricsPort}/metrics` };
-  // The same issuer as the first, so that one token works on both.
-  on.child = start('with', { ...common, PORT: String(onPort), PUBLIC_URL: `http://127.0.0.1:${offPort}`, METRICS_PORT: String(metricsPort) });
+  off.child = start('without', { ...common, ...issuer, PORT: String(offPort) });
+  on.child = start('with', { ...common, ...issuer, PORT: String(onPort), METRICS_PORT: String(metricsPort) });
+  await waitFor(`${off.base}/health`);
   await waitFor(`${on.base}/health`);
   const exposition = await (await fetch(on.scrape)).text();
   if (!exposition.includes('risk_http_request_duration_seconds')) throw new Error('the metrics listener does not answer');
