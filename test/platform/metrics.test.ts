@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { request as httpGet } from 'node:http';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { moduleServices } from '../../src/modules/index.js';
 import { createMetrics } from '../../src/platform/metrics/metrics.js';
 import { listenMetrics } from '../../src/platform/metrics/metrics.routes.js';
@@ -152,3 +153,36 @@ describe('the metrics listener (METRICS_PORT)', async () => {
     expect((await fetch(`${base}/metrics`, { method: 'POST' })).status).toBe(404);
   });
 });
+
+describe('requests in flight', async () => {
+  const metrics = createMetrics();
+  let entered!: () => void;
+  let release!: () => void;
+  const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const ctx = await createTestContext({
+    metrics,
+    // A probe that holds its request until the test lets it go.
+    extend: (app) => {
+      app.get('/probe/hold', { schema: { operationId: 'probe.hold' }, config: { public: true } }, async () => {
+        entered();
+        await released;
+        return { held: true };
+      });
+    },
+  });
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+
+  it('counts a request while it is served, and no longer once its client has hung up (no onResponse then)', async () => {
+    const { port } = ctx.app.server.address() as AddressInfo;
+    const pending = httpGet({ host: '127.0.0.1', port, path: '/probe/hold' });
+    pending.on('error', () => undefined);
+    pending.end();
+    await handlerEntered;
+    expect(metrics.inFlight.count).toBe(1);
+    pending.destroy();
+    release();
+    await vi.waitFor(() => expect(metrics.inFlight.count).toBe(0));
+  });
+});
+
