@@ -7,6 +7,8 @@
 //   DATABASE_URL=postgres://... PORT=3101 BENCH_ME_USER_ID=<uuid> node bench/bare-handler.mjs
 import { createServer } from 'node:http';
 import pg from 'pg';
+// The health formula is the service's own (built into dist/ by the bench's build step): pure, no I/O.
+import { assessHealth } from '../dist/modules/health/health-score.js';
 
 const INT8_OID = 20;
 pg.types.setTypeParser(INT8_OID, (value) => Number(value));
@@ -80,12 +82,40 @@ async function me() {
   };
 }
 
+// The health signals of the page's enterprises, one statement (src/modules/health/health.repository.ts).
+const HEALTH_SQL = `select e.id as enterprise_id,
+  (select count(*) from mitigation_actions a where a.enterprise_id = e.id and not a.archived and a.status <> 'completed'
+    and a.priority in ('high', 'critical') and a.due_date < $1::date)::int as overdue_urgent_actions,
+  (select count(*) from bras b
+    join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
+    join bra_ratings r on r.enterprise_id = l.enterprise_id and r.bra_risk_scenario_id = l.id and r.rating_type = 'residual' and r.superseded_at is null
+    where b.enterprise_id = e.id and b.status <> 'cancelled'
+      and r.risk_score > (select p.threshold_value from risk_appetites p where p.enterprise_id = b.enterprise_id
+        and ((p.legal_entity_id is null and p.business_unit_id is null) or (p.legal_entity_id = b.legal_entity_id and p.business_unit_id is null)
+          or (p.legal_entity_id = b.legal_entity_id and p.business_unit_id = b.business_unit_id))
+        order by (p.business_unit_id is not null)::int + (p.legal_entity_id is not null)::int desc limit 1))::int as scenarios_above_appetite,
+  (select count(*) from bras b where b.enterprise_id = e.id and b.status in ('draft', 'in_progress', 'under_review')
+    and coalesce(b.start_date, (b.created_at at time zone 'UTC')::date) < $1::date - $2::int)::int as bras_past_period,
+  (select count(*) from sub_controls s where s.enterprise_id = e.id and not s.archived)::int as sub_controls,
+  (select count(*) from sub_controls s where s.enterprise_id = e.id and not s.archived
+    and (s.total_effectiveness is null or s.total_effectiveness = 'Not Effective'))::int as weak_sub_controls,
+  (select count(*) from audit_log g where g.enterprise_id = e.id and g.action_type = 'login' and g.status = 'failed'
+    and g.created_at >= now() - $3::interval)::int as failed_sign_ins
+from enterprises e where e.id = any($4::uuid[])`;
+
+async function healthOf(ids) {
+  const today = new Date().toISOString().slice(0, 10);
+  const { rows } = await pool.query(HEALTH_SQL, [today, 365, '7 days', ids]);
+  return new Map(rows.map(({ enterprise_id, ...signals }) => [enterprise_id, assessHealth(signals)]));
+}
+
 async function enterprises() {
   const page = 1;
   const pageSize = 25;
   const total = (await pool.query(COUNT_ENTERPRISES_SQL)).rows[0].total;
   const rows = total > 0 ? (await pool.query(LIST_ENTERPRISES_SQL, [true, true, 'cancelled', pageSize, 0])).rows : [];
   const totalPages = total === 0 ? 0 : Math.ceil(total / pageSize);
+  const health = rows.length === 0 ? new Map() : await healthOf(rows.map((row) => row.id));
   return {
     data: rows.map((row) => ({
       id: row.id,
@@ -97,6 +127,8 @@ async function enterprises() {
       mrr_cents: row.status === 'active' ? TIER_PRICES[row.subscription_tier] : 0,
       user_count: Number(row.user_count ?? 0),
       bra_count: Number(row.bra_count ?? 0),
+      health_score: health.get(row.id).score,
+      health_status: health.get(row.id).status,
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
     })),

@@ -34,6 +34,10 @@ import { idempotencySweepJob } from './platform/idempotency/idempotency-sweep.js
 import { prepareAuthMail } from './platform/auth/onboarding-mail.js';
 import { MAIL_RETRY_EVERY_MS, createMailDelivery } from './platform/mail/delivery.js';
 import { createMailer } from './platform/mail/mailer.js';
+import { registerHttpMetrics } from './platform/metrics/http-metrics.js';
+import { registerMetricsRoute } from './platform/metrics/metrics.routes.js';
+import { registerPlatformMetrics } from './platform/metrics/platform-sources.js';
+import { poolOf } from './platform/db/engine.js';
 import { API_PREFIX, type App, type AppModule, type Platform, type RuntimeDeps } from './platform/module.js';
 
 export interface AppDeps extends RuntimeDeps {
@@ -78,7 +82,19 @@ function trustProxyOption(trust: Config['trustProxy']): NonNullable<FastifyServe
 
 /** The composition root: platform plugins, then each module's routes inside the /api/v1 gate. Never listens. */
 export async function buildApp(deps: AppDeps): Promise<App> {
-  const { config, database, monitor } = deps;
+  const { config, database } = deps;
+  const metrics = deps.metrics ?? null;
+  // Refused sign-ins are counted where metrics are on; the monitor hears of them either way.
+  const monitor: RuntimeDeps['monitor'] =
+    metrics === null
+      ? deps.monitor
+      : {
+          ...deps.monitor,
+          authFailure(failure) {
+            if (failure.signIn === true) metrics.signInFailures.inc();
+            deps.monitor.authFailure(failure);
+          },
+        };
   const logger = deps.logger ?? loggerOptions(config.logLevel);
   const app: App = Fastify({
     logger,
@@ -117,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     monitor.recordResponse(reply.elapsedTime);
     done();
   });
+  if (metrics !== null) registerHttpMetrics(app, metrics);
   registerJsonBodyParser(app);
   registerNulUrlGuard(app);
   registerGracefulClose(app);
@@ -128,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     store: deps.rateLimitStore,
     perMinute: config.rateLimit.perMinute,
     perHour: config.rateLimit.perHour,
+    ...(metrics === null ? {} : { onRefused: () => metrics.rateLimitRefusals.inc({ limiter: 'api' }) }),
   });
   registerErrorHandler(app, {
     unexpectedError: (error, request) => monitor.unexpectedError(error, request),
@@ -152,6 +170,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals, log: app.log, mail };
   const modules = deps.modules ?? MODULES;
+  if (metrics !== null) {
+    const stopObserving = registerPlatformMetrics(metrics, database, poolOf(database.db));
+    app.addHook('onClose', async () => stopObserving());
+    for (const module of modules) for (const source of module.metrics?.() ?? []) metrics.addSource(source, database.db);
+    if (config.metrics.token !== null) registerMetricsRoute(app, metrics, config.metrics.token);
+  }
   if (config.auth.mode === 'embedded' && deps.secrets !== null) {
     await registerIdentityProvider(app, { ...platform, secrets: deps.secrets }, {
       limiter,
@@ -160,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         store: deps.rateLimitStore,
         perMinute: config.rateLimit.signInPerMinute,
         perHour: config.rateLimit.signInPerHour,
+        ...(metrics === null ? {} : { onRefused: () => metrics.rateLimitRefusals.inc({ limiter: 'sign_in' }) }),
       }),
       // Recovery mails per e-mail, from any number of addresses (the per-address budget applies as well).
       recoveryLimiter: createRateLimiter({

@@ -208,4 +208,14 @@ describe('audit settings (D7.5)', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://service@db:5432/risk', MIGRATION_DATABASE_URL: owner }).migrationDatabaseUrl).toBe(owner);
     expect(() => loadConfig({ MIGRATION_DATABASE_URL: owner })).toThrow(/MIGRATION_DATABASE_URL/);
   });
+
+  it('turns metrics on with METRICS_PORT (loopback unless METRICS_HOST says otherwise) or METRICS_TOKEN (20+ characters), off by default', () => {
+    expect(loadConfig({}).metrics).toEqual({ enabled: false, host: '127.0.0.1', port: null, token: null });
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ enabled: true, host: '127.0.0.1', port: 9464, token: null });
+    expect(loadConfig({ METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' }).metrics).toMatchObject({ enabled: true, host: '0.0.0.0', port: 0 });
+    const token = 'a-metrics-token-of-some-length';
+    expect(loadConfig({ METRICS_TOKEN: token }).metrics).toEqual({ enabled: true, host: '127.0.0.1', port: null, token });
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 20 characters/);
+    expect(() => loadConfig({ METRICS_PORT: 'ninety' })).toThrow(/METRICS_PORT/);
+  });
 });

@@ -80,6 +80,12 @@ export interface Config {
   /** Monthly price per subscription tier, in cents (D9.1). */
   tierPricesCents: Record<SubscriptionTier, number>;
   version: string;
+  /**
+   * Prometheus metrics (docs/operations.md): on when METRICS_PORT or METRICS_TOKEN is set. `port`: the
+   * metrics listener's port on `host` (loopback unless told); `token`: GET /metrics on the service's own
+   * listener, answered only with that bearer token.
+   */
+  metrics: { enabled: boolean; host: string; port: number | null; token: string | null };
   audit: {
     /** AUDIT_SIGNING_KEY: the Ed25519 private key (PEM, or base64 PKCS#8 DER) that signs checkpoints; null: a file under DATA_DIR. */
     signingKeyPem: string | null;
@@ -267,6 +273,7 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       enterprise: integer(env, 'PRICE_ENTERPRISE_CENTS', 249_900, 0, 100_000_000),
     },
     version,
+    metrics: metricsConfig(env),
     audit: {
       signingKeyPem: auditSigningKey(env),
       trustedPublicKeysPem: auditTrustedPublicKeys(env),
@@ -308,6 +315,13 @@ function mailFrom(env: Env, publicUrl: string): string {
   const address = /<([^<>]+)>\s*$/.exec(raw)?.[1] ?? raw;
   if (!/^[^\s@<>]+@[^\s@<>]+$/.test(address)) throw new ConfigError('MAIL_FROM', `must be an e-mail address or "Name <address>", got "${raw}"`);
   return raw;
+}
+
+function metricsConfig(env: Env): Config['metrics'] {
+  const port = text(env, 'METRICS_PORT') === null ? null : integer(env, 'METRICS_PORT', 0, 0, 65535);
+  const token = text(env, 'METRICS_TOKEN');
+  if (token !== null && token.length < 20) throw new ConfigError('METRICS_TOKEN', 'must be at least 20 characters');
+  return { enabled: port !== null || token !== null, host: text(env, 'METRICS_HOST') ?? '127.0.0.1', port, token };
 }
 
 /** Parsed here so that a bad key stops the start-up; kept as PEM text (the config stays plain data). */

@@ -8,6 +8,9 @@ import { logDestination } from './platform/http/logging.js';
 import { printStartupBanner } from './platform/startup-banner.js';
 import { CONFIG_ERROR_EXIT_CODE, StartupCheckError, checkTokenIssuer, explainIssuerChange, runStartupChecks } from './platform/startup-checks.js';
 import { packageVersion } from './version.js';
+import { createMetrics } from './platform/metrics/metrics.js';
+import { listenMetrics } from './platform/metrics/metrics.routes.js';
+import type { Server } from 'node:http';
 
 /** loadConfig → open and migrate the database → buildApp → listen; graceful shutdown on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -31,7 +34,11 @@ async function main(): Promise<void> {
     const issuer = await checkTokenIssuer(runtime.database.db, config);
     if (issuer.changed) announce(explainIssuerChange(issuer));
   }
-  const app = await buildApp({ ...runtime, jobs: true });
+  const metrics = config.metrics.enabled ? createMetrics() : null;
+  const app = await buildApp({ ...runtime, metrics, jobs: true });
+  let metricsServer: Server | null = null;
+  const closeMetrics = () =>
+    new Promise<void>((resolve) => (metricsServer === null ? resolve() : metricsServer.close(() => resolve())));
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -41,6 +48,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     try {
+      await closeMetrics();
       await app.close();
       await runtime.monitor.close();
       await runtime.rateLimitStore.close();
@@ -56,8 +64,13 @@ async function main(): Promise<void> {
 
   try {
     await app.listen({ port: config.port, host: config.host });
+    if (metrics !== null && config.metrics.port !== null) {
+      metricsServer = await listenMetrics(metrics, config.metrics.host, config.metrics.port);
+      app.log.info({ address: metricsServer.address() }, 'metrics listening');
+    }
   } catch (error) {
     // Port taken, say: leave the database as found (the embedded server stops if no one else uses it).
+    await closeMetrics();
     await app.close().catch(() => undefined);
     await runtime.monitor.close().catch(() => undefined);
     await runtime.rateLimitStore.close().catch(() => undefined);

@@ -25,6 +25,7 @@ import { invitationStep } from './steps/invitation.step.js';
 import { organisationStep } from './steps/organisation.step.js';
 import { passwordsStep } from './steps/passwords.step.js';
 import { safeClientsStep } from './steps/safe-clients.step.js';
+import { starterLibraryStep } from './steps/starter-library.step.js';
 import { platformAdminStep } from './steps/platform-admin.step.js';
 import { reportingStep } from './steps/reporting.step.js';
 import { teamStep } from './steps/team.step.js';
@@ -44,6 +45,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   teamStep,
   controlsStep,
   controlRetestsStep,
+  starterLibraryStep,
   passwordsStep,
   invitationStep,
   brasStep,

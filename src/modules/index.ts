@@ -7,6 +7,7 @@ import { auditTrailModule } from './audit-trail/audit-trail.module.js';
 import { brasModule } from './bras/bras.module.js';
 import { controlsModule } from './controls/controls.module.js';
 import { governanceModule } from './governance/governance.module.js';
+import { healthModule } from './health/health.module.js';
 import { legalEntitiesModule } from './legal-entities/legal-entities.module.js';
 import { meModule } from './me/me.module.js';
 import { reportingModule } from './reporting/reporting.module.js';
@@ -30,6 +31,7 @@ export const MODULES = [
   governanceModule,
   reportingModule,
   webhooksModule,
+  healthModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];

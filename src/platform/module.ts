@@ -8,6 +8,7 @@ import type { Database } from './db/engine.js';
 import type { Executor } from './db/schema.js';
 import type { RateLimitStore } from './http/rate-limit/rate-limit-store.js';
 import type { MailDelivery } from './mail/delivery.js';
+import type { MetricSource, Metrics } from './metrics/metrics.js';
 import type { Monitor } from './monitoring/monitor.js';
 
 /** Where the gated API lives; module routes are declared relative to it. */
@@ -47,6 +48,8 @@ export interface RuntimeDeps {
   secrets: AuthSecrets | null;
   monitor: Monitor;
   rateLimitStore: RateLimitStore;
+  /** The Prometheus metrics (METRICS_PORT or METRICS_TOKEN set); null: none collected, nothing on the request path. */
+  metrics?: Metrics | null;
 }
 
 /**
@@ -74,6 +77,11 @@ export interface AppModule<Name extends string = string, Services = unknown> {
   services(executor: Executor, platform: ServicePlatform): Services;
   routes(api: App, services: Services): void | Promise<void>;
   jobs?(platform: Platform): readonly Job[];
+  /**
+   * Gauges read from the module's own tables when Prometheus scrapes (only where metrics are on): the
+   * audit trail's checkpoint age; a webhooks module's outbox backlog belongs here too.
+   */
+  metrics?(): readonly MetricSource[];
 }
 
 /** Declares a module, keeping its name and its services' type (modules/index.ts builds ModuleServices from them). */

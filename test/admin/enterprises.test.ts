@@ -304,6 +304,9 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
           mrr_cents: mrr,
           user_count: 0,
           bra_count: 0,
+          // Nothing overdue, above appetite, late, untested or refused: full health.
+          health_score: 100,
+          health_status: 'healthy',
           created_at: enterprise.created_at.toISOString(),
           updated_at: expect.any(String),
         });

@@ -42,8 +42,11 @@ export const IF_MATCH_EXEMPT = new Map([
   [`POST ${API}/risk-scenarios/:id/archive`, 'scenario library upkeep: no row version yet; a second archive is 409'],
 ]);
 
-/** Creating POSTs the issue does not ask an Idempotency-Key of. None today; say why for any added. */
-export const IDEMPOTENCY_EXEMPT = new Map<string, string>();
+/** Creating POSTs that need no Idempotency-Key, each with its reason. */
+export const IDEMPOTENCY_EXEMPT = new Map<string, string>([
+  // The starter library loads once per enterprise: a repeat is refused (409), never a second copy.
+  [`POST ${API}/controls/starter-library`, 'loading the starter library: once per enterprise, a repeat is 409'],
+]);
 
 /** Changes that may create or change (an upsert): both rules apply. */
 const UPSERTS = new Set([`POST ${API}/governance/risk-appetite`]);

@@ -99,7 +99,7 @@ describe('identity provider: POST /auth/v1/token', async () => {
       const response = await passwordGrant({ email: user.email.toUpperCase(), password: 'wrong password' });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject(INVALID_LOGIN);
-      expect(spy).toHaveBeenCalledWith({ account: user.email.toLowerCase(), enterpriseId: user.enterpriseId, ip: '127.0.0.1' });
+      expect(spy).toHaveBeenCalledWith({ account: user.email.toLowerCase(), enterpriseId: user.enterpriseId, ip: '127.0.0.1', signIn: true });
       spy.mockRestore();
       const entries = await loginEntries(user.id);
       expect(entries).toHaveLength(1);
@@ -113,7 +113,7 @@ describe('identity provider: POST /auth/v1/token', async () => {
       const response = await passwordGrant({ email: 'Nobody@Example.test', password: 'correct horse battery' });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject(INVALID_LOGIN);
-      expect(spy).toHaveBeenCalledWith({ account: 'nobody@example.test', enterpriseId: null, ip: '127.0.0.1' });
+      expect(spy).toHaveBeenCalledWith({ account: 'nobody@example.test', enterpriseId: null, ip: '127.0.0.1', signIn: true });
       spy.mockRestore();
       expect(await countAuditEntries(ctx)).toBe(before);
     });

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_CONTROL_LIBRARY } from '../../src/demo/demo-controls.js';
+import { STARTER_LIBRARY } from '../../src/modules/controls/starter-library/starter-library.js';
 import { DEMO_MEMBERS } from '../../src/demo/demo-data.js';
 import { runDemo } from '../../src/demo/run-demo.js';
 import { createTestContext } from '../support/app.js';
 import { bearer } from '../support/factories.js';
 import { freshDatabase } from '../support/database.js';
 
-/** `npm run demo` builds a control library with tested, partly tested and untested sub-controls. */
+const LIBRARY_NAMES = [...DEMO_CONTROL_LIBRARY.map((k) => k.name), ...STARTER_LIBRARY.map((k) => k.name)];
+const SUB_CONTROL_COUNT = DEMO_CONTROL_LIBRARY.flatMap((k) => k.subControls).length + STARTER_LIBRARY.flatMap((k) => k.subControls).length;
+
+/** `npm run demo` builds a control library with tested, partly tested and untested sub-controls, beside the starter library. */
 describe('npm run demo: the control library', async () => {
   const database = await freshDatabase();
   const ctx = await createTestContext({ database });
@@ -21,13 +25,13 @@ describe('npm run demo: the control library', async () => {
   const headers = bearer(signedIn.json().access_token);
   const get = (url: string) => ctx.app.inject({ method: 'GET', url: `/api/v1/controls${url}`, headers });
 
-  it('lists every key control of the demo library with its sub-controls', async () => {
+  it('lists every key control of the demo library and of the starter library, with its sub-controls', async () => {
     expect(result.outcome).toBe('created');
     const response = await get('/key-controls?page_size=100');
     expect(response.statusCode, response.body).toBe(200);
     const library = response.json().data as Array<{ name: string; sub_controls: unknown[] }>;
-    expect(library.map((k) => k.name).sort()).toEqual(DEMO_CONTROL_LIBRARY.map((k) => k.name).sort());
-    expect(library.flatMap((k) => k.sub_controls)).toHaveLength(DEMO_CONTROL_LIBRARY.flatMap((k) => k.subControls).length);
+    expect(library.map((k) => k.name).sort()).toEqual([...LIBRARY_NAMES].sort());
+    expect(library.flatMap((k) => k.sub_controls)).toHaveLength(SUB_CONTROL_COUNT);
   });
 
   it('has tested, partly tested and untested sub-controls, recorded by the assessors', async () => {
@@ -44,8 +48,9 @@ describe('npm run demo: the control library', async () => {
 
   it('gives the summary and the heat map something real to show', async () => {
     const summary = (await get('/effectiveness')).json().data;
-    expect(summary.total).toBe(DEMO_CONTROL_LIBRARY.flatMap((k) => k.subControls).length);
-    expect(summary.not_assessed).toBeGreaterThan(0);
+    expect(summary.total).toBe(SUB_CONTROL_COUNT);
+    // The starter library's sub-controls are all untested.
+    expect(summary.not_assessed).toBeGreaterThanOrEqual(STARTER_LIBRARY.flatMap((k) => k.subControls).length);
     const labelled = summary.highly_effective + summary.effective + summary.moderately_effective + summary.less_effective + summary.not_effective;
     expect(labelled + summary.not_assessed).toBe(summary.total);
     expect(new Set(Object.entries(summary).filter(([key, n]) => key !== 'total' && key !== 'not_assessed' && (n as number) > 0)).size).toBeGreaterThanOrEqual(4);

@@ -8,6 +8,7 @@ import { createMonitor, type AlertMonitor } from '../../src/platform/monitoring/
 import { createMemoryRateLimitStore } from '../../src/platform/http/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../../src/platform/http/rate-limit/rate-limit-store.js';
 import { asRuntimeRole, freshDatabase } from './database.js';
+import type { Metrics } from '../../src/platform/metrics/metrics.js';
 import type { ScryptCost } from '../../src/platform/auth/provider/passwords.js';
 
 export const TEST_PUBLIC_URL = 'http://service.test';
@@ -43,6 +44,8 @@ export interface TestContextOptions {
   /** Default TEST_PASSWORD_COST; SCRYPT_COST for the service's own. */
   passwordCost?: ScryptCost;
   onRoute?: AppDeps['onRoute'];
+  /** Prometheus metrics to collect (AppDeps.metrics); default none. */
+  metrics?: Metrics;
   /** Run the modules' background work (AppDeps.jobs); default false, as mounting routes starts nothing. */
   jobs?: boolean;
 }
@@ -83,6 +86,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     passwordCost,
     onRoute: options.onRoute,
     jobs: options.jobs ?? false,
+    metrics: options.metrics ?? null,
   });
   let closed = false;
   const context: TestContext = {

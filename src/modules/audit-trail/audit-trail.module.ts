@@ -4,6 +4,7 @@ import { intervalJob } from '../../platform/jobs.js';
 import { defineModule, type ServicePlatform } from '../../platform/module.js';
 import { registerAuditTrailRoutes, type AuditTrailServices } from './audit-trail.routes.js';
 import { createAuditTrailService } from './audit-trail.service.js';
+import { CHECKPOINT_METRICS } from './checkpoint-metrics.js';
 import { createCheckpointsService } from './checkpoints.service.js';
 
 function auditTrailServices(db: Executor, platform: ServicePlatform): AuditTrailServices {
@@ -24,6 +25,7 @@ export const auditTrailModule = defineModule({
   name: 'audit-trail',
   services: auditTrailServices,
   routes: registerAuditTrailRoutes,
+  metrics: () => CHECKPOINT_METRICS,
   jobs(platform) {
     const minutes = platform.config.audit.checkpointIntervalMinutes;
     if (minutes <= 0) return [];

@@ -82,3 +82,11 @@ export async function checkpointsBetween(db: Executor, enterpriseId: string | nu
     .orderBy('signed_at')
     .execute();
 }
+
+/** Seconds since the newest checkpoint of any chain was signed; null before the first one. */
+export async function newestCheckpointAgeSeconds(db: Executor): Promise<number | null> {
+  const { rows } = await sql<{ age: number | null }>`
+    select extract(epoch from (now() - max(signed_at)))::float8 as age from audit_checkpoints`.execute(db);
+  const age = rows[0]?.age;
+  return age === null || age === undefined ? null : Number(age);
+}

@@ -5,6 +5,8 @@ import { createKeyControlsService } from './key-controls.service.js';
 import { createLibraryExportService } from './library-export.service.js';
 import { createLibraryImportService } from './library-import.service.js';
 import { registerLibraryRoutes } from './library.routes.js';
+import { registerStarterLibraryRoutes } from './starter-library/starter-library.routes.js';
+import { createStarterLibraryService } from './starter-library/starter-library.service.js';
 import { createSubControlTestsService } from './sub-control-tests.service.js';
 import { createSubControlsService } from './sub-controls.service.js';
 
@@ -24,9 +26,11 @@ export const controlsModule = defineModule({
       db,
       onExportError: (error) => platform.log.error({ err: error }, 'control library export failed while streaming'),
     }),
+    starterLibrary: createStarterLibraryService({ db }),
   }),
   async routes(api, services) {
     registerControlRoutes(api, services);
     await registerLibraryRoutes(api, services);
+    registerStarterLibraryRoutes(api, services.starterLibrary);
   },
 });

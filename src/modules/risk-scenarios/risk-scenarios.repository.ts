@@ -109,3 +109,14 @@ export async function archiveRiskScenario(db: Executor, enterpriseId: string, ri
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
 }
+
+/** Scenarios of the enterprise's catalogue by name (case-insensitive, as names are unique): other modules link to them by name. */
+export async function findRiskScenariosByName(db: Executor, enterpriseId: string, names: readonly string[]) {
+  if (names.length === 0) return [];
+  return db
+    .selectFrom('risk_scenarios')
+    .select(['id', 'name'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where((eb) => eb(eb.fn('lower', ['name']), 'in', names.map((name) => name.toLowerCase())))
+    .execute();
+}

@@ -1,6 +1,7 @@
 import { intervalJob } from '../../platform/jobs.js';
 import { defineModule } from '../../platform/module.js';
 import { createDispatcher } from './webhook-dispatcher.js';
+import { WEBHOOK_METRICS } from './webhook-metrics.js';
 import { createSender } from './webhook-sender.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
 import { createWebhooksService } from './webhooks.service.js';
@@ -13,6 +14,7 @@ export const webhooksModule = defineModule({
   name: 'webhooks',
   services: (db, platform) => createWebhooksService({ db, allowLoopback: platform.config.webhooks.allowLoopback }),
   routes: registerWebhookRoutes,
+  metrics: () => WEBHOOK_METRICS,
   jobs: (platform) => {
     const sender = createSender({ allowLoopback: platform.config.webhooks.allowLoopback });
     const dispatcher = createDispatcher({ db: platform.database.db, sender, log: platform.log });

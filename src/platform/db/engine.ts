@@ -28,6 +28,11 @@ export interface Database {
   execScript(executor: Kysely<DB>, script: string): Promise<void>;
   /** Resolves when the database answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
+  /**
+   * Hands every statement's duration (ms) and outcome to `observer` (the metrics), until the function
+   * returned is called. One observer at a time; none by default.
+   */
+  observeQueries(observer: QueryObserver): () => void;
   close(): Promise<void>;
 }
 
@@ -47,6 +52,8 @@ const INT8_OID = 20;
 pg.types.setTypeParser(DATE_OID, (value: string) => value);
 // Counts and sums come back as int8; our values stay far below 2^53.
 pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
+
+export type QueryObserver = (durationMs: number, failed: boolean) => void;
 
 export interface OpenOptions {
   poolSize?: number;
@@ -122,7 +129,11 @@ function openPool(
   const pool = new pg.Pool({ connectionString: url, ...options });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let observer: QueryObserver | null = null;
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool }),
+    log: (event) => observer?.(event.queryDurationMillis, event.level === 'error'),
+  });
   pools.set(db, pool);
   let closed = false;
   return {
@@ -137,6 +148,12 @@ function openPool(
     async ping() {
       if (closed) throw new Error('database is closed');
       await sql`select 1`.execute(db);
+    },
+    observeQueries(next) {
+      observer = next;
+      return () => {
+        if (observer === next) observer = null;
+      };
     },
     async close() {
       if (closed) return;

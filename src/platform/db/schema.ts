@@ -9,6 +9,7 @@ import type { EnterprisesTables } from './tables/enterprises.js';
 import type { EntityRolesTables } from './tables/entity-roles.js';
 import type { EventsTables } from './tables/events.js';
 import type { GovernanceTables } from './tables/governance.js';
+import type { HealthTables } from './tables/health.js';
 import type { IdempotencyTables } from './tables/idempotency.js';
 import type { LegalEntitiesTables } from './tables/legal-entities.js';
 import type { MailTables } from './tables/mail.js';
@@ -38,7 +39,8 @@ export type DB = EnterprisesTables &
   ActionsTables &
   IdempotencyTables &
   EventsTables &
-  WebhooksTables;
+  WebhooksTables &
+  HealthTables;
 
 /** What repositories take: the database itself or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;

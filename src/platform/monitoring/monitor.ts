@@ -20,9 +20,10 @@ export interface Monitor {
   recordResponse(durationMs: number): void;
   /**
    * A refused sign-in or a refused token, for one account (when known: an e-mail at sign-in, a user id
-   * for a token of a known user) and from one address.
+   * for a token of a known user) and from one address. `signIn`: a refused password sign-in (counted by
+   * the metrics apart from refused tokens).
    */
-  authFailure(input: { account: string | null; enterpriseId: string | null; ip: string }): void;
+  authFailure(input: { account: string | null; enterpriseId: string | null; ip: string; signIn?: boolean }): void;
   /** An unexpected error that answered 500. */
   unexpectedError(error: unknown, request: FastifyRequest): void;
   /** An on-commit hook that threw: its change has committed, the side effect did not happen. */

@@ -11,6 +11,7 @@ import {
   errorResponses,
 } from '../../../platform/http/schemas.js';
 import { COUNTRY_CODES } from './country-codes.js';
+import { HealthScoreSchema, HealthStatusSchema } from '../../health/health.schemas.js';
 
 export const ENTERPRISE_STATUSES = ['active', 'inactive'] as const;
 export const SUBSCRIPTION_TIERS = ['starter', 'professional', 'enterprise'] as const;
@@ -29,6 +30,8 @@ export const EnterpriseListItem = Type.Object({
   mrr_cents: Type.Integer({ description: "Monthly revenue: the tier's price, 0 while inactive (D9.1)" }),
   user_count: Type.Integer({ description: 'Active members' }),
   bra_count: Type.Integer({ description: 'BRAs other than cancelled ones' }),
+  health_score: HealthScoreSchema('Health score now, 0 to 100 (GET /admin/enterprises/{id}/health gives its signals)'),
+  health_status: HealthStatusSchema(),
   created_at: Timestamp(),
   updated_at: Timestamp(),
 });
@@ -52,6 +55,12 @@ export const CreateEnterpriseBody = Type.Object(
     name: Name('Enterprise name, unique case-insensitively'),
     country: Country,
     registration_number: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Company registration number' })),
+    starter_library: Type.Optional(
+      Type.Boolean({
+        description: 'true: the enterprise starts with the starter control library (60+ untested key controls), as POST /controls/starter-library would load it',
+        default: false,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -69,7 +78,8 @@ export const CreatedEnterprise = Type.Object({
 export const createEnterpriseSchema = {
   summary: 'Create an enterprise',
   description:
-    'Super admin only. Also creates the enterprise-default risk appetite (Medium, 9) and the starter risk-scenario catalogue (D6.3, D6.9).',
+    'Super admin only. Also creates the enterprise-default risk appetite (Medium, 9) and the starter risk-scenario catalogue (D6.3, D6.9); ' +
+    'with `starter_library: true`, the starter control library too.',
   operationId: 'admin.enterprises.create',
   tags: ['admin'],
   body: CreateEnterpriseBody,

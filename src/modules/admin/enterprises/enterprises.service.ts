@@ -10,6 +10,8 @@ import { notFound } from '../../../platform/http/errors.js';
 import { loadPage, pageRequest, type PaginationInfo } from '../../../platform/http/pagination.js';
 import { createRiskScenariosService } from '../../risk-scenarios/risk-scenarios.service.js';
 import { createRiskAppetiteService } from '../../governance/risk-appetite.service.js';
+import { createStarterLibraryService } from '../../controls/starter-library/starter-library.service.js';
+import { createHealthService } from '../../health/health.service.js';
 import type {
   CreateEnterpriseBody,
   CreatedEnterprise,
@@ -59,6 +61,8 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
         () => countEnterprises(db, filter),
         (limit, offset) => listEnterprises(db, filter, limit, offset),
       );
+      // The page's health in one statement, whatever the page size.
+      const health = await createHealthService({ db }).scoresOf(page.data.map((row) => row.id));
       return {
         pagination: page.pagination,
         data: page.data.map((row) => ({
@@ -71,6 +75,8 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
           mrr_cents: monthlyRevenueCents(row, tierPricesCents),
           user_count: Number(row.user_count ?? 0),
           bra_count: Number(row.bra_count ?? 0),
+          health_score: health.get(row.id)!.score,
+          health_status: health.get(row.id)!.status,
           created_at: row.created_at,
           updated_at: row.updated_at,
         })),
@@ -89,6 +95,8 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
         // The governance module owns appetites: its service, bound to this transaction, writes the default.
         const appetite = await createRiskAppetiteService({ db: trx }).createEnterpriseDefault(enterprise.id, caller.userId);
         await createRiskScenariosService({ db: trx }).seedStarterCatalogue(enterprise.id);
+        // After the catalogue, whose scenarios the library's controls are linked to.
+        const library = body.starter_library === true ? await createStarterLibraryService({ db: trx }).seed(enterprise.id, caller.userId) : null;
         await writeAudit(trx, {
           enterpriseId: trailOf(caller),
           ...auditFrom(caller),
@@ -100,6 +108,7 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
             country: enterprise.country,
             registration_number: enterprise.registration_number,
             default_risk_appetite_id: appetite.id,
+            ...(library === null ? {} : { starter_library: { library: library.library, key_controls: library.key_controls, sub_controls: library.sub_controls } }),
           },
         });
         return enterprise;

@@ -86,7 +86,7 @@ export function createTokenGrants(deps: TokenGrantsDeps) {
         const reason = !account.active ? 'user_inactive' : account.password_hash === null ? 'no_password' : 'wrong_password';
         await inTransaction(db, ({ trx }) => writeAudit(trx, loginEvent(account, origin, 'failed', { reason })));
       }
-      monitor.authFailure({ account: email.toLowerCase(), enterpriseId: account?.trail_enterprise_id ?? null, ip: origin.ip });
+      monitor.authFailure({ account: email.toLowerCase(), enterpriseId: account?.trail_enterprise_id ?? null, ip: origin.ip, signIn: true });
       throw invalidCredentials();
     }
     // A hash of an older, cheaper cost is replaced now that the password is known (scrypt's cost only rises).

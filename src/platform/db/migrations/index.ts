@@ -17,6 +17,8 @@ const MIGRATION_FILES = [
   '20261127130000_scenario_controls_and_register.sql',
   '20261127140000_safe_clients.sql',
   '20261127150000_webhooks.sql',
+  '20261127160000_control_library.sql',
+  '20261127160100_enterprise_health.sql',
   '20261127180000_control_tests.sql',
   '20261127190000_webhook_versions.sql',
 ] as const;

@@ -67,8 +67,27 @@ export interface SubControlTestsTable {
   recorded_at: Generated<Date>;
 }
 
+/** A key control linked to a catalogue scenario it mitigates. */
+export interface KeyControlRiskScenariosTable {
+  enterprise_id: string;
+  key_control_id: string;
+  risk_scenario_id: string;
+  created_at: CreatedAt;
+}
+
+/** A control library loaded into an enterprise (the starter library: at most once). */
+export interface ControlLibraryLoadsTable {
+  enterprise_id: string;
+  library: string;
+  key_control_count: number;
+  loaded_by: string | null;
+  loaded_at: CreatedAt;
+}
+
 export interface ControlsTables {
   key_controls: KeyControlsTable;
   sub_controls: SubControlsTable;
   sub_control_tests: SubControlTestsTable;
+  key_control_risk_scenarios: KeyControlRiskScenariosTable;
+  control_library_loads: ControlLibraryLoadsTable;
 }

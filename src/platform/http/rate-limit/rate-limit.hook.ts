@@ -6,6 +6,8 @@ export interface RateLimitOptions {
   store: RateLimitStore;
   perMinute: number;
   perHour: number;
+  /** Told of each refusal (the metrics count them). */
+  onRefused?: () => void;
 }
 
 /** Counts one request against a counter key and refuses it (429) when a window is used up (D8). */
@@ -38,6 +40,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     if (!decision.allowed) {
       const retryAfter = Math.max(...decision.windows.filter((w) => w.remaining === 0).map((w) => w.resetSeconds));
       reply.header('retry-after', retryAfter);
+      options.onRefused?.();
       throw new AppError('RATE_LIMIT_EXCEEDED', 'Too many requests', undefined, { retry_after: retryAfter });
     }
   };
