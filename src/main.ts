@@ -1,28 +1,16 @@
 import { pino } from 'pino';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
 import { terminalAnnouncer } from './platform/auth/key-notice.js';
 import { prepareRuntime } from './platform/runtime.js';
-import { loadDotEnv } from './platform/env-file.js';
 import { logDestination } from './platform/http/logging.js';
 import { printStartupBanner } from './platform/startup-banner.js';
-import { CONFIG_ERROR_EXIT_CODE, StartupCheckError, checkTokenIssuer, explainIssuerChange, runStartupChecks } from './platform/startup-checks.js';
-import { packageVersion } from './version.js';
+import { checkTokenIssuer, explainIssuerChange } from './platform/startup-checks.js';
+import { onShutdownSignals } from './shutdown.js';
+import { configuredOrExit } from './startup-gate.js';
 
 /** loadConfig → open and migrate the database → buildApp → listen; graceful shutdown on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    loadDotEnv();
-    config = loadConfig(process.env, packageVersion());
-    await runStartupChecks(config);
-  } catch (error) {
-    if (error instanceof ConfigError || error instanceof StartupCheckError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(CONFIG_ERROR_EXIT_CODE);
-    }
-    throw error;
-  }
+  const config = await configuredOrExit();
   const log = pino({ level: config.logLevel }, logDestination());
   // Generated secrets are shown once, on a terminal only, never in the JSON log stream.
   const announce = terminalAnnouncer();
@@ -33,26 +21,12 @@ async function main(): Promise<void> {
   }
   const app = await buildApp({ ...runtime, jobs: true });
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    try {
-      await app.close();
-      await runtime.monitor.close();
-      await runtime.rateLimitStore.close();
-      await runtime.database.close();
-      process.exit(0);
-    } catch (error) {
-      app.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  onShutdownSignals(app.log, async () => {
+    await app.close();
+    await runtime.monitor.close();
+    await runtime.rateLimitStore.close();
+    await runtime.database.close();
+  });
 
   try {
     await app.listen({ port: config.port, host: config.host });

@@ -30,7 +30,7 @@ export function registerHealthRoute(
         security: [],
         response: { 200: HealthOk, 503: HealthDown },
       },
-      config: { public: true },
+      config: { public: true, accessLogLevel: 'debug' },
     },
     async (_request, reply) => {
       try {

@@ -6,6 +6,11 @@ declare module 'fastify' {
      * the identity provider). A route outside the gate without it fails the gate suite.
      */
     public?: boolean;
+    /**
+     * The level of the route's access line when not `info`: health checks come every few seconds from a
+     * load balancer or an orchestrator, and at `info` they would drown what a person reads.
+     */
+    accessLogLevel?: 'debug';
   }
 }
 
