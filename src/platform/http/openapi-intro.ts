@@ -34,6 +34,10 @@ below are what this version serves.
 This page is generated from the route schemas; the same document is served at \`${OPENAPI_PATH}\` for client
 generators. The service's own guide is \`docs/guide.md\` in the repository.
 
+Codes in parentheses cite the contract this service implements, which the repository carries:
+\`(D5)\` or \`(D6.7)\` is a section (and its numbered item) of \`docs/contract/decisions.md\`, D5 being who may do
+what; \`(4.2)\` or \`(3.5)\` is a section of \`docs/contract/interface.md\`.
+
 ## Getting started
 
 1. Get a user. Either start the service once with \`BOOTSTRAP_SUPER_ADMIN_EMAIL\` and
