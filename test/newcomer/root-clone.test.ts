@@ -60,7 +60,7 @@ describe('the README start works wherever a person clones it', () => {
     }
     const output = first.output();
     // One line says what was placed where, and why.
-    expect(output).toMatch(/The user "postgres" that runs the embedded PostgreSQL server cannot reach .* \(it may not enter .*, mode 0700\)/);
+    expect(output).toContain(`The user "postgres", which runs the embedded PostgreSQL server, cannot reach ${join(clone, 'data')} (it may not enter ${home}, mode 0700)`);
     expect(output).toContain(`recorded in ${recordPath}`);
     const record = JSON.parse(readFileSync(recordPath, 'utf8')) as { cluster: string; programs: string };
     expect(existsSync(join(record.cluster, 'PG_VERSION'))).toBe(true);

@@ -106,3 +106,9 @@ Paginated lists take \`page\` (from 1) and \`page_size\` (above 100 is clamped t
 \`{ data, pagination: { page, page_size, total, total_pages, has_next, has_prev } }\`, newest first.
 `;
 }
+
+/**
+ * The document's licence (info.license): the service is not published under an open licence (package.json
+ * is private and names none), so its API description says so rather than leave a reader to guess.
+ */
+export const LICENSE = { name: 'Proprietary: all rights reserved; use as agreed with the operator of this service', identifier: 'LicenseRef-Proprietary' };

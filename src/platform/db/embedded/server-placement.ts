@@ -62,7 +62,7 @@ export function placeServer(
   if (reasons.length > 0) {
     writeFileSync(recordPath, `${JSON.stringify(record, null, 2)}\n`);
     log(
-      `${reasons.join('; ')}: so the embedded PostgreSQL server keeps ` +
+      `The user "${user.name}", which runs the embedded PostgreSQL server, cannot reach ${reasons.join(' nor ')}: so the server keeps ` +
         [record.cluster !== undefined ? `its cluster in ${record.cluster}` : null, record.programs !== undefined ? `a copy of its programs in ${record.programs}` : null]
           .filter((part) => part !== null)
           .join(' and ') +
@@ -102,10 +102,10 @@ function clusterReachable(layout: ClusterLayout, user: ServerUser): boolean {
   return serverUserCan(user, '-x', layout.dataDir) && serverUserCan(user, '-x', dirname(layout.socketDir));
 }
 
+/** `path (it may not enter /root, mode 0700)`. */
 function unreachable(user: ServerUser, path: string): string {
   const blocked = firstUnreachableAncestor(user, path);
-  const why = blocked === null ? '' : ` (it may not enter ${blocked}, mode ${(statSync(blocked).mode & 0o777).toString(8).padStart(4, '0')})`;
-  return `The user "${user.name}" that runs the embedded PostgreSQL server cannot reach ${path}${why}`;
+  return blocked === null ? path : `${path} (it may not enter ${blocked}, mode ${(statSync(blocked).mode & 0o777).toString(8).padStart(4, '0')})`;
 }
 
 /** `root-risk-data-3f2a9c1b7e00`: readable, unique per DATA_DIR, short enough for a socket path. */
