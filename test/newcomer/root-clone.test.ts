@@ -1,24 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PLACEMENT_RECORD } from '../../src/platform/db/embedded/server-placement.js';
+import { cloneInto } from './clone.js';
 import { cleanEnv, freePort, start, waitForHttp, type Running } from './processes.js';
 
 /** The README's start command: the first line of its first `sh` block, without the comment. */
 function readmeStartCommand(): string {
   const block = /```sh\n([^\n]*)/.exec(readFileSync('README.md', 'utf8'));
   return (block?.[1] ?? '').replace(/#.*$/, '').trim();
-}
-
-/** The working tree as a clone would hold it (tracked and new files, nothing ignored), copied into `to`. */
-function cloneInto(to: string): void {
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { encoding: 'utf8' }).split('\0').filter((file) => file !== '' && existsSync(file));
-  for (const file of files) {
-    mkdirSync(dirname(join(to, file)), { recursive: true });
-    copyFileSync(file, join(to, file));
-  }
 }
 
 const asRoot = process.getuid?.() === 0;
