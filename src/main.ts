@@ -3,7 +3,8 @@ import { buildApp } from './app.js';
 import { terminalAnnouncer } from './platform/auth/key-notice.js';
 import { prepareRuntime } from './platform/runtime.js';
 import { logDestination } from './platform/http/logging.js';
-import { printStartupBanner } from './platform/startup-banner.js';
+import { localUrl, printStartupBanner } from './platform/startup-banner.js';
+import { recordRunningService } from './platform/running-services.js';
 import { checkTokenIssuer, explainIssuerChange } from './platform/startup-checks.js';
 import { onShutdownSignals } from './shutdown.js';
 import { configuredOrExit } from './startup-gate.js';
@@ -21,7 +22,9 @@ async function main(): Promise<void> {
   }
   const app = await buildApp({ ...runtime, jobs: true });
 
+  let forget = () => undefined as void;
   onShutdownSignals(app.log, async () => {
+    forget();
     await app.close();
     await runtime.monitor.close();
     await runtime.rateLimitStore.close();
@@ -37,6 +40,11 @@ async function main(): Promise<void> {
     await runtime.rateLimitStore.close().catch(() => undefined);
     await runtime.database.close().catch(() => undefined);
     throw error;
+  }
+  if (config.database.kind === 'embedded-dir') {
+    // The demo, started beside the service, prints the address and the key this service accepts.
+    forget = recordRunningService(config.database.dataDir, { base_url: localUrl(app.server.address(), config), anon_key: runtime.secrets?.anonKey ?? null });
+    process.once('exit', forget);
   }
   await printStartupBanner({ config, db: runtime.database.db, anonKey: runtime.secrets?.anonKey ?? null, address: app.server.address() });
 }

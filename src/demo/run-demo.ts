@@ -93,14 +93,18 @@ export async function runDemo(database: Database, config: Config, options: DemoO
     );
   }
 
-  const context = newContext(database, config, secrets, log);
+  // A step's lines come under its title; a step with nothing to add is one line, never a bare heading.
+  let lines: string[] = [];
+  const context = newContext(database, config, secrets, (line) => lines.push(line));
   for (const step of options.steps ?? DEMO_STEPS) {
-    log(`- ${step.title}`);
+    lines = [];
     try {
       await step.run(context);
     } catch (error) {
       throw new DemoStepError(step.title, error);
     }
+    if (lines.length === 0) log(`- ${step.title}: done`);
+    else for (const line of [`- ${step.title}`, ...lines]) log(line);
   }
   const enterpriseId = context.enterpriseId as string;
   return {
