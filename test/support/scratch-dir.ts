@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, onTestFinished } from 'vitest';
@@ -9,6 +9,9 @@ import { afterAll, onTestFinished } from 'vitest';
  */
 export function scratchDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  // mkdtemp makes it 0700; as root the embedded server's user must reach it too (or the service would place
+  // the cluster elsewhere for it).
+  chmodSync(dir, 0o755);
   const remove = () => rmSync(dir, { recursive: true, force: true });
   try {
     onTestFinished(remove);
