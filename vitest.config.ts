@@ -8,6 +8,8 @@ export default defineConfig({
     // Processes started as a person would start them: vitest.newcomer.config.ts (npm run test:newcomer).
     exclude: ['test/newcomer/**', 'node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
+    // Processes the suites start through tsx keep no compile cache in the temp directory: a run leaves nothing.
+    env: { TSX_DISABLE_CACHE: '1' },
     pool: 'forks',
     // The machine has 2 cores. Files share a worker's module graph (isolate: false): each file still gets
     // its own database and app, so only module-level state is shared, and no file relies on it.

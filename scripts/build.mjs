@@ -1,32 +1,15 @@
 // The build, skipped when nothing it reads has changed since the last one (so that `npm start` restarts in
-// seconds). `node scripts/build.mjs --force` always builds. The inputs are hashed by content, not by
-// modification time, so a checkout, a stash or a copied tree is judged by what it holds.
-import { createHash } from 'node:crypto';
+// seconds). `node scripts/build.mjs --force` always builds. What counts as changed: scripts/build-state.mjs.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { STAMP, builtHash, inputsHash } from './build-state.mjs';
 import { copyAssets } from './copy-assets.mjs';
-
-const STAMP = 'dist/.build-inputs';
-const INPUTS = ['src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'scripts/copy-assets.mjs'];
-
-function files(path) {
-  if (!existsSync(path)) return [];
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((name) => files(join(path, name)));
-}
-
-function inputsHash() {
-  const hash = createHash('sha256');
-  for (const file of INPUTS.flatMap(files)) hash.update(file).update('\0').update(readFileSync(file)).update('\0');
-  return hash.digest('hex');
-}
 
 const force = process.argv.includes('--force');
 // --quiet: nothing on stdout (for commands whose output is read, such as `npm run keys`).
 const say = process.argv.includes('--quiet') ? (text) => process.stderr.write(text) : (text) => process.stdout.write(text);
 const hash = inputsHash();
-const built = existsSync(STAMP) && existsSync('dist/main.js') ? readFileSync(STAMP, 'utf8').trim() : null;
+const built = builtHash();
 if (!force && built === hash) {
   if (!process.argv.includes('--quiet')) say('Build is up to date (nothing changed since the last one).\n');
   process.exit(0);

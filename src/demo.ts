@@ -4,6 +4,7 @@ import { formatDemoReport } from './demo/demo-report.js';
 import { DemoRefusal, runDemo } from './demo/run-demo.js';
 import { terminalAnnouncer } from './platform/auth/key-notice.js';
 import { prepareRuntime } from './platform/runtime.js';
+import { findRunningService } from './platform/running-services.js';
 import { loadDotEnv } from './platform/env-file.js';
 import { CONFIG_ERROR_EXIT_CODE, StartupCheckError, runStartupChecks } from './platform/startup-checks.js';
 import { packageVersion } from './version.js';
@@ -23,7 +24,12 @@ async function demo(): Promise<number> {
   try {
     const result = await runDemo(runtime.database, config, { ...(runtime.secrets !== null ? { secrets: runtime.secrets } : {}), log: say });
     say('');
-    process.stdout.write(formatDemoReport(result, { baseUrl: config.publicUrl, inMemory: config.database.kind === 'embedded-memory' }));
+    // Beside a running service, its address and the key it accepts (this shell's may differ from that one's).
+    const service = config.database.kind === 'embedded-dir' ? findRunningService(config.database.dataDir) : null;
+    const accepted = service !== null ? { ...result, anonKey: service.anon_key ?? result.anonKey } : result;
+    process.stdout.write(
+      formatDemoReport(accepted, { baseUrl: service?.base_url ?? config.publicUrl, inMemory: config.database.kind === 'embedded-memory', serviceRunning: service !== null }),
+    );
     return 0;
   } finally {
     await runtime.monitor.close();

@@ -1,31 +1,20 @@
+import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
 import { terminalAnnouncer } from './platform/auth/key-notice.js';
 import { prepareRuntime } from './platform/runtime.js';
-import { loadDotEnv } from './platform/env-file.js';
 import { logDestination } from './platform/http/logging.js';
-import { printStartupBanner } from './platform/startup-banner.js';
-import { CONFIG_ERROR_EXIT_CODE, StartupCheckError, checkTokenIssuer, explainIssuerChange, runStartupChecks } from './platform/startup-checks.js';
-import { packageVersion } from './version.js';
 import { createMetrics } from './platform/metrics/metrics.js';
 import { listenMetrics } from './platform/metrics/metrics.routes.js';
-import type { Server } from 'node:http';
+import { localUrl, printStartupBanner } from './platform/startup-banner.js';
+import { recordRunningService } from './platform/running-services.js';
+import { checkTokenIssuer, explainIssuerChange } from './platform/startup-checks.js';
+import { onShutdownSignals } from './shutdown.js';
+import { configuredOrExit } from './startup-gate.js';
 
 /** loadConfig → open and migrate the database → buildApp → listen; graceful shutdown on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    loadDotEnv();
-    config = loadConfig(process.env, packageVersion());
-    await runStartupChecks(config);
-  } catch (error) {
-    if (error instanceof ConfigError || error instanceof StartupCheckError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(CONFIG_ERROR_EXIT_CODE);
-    }
-    throw error;
-  }
+  const config = await configuredOrExit();
   const log = pino({ level: config.logLevel }, logDestination());
   // Generated secrets are shown once, on a terminal only, never in the JSON log stream.
   const announce = terminalAnnouncer();
@@ -40,27 +29,15 @@ async function main(): Promise<void> {
   const closeMetrics = () =>
     new Promise<void>((resolve) => (metricsServer === null ? resolve() : metricsServer.close(() => resolve())));
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    try {
-      await closeMetrics();
-      await app.close();
-      await runtime.monitor.close();
-      await runtime.rateLimitStore.close();
-      await runtime.database.close();
-      process.exit(0);
-    } catch (error) {
-      app.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  let forget = () => undefined as void;
+  onShutdownSignals(app.log, async () => {
+    forget();
+    await closeMetrics();
+    await app.close();
+    await runtime.monitor.close();
+    await runtime.rateLimitStore.close();
+    await runtime.database.close();
+  });
 
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -76,6 +53,11 @@ async function main(): Promise<void> {
     await runtime.rateLimitStore.close().catch(() => undefined);
     await runtime.database.close().catch(() => undefined);
     throw error;
+  }
+  if (config.database.kind === 'embedded-dir') {
+    // The demo, started beside the service, prints the address and the key this service accepts.
+    forget = recordRunningService(config.database.dataDir, { base_url: localUrl(app.server.address(), config), anon_key: runtime.secrets?.anonKey ?? null });
+    process.once('exit', forget);
   }
   await printStartupBanner({ config, db: runtime.database.db, anonKey: runtime.secrets?.anonKey ?? null, address: app.server.address() });
 }

@@ -115,3 +115,36 @@ describe('npm run demo on a platform already in use', async () => {
     expect(audit).toEqual([{ user_id: platformAdmin.id }]);
   });
 });
+
+describe('the demo says what a person then sees (decisions.md, First run)', async () => {
+  const database = await freshDatabase();
+  const ctx = await createTestContext({ database });
+  const progress: string[] = [];
+  const result = await runDemo(database, ctx.config, { log: (line) => progress.push(line) });
+  const report = formatDemoReport(result, { baseUrl: ctx.config.publicUrl, inMemory: false });
+
+  it("its report counts the BRAs the enterprise has, by status, as the database holds them", async () => {
+    const enterprise = await ctx.db.selectFrom('enterprises').select('id').where('name', '=', DEMO_ENTERPRISE.name).executeTakeFirstOrThrow();
+    const rows = await ctx.db
+      .selectFrom('bras')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('enterprise_id', '=', enterprise.id)
+      .groupBy('status')
+      .execute();
+    const total = rows.reduce((sum, row) => sum + Number(row.n), 0);
+    const note = /has (\d+) BRAs: ([^(]+) \(/.exec(report);
+    expect(Number(note?.[1])).toBe(total);
+    const said = Object.fromEntries((note?.[2] ?? '').split(', ').map((part) => [part.split(' ')[1], Number(part.split(' ')[0])]));
+    expect(said).toEqual(Object.fromEntries(rows.map((row) => [row.status, Number(row.n)])));
+    // And the progress lists each of them with the status it has.
+    const listed = progress.filter((line) => /^ {2}.+: (draft|in_progress|under_review|approved|cancelled)$/.test(line));
+    expect(listed).toHaveLength(total);
+  });
+
+  it('prints no heading without something under it', () => {
+    progress.forEach((line, index) => {
+      if (!line.startsWith('- ') || line.endsWith(': done')) return;
+      expect(progress[index + 1] ?? '', `"${line}" has nothing under it`).toMatch(/^ {2}\S/);
+    });
+  });
+});

@@ -5,7 +5,7 @@ const ROLE_LABELS = { super_admin: 'Super admin', admin: 'Client admin', assesso
 const quoteForShell = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 /** The text printed at the end: who can sign in, with what, where; and one sign-in to copy. */
-export function formatDemoReport(result: DemoResult, where: { baseUrl: string; inMemory: boolean }): string {
+export function formatDemoReport(result: DemoResult, where: { baseUrl: string; inMemory: boolean; serviceRunning?: boolean }): string {
   const lines: string[] = [];
   if (result.outcome === 'exists') {
     lines.push(
@@ -31,7 +31,9 @@ export function formatDemoReport(result: DemoResult, where: { baseUrl: string; i
   if (example !== undefined) {
     lines.push(
       '',
-      `Try it: paste these lines into a shell while the service runs (npm start). They sign in as ${example.fullName}`,
+      where.serviceRunning === true
+        ? `Try it: the service runs at ${where.baseUrl} with this apikey; paste these lines into a shell. They sign in as ${example.fullName}`
+        : `Try it: start the service (npm start; the demo may run again beside it), then paste these lines into a shell. They sign in as ${example.fullName}`,
       `(${ROLE_LABELS[example.role]}) and list what the demo made. The API reference is at ${where.baseUrl}/docs.`,
       '',
       ...sessionCommands({ baseUrl: where.baseUrl, anonKey: result.anonKey, email: example.email, password: example.password as string }).map(

@@ -108,16 +108,20 @@ export async function runDemo(database: Database, config: Config, options: DemoO
     );
   }
 
+  // A step's lines come under its title; a step with nothing to add is one line, never a bare heading.
+  let lines: string[] = [];
   const mailer = createMailer(config.mail);
-  const context = newContext(database, config, secrets, log, mailer);
+  const context = newContext(database, config, secrets, (line) => lines.push(line), mailer);
   try {
     for (const step of options.steps ?? DEMO_STEPS) {
-      log(`- ${step.title}`);
+      lines = [];
       try {
         await step.run(context);
       } catch (error) {
         throw new DemoStepError(step.title, error);
       }
+      if (lines.length === 0) log(`- ${step.title}: done`);
+      else for (const line of [`- ${step.title}`, ...lines]) log(line);
     }
   } finally {
     mailer.close();

@@ -58,8 +58,8 @@ export function formatStartupBanner(config: Config, facts: BannerFacts): string 
     lines.push(
       'No super admin exists yet. Two ways to get a first user:',
       '  - restart with BOOTSTRAP_SUPER_ADMIN_EMAIL and BOOTSTRAP_SUPER_ADMIN_PASSWORD set: a super admin is created;',
-      '  - or stop the service and run `npm run demo`: a demo enterprise with a client admin, assessors and',
-      '    reviewers (it prints their passwords and ready-to-run commands).',
+      '  - or run `npm run demo` in another shell, beside the service: a demo enterprise with a client admin,',
+      '    assessors and reviewers (it prints their passwords and commands for this service, with its apikey).',
     );
   } else {
     lines.push('No super admin exists yet: restart with BOOTSTRAP_SUPER_ADMIN_EMAIL and BOOTSTRAP_SUPER_ADMIN_PASSWORD set.');
@@ -77,6 +77,13 @@ function describeDatabase(config: Config): string {
     case 'embedded-dir':
       return `embedded, in ${config.database.dataDir} (DATA_DIR)`;
   }
+}
+
+/** The address a person on this machine uses to reach the service (a wildcard listener: 127.0.0.1). */
+export function localUrl(address: string | { address: string; port: number } | null, config: Config): string {
+  const host = address !== null && typeof address === 'object' && /^[\d.:]+$/.test(config.host) ? address.address : config.host;
+  const port = address !== null && typeof address === 'object' ? address.port : config.port;
+  return `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost(host)}:${port}`;
 }
 
 /** After listen: the banner on stdout, from what the running service knows. */

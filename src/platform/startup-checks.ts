@@ -7,6 +7,8 @@ import type { Config } from '../config.js';
 import { checkKeyFiles } from './audit/checkpoint-key.js';
 import type { DB } from './db/schema.js';
 import { recordPlatformValue } from './auth/secrets.js';
+import { PlacementError } from './db/embedded/binaries.js';
+import { prepareEmbeddedServer } from './db/embedded/reachability.js';
 
 /** Exit code of a configuration error (sysexits EX_CONFIG): the deployment, not the code, must change. */
 export const CONFIG_ERROR_EXIT_CODE = 78;
@@ -29,9 +31,12 @@ export class StartupCheckError extends Error {
  * What must hold before the service opens its database or serves: the database (server) answers and
  * exists, the embedded engine's directory is writable, Redis answers. Each check names its variable.
  */
-export async function runStartupChecks(config: Config, timeoutMs = 5_000): Promise<void> {
+export async function runStartupChecks(config: Config, timeoutMs = 5_000, say: (message: string) => void = (message) => process.stdout.write(`${message}\n`)): Promise<void> {
   if (config.database.kind === 'postgres') await checkPostgres(config.database.url, timeoutMs);
-  if (config.database.kind === 'embedded-dir') checkDataDir(config.database.dataDir);
+  if (config.database.kind === 'embedded-dir') {
+    checkDataDir(config.database.dataDir);
+    await checkEmbeddedServer(config.database.dataDir, say);
+  }
   checkAuditKeys(config);
   if (config.redisUrl !== null) await checkRedis(config.redisUrl, timeoutMs);
 }
@@ -110,6 +115,15 @@ function checkDataDir(dataDir: string): void {
   } catch (error) {
     const why = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
     throw new StartupCheckError('DATA_DIR', `the embedded database's directory ${resolve(dataDir)} cannot be created or written (${why}). Choose a writable directory.`);
+  }
+}
+
+async function checkEmbeddedServer(dataDir: string, say: (message: string) => void): Promise<void> {
+  try {
+    await prepareEmbeddedServer(dataDir, say);
+  } catch (error) {
+    if (error instanceof PlacementError) throw new StartupCheckError('DATA_DIR', error.message);
+    throw error;
   }
 }
 

@@ -1,6 +1,5 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -12,6 +11,7 @@ import { sessionHeaders } from '../support/api.js';
 import { rewriteEntry, tamper } from '../support/audit-tamper.js';
 import { createEnterprise, createUser, type TestUser } from '../support/factories.js';
 import { appendAuditEntries, signingKeyEnv } from '../support/governance-factories.js';
+import { scratchDir } from '../support/scratch-dir.js';
 
 const seconds = (n: number) => Array.from({ length: n }, (_, i) => ({ createdAt: new Date(Date.UTC(2026, 7, 1, 0, 0, i)) }));
 const withSigningKey = (config: Config, pem: string): Config => ({ ...config, audit: { ...config.audit, signingKeyPem: pem, trustedPublicKeysPem: [] } });
@@ -29,7 +29,7 @@ async function trailSignedBefore(ctx: TestContext, signWith: Config) {
 
 /** Trust in checkpoints of earlier keys after a rotation of the audit signing key (D7.5). */
 describe('audit checkpoint keys: rotation of the DATA_DIR key', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'audit-rotation-'));
+  const dataDir = scratchDir('audit-rotation');
   const ctx = await createTestContext({ env: { DATA_DIR: dataDir } });
   const headers = sessionHeaders(ctx);
   const call = async (method: 'GET' | 'POST', url: string, user: TestUser, payload?: object) =>
@@ -60,7 +60,7 @@ describe('audit checkpoint keys: rotation of the DATA_DIR key', async () => {
   it('a second rotation keeps both earlier keys; with no key yet, or a throw-away database, there is nothing to rotate', async () => {
     expect(await runKeysCommand(ctx.db, ctx.config, ['rotate-audit'], () => undefined)).toBe(0);
     expect(readFileSync(join(dataDir, 'audit-trusted-keys.pem'), 'utf8').match(/BEGIN PUBLIC KEY/g)).toHaveLength(2);
-    const empty = { ...ctx.config, dataDir: mkdtempSync(join(tmpdir(), 'audit-rotation-empty-')) };
+    const empty = { ...ctx.config, dataDir: scratchDir('audit-rotation-empty') };
     const lines: string[] = [];
     expect(await runKeysCommand(ctx.db, empty, ['rotate-audit'], (line) => lines.push(line))).toBe(0);
     expect(lines.join(' ')).toContain('creates one when it first signs');

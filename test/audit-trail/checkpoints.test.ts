@@ -1,6 +1,5 @@
 import { createPublicKey, verify as verifySignature } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { sessionHeaders } from '../support/api.js';
 import { auditEntries, expectAccessDenied } from '../support/audit.js';
 import { createEnterprise, createUser } from '../support/factories.js';
 import { appendAuditEntries, signingKeyEnv } from '../support/governance-factories.js';
+import { scratchDir } from '../support/scratch-dir.js';
 
 /** Signed checkpoints of the audit trail (D7.5): POST and GET /api/v1/audit/checkpoints. */
 describe('audit checkpoints', async () => {
@@ -96,7 +96,7 @@ describe('audit checkpoints', async () => {
   });
 
   it('without AUDIT_SIGNING_KEY the key is a file under DATA_DIR, created at first need with mode 0600 and kept', () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'audit-key-'));
+    const dataDir = scratchDir('audit-key');
     const config = { ...ctx.config, dataDir, audit: { ...ctx.config.audit, signingKeyPem: null } };
     const first = checkpointKeySource(config)().signing;
     const path = join(dataDir, 'audit-signing-key.pem');

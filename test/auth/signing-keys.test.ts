@@ -1,6 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT, decodeProtectedHeader } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { createTestContext, type TestContext } from '../support/app.js';
 import { freshDatabase } from '../support/database.js';
 import { bearer, createUser, type TestUser } from '../support/factories.js';
 import { providerCalls } from '../support/provider.js';
+import { scratchDir } from '../support/scratch-dir.js';
 
 const kidOf = (token: string) => decodeProtectedHeader(token).kid;
 
@@ -116,7 +116,7 @@ describe('signing keys supplied by the operator (AUTH_SIGNING_KEY, AUTH_SIGNING_
 
   it('a JWK file (with its own kid) replaces the previous key the same way', async () => {
     const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
-    const path = join(mkdtempSync(join(tmpdir(), 'signing-key-')), 'signing.jwk.json');
+    const path = join(scratchDir('signing-key'), 'signing.jwk.json');
     writeFileSync(path, JSON.stringify({ ...jwk, kid: 'ops-2026-11' }));
     const previous = await loadAuthSecrets(database.db, loadConfig({ ...base, AUTH_SIGNING_KEY: pem }), () => undefined);
     const previousToken = (await signAccessToken(subject, previous, claims)).token;

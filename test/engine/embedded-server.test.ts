@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../src/platform/db/engine.js';
 import { loadBinaries, resolveServerUser } from '../../src/platform/db/embedded/binaries.js';
 import { clusterLayout, readRunningServer, stopCluster } from '../../src/platform/db/embedded/cluster.js';
+import { PLACEMENT_RECORD } from '../../src/platform/db/embedded/server-placement.js';
 import { joinEmbeddedServer, LEASE_NAME } from '../../src/platform/db/embedded/embedded-server.js';
 import { engineUnderTest } from '../support/database.js';
 import { TEST_DATA_DIR } from '../support/global-setup.js';
@@ -43,14 +44,22 @@ describe('embedded server layout', () => {
 // Real servers of their own: run on the embedded leg only (the server leg would repeat them).
 describe.runIf(engineUnderTest() === 'embedded')('embedded server processes', () => {
   it.runIf(process.getuid?.() === 0)(
-    'as root, refuses before initdb a DATA_DIR the unprivileged server user cannot reach, naming it and the fix',
+    'as root, a DATA_DIR the server user cannot reach: the cluster is placed where it can, recorded in DATA_DIR, and runs there',
     async () => {
       const locked = scratch(0o700);
       const dataDir = join(locked, 'data');
-      await expect(joinEmbeddedServer(dataDir)).rejects.toThrow(
-        new RegExp(`DATA_DIR ${dataDir} .*user "postgres".*may not enter ${locked}, mode 0700.*chmod o\\+x ${locked}`),
-      );
-      expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(false);
+      const said: string[] = [];
+      const server = await joinEmbeddedServer(dataDir, { ephemeral: true, log: (line) => said.push(line) });
+      const record = JSON.parse(readFileSync(join(dataDir, PLACEMENT_RECORD), 'utf8')) as { cluster: string };
+      try {
+        expect(server.started).toBe(true);
+        expect(said.join('\n')).toContain(`cannot reach ${dataDir} (it may not enter ${locked}, mode 0700)`);
+        expect(existsSync(join(record.cluster, 'PG_VERSION'))).toBe(true);
+        expect(statSync(locked).mode & 0o777).toBe(0o700);
+      } finally {
+        await server.release();
+        rmSync(dirname(record.cluster), { recursive: true, force: true });
+      }
     },
   );
 

@@ -60,9 +60,9 @@ export interface Running {
   kill(signal?: NodeJS.Signals): void;
 }
 
-/** Runs a command in its own process group from the repository root. */
-export function start(command: string, args: string[], env: NodeJS.ProcessEnv): Running {
-  const child = spawn(command, args, { cwd: process.cwd(), env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs a command in its own process group, from the repository root unless told another directory. */
+export function start(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Running {
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -85,8 +85,8 @@ export function start(command: string, args: string[], env: NodeJS.ProcessEnv): 
 }
 
 /** Runs to the end, or kills the group after timeoutMs; leaves nothing running behind either way. */
-export async function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Finished & { timedOut: boolean }> {
-  const running = start(command, args, env);
+export async function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, cwd = process.cwd()): Promise<Finished & { timedOut: boolean }> {
+  const running = start(command, args, env, cwd);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

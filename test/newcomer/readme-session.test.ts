@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_LEGAL_ENTITIES, DEMO_MEMBERS } from '../../src/demo/demo-data.js';
+import { DEMO_BRAS } from '../../src/demo/steps/bras.step.js';
 import { shellBlocks, sessionScript } from './markdown.js';
 import { cleanEnv, freePort, run, start, tempDir, waitForHttp } from './processes.js';
 
@@ -41,6 +42,9 @@ describe('the README first session works verbatim (issue: a newcomer reaches a f
     // The first BRA: created as a draft, then listed beside the demo's.
     expect(output).toMatch(/"name": "My first assessment \d+"/);
     expect(output).toContain('"status": "draft"');
+    // What the README says the list shows: every BRA, the demo's in each of their states, one line each.
+    expect(output).toMatch(/^draft\s+My first assessment \d+$/m);
+    for (const bra of DEMO_BRAS) expect(output).toMatch(new RegExp(`^${bra.outcome}\\s+${bra.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
     // The start-up banner reached the newcomer's terminal.
     expect(output).toContain(`listening on http://127.0.0.1:${port}`);
     // The last step stopped the service.

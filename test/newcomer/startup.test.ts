@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONFIG_ERROR_EXIT_CODE } from '../../src/platform/startup-checks.js';
@@ -74,5 +75,30 @@ describe('a started service tells the newcomer what to do next, and serves a doc
     }
     const stopped = await service.finished;
     expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toMatch(/"msg":"stopped in \d+ ms"/);
+  });
+});
+
+describe('shutdown says when it is done, and a second Ctrl+C stops at once (decisions.md, First run)', () => {
+  it('a request still arriving holds the shutdown; Ctrl+C again a moment later ends the process at once (exit 130)', async () => {
+    const port = await freePort();
+    const service = start('node', ['dist/main.js'], cleanEnv({ DATABASE_URL: 'memory://', PORT: String(port) }));
+    await waitForHttp(`http://127.0.0.1:${port}/health`, service, START_TIMEOUT_MS);
+    // A request whose body never finishes: the graceful shutdown waits for it.
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST /auth/v1/token?grant_type=password HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email"');
+    socket.on('error', () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.kill(service.pid, 'SIGINT');
+    for (let i = 0; i < 40 && !service.output().includes('shutting down'); i += 1) await new Promise((r) => setTimeout(r, 100));
+    // A person pressing again, not the echo of the first press that `npm start` forwards (within a second).
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(service.output()).not.toContain('stopped in');
+    process.kill(service.pid, 'SIGINT');
+    const ended = await service.finished;
+    socket.destroy();
+    expect(ended.code).toBe(130);
+    expect(ended.stdout).toContain('SIGINT again: stopping at once');
   });
 });

@@ -1,6 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -10,6 +9,7 @@ import { StartupCheckError, checkTokenIssuer, explainIssuerChange, runStartupChe
 import { createTestContext } from '../support/app.js';
 import { engineUnderTest } from '../support/database.js';
 import { withDatabase } from '../support/global-setup.js';
+import { scratchDir } from '../support/scratch-dir.js';
 
 async function closedPort(): Promise<number> {
   return new Promise((resolve) => {
@@ -52,7 +52,7 @@ describe('start-up checks name the variable and the cause before any work (issue
   });
 
   it('an embedded database directory that cannot be created names DATA_DIR', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'startup-')), 'a-file');
+    const file = join(scratchDir('startup'), 'a-file');
     writeFileSync(file, '');
     const error = await failure({ DATA_DIR: join(file, 'data') });
     expect(error.variable).toBe('DATA_DIR');
@@ -60,13 +60,13 @@ describe('start-up checks name the variable and the cause before any work (issue
   });
 
   it('a damaged audit key file under DATA_DIR names DATA_DIR and the file, before any signature or verification', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'startup-keys-'));
+    const dataDir = scratchDir('startup-keys');
     writeFileSync(join(dataDir, 'audit-trusted-keys.pem'), '-----BEGIN PUBLIC KEY-----\nbm90IGEga2V5\n-----END PUBLIC KEY-----\n');
     const trusted = await failure({ DATA_DIR: dataDir });
     expect(trusted.variable).toBe('DATA_DIR');
     expect(trusted.message).toContain(join(dataDir, 'audit-trusted-keys.pem'));
 
-    const other = mkdtempSync(join(tmpdir(), 'startup-keys-'));
+    const other = scratchDir('startup-keys');
     writeFileSync(join(other, 'audit-signing-key.pem'), 'not a key');
     const signing = await failure({ DATA_DIR: other });
     expect(signing.message).toContain(`${join(other, 'audit-signing-key.pem')} is not an Ed25519 private key`);

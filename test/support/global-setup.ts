@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -26,7 +27,7 @@ declare module 'vitest' {
 
 /**
  * Where the run's embedded server lives: in the temporary directory, one per checkout (a run killed half-way
- * leaves it running for the next run to adopt). Not inside the checkout: as root, the server runs as the
+ * leaves it running for the next run to adopt; a finished run removes it unless KEEP_TEST_CLUSTER=1). Not inside the checkout: as root, the server runs as the
  * user `postgres`, which cannot reach a checkout under a 0700 home.
  */
 export const TEST_DATA_DIR = join(tmpdir(), `risk-test-${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12)}`);
@@ -69,6 +70,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await admin.query(`drop role if exists ${runtimeRole.name}`);
     await admin.end();
     await server?.release();
+    // The run's cluster (about 100 MB) goes too, unless kept to look into (KEEP_TEST_CLUSTER=1), or another run
+    // of this checkout still uses it (its server still runs).
+    if (server !== null && process.env['KEEP_TEST_CLUSTER'] !== '1' && !existsSync(join(TEST_DATA_DIR, 'postgres', 'postmaster.pid'))) {
+      rmSync(TEST_DATA_DIR, { recursive: true, force: true });
+    }
   };
 }
 

@@ -144,6 +144,13 @@ function assessorCaller(context: DemoContext, key: string, enterpriseId: string)
   return caller;
 }
 
+/** "… has 6 BRAs: 1 draft, 2 in_progress, …": counted from the statuses the BRAs have, in the states' order. */
+export function braCountNote(statuses: readonly string[]): string {
+  const order = ['draft', 'in_progress', 'under_review', 'approved', 'cancelled'];
+  const counts = order.map((status) => [status, statuses.filter((s) => s === status).length] as const).filter(([, n]) => n > 0);
+  return `${DEMO_ENTERPRISE.name} has ${statuses.length} BRAs: ${counts.map(([status, n]) => `${n} ${status}`).join(', ')} (GET /api/v1/bras).`;
+}
+
 /** BRAs in every state, created and rated by the assessors, reviewed and closed by the client admin (D5). */
 export const brasStep: DemoStep = {
   title: 'Business risk assessments in every state',
@@ -156,6 +163,7 @@ export const brasStep: DemoStep = {
     // The control library of the controls step, read through its service; links to absent ones are skipped.
     const library = await context.services.controls.subControls.list(clientAdmin, {});
 
+    const statuses: string[] = [];
     for (const spec of DEMO_BRAS) {
       const assessor = assessorCaller(context, spec.createdBy, enterpriseId);
       const entity = need(context.legalEntities.get(spec.legalEntity), `legal entity ${spec.legalEntity}`);
@@ -188,8 +196,10 @@ export const brasStep: DemoStep = {
       if (spec.outcome === 'under_review' || spec.outcome === 'approved') await transitions.submit(assessor, bra.id);
       if (spec.outcome === 'approved') await transitions.approve(clientAdmin, bra.id, { final_comment: spec.closing ?? null });
       if (spec.outcome === 'cancelled') await transitions.cancel(clientAdmin, bra.id, { cancellation_reason: spec.closing ?? null });
-      context.log(`  ${spec.name}: ${spec.outcome}`);
+      const made = await bras.get(clientAdmin, bra.id);
+      statuses.push(made.status);
+      context.log(`  ${spec.name}: ${made.status}`);
     }
-    context.notes.push(`${DEMO_ENTERPRISE.name} has ${DEMO_BRAS.length} BRAs, one in every state (draft, in progress, under review, approved, cancelled).`);
+    context.notes.push(braCountNote(statuses));
   },
 };

@@ -33,7 +33,7 @@ export const HistoryEntryView = Type.Object({
   legal_entity_id: Nullable(Uuid('The scope of that record')),
   business_unit_id: Nullable(Uuid('The scope of that record')),
   previous_level: Nullable(RiskLevel),
-  new_level: Nullable(Type.Union([RiskLevel], { description: 'null when the override was deleted' })),
+  new_level: Type.Union([RiskLevel, Type.Null()], { description: 'null when the override was deleted' }),
   previous_threshold: Nullable(Type.Integer({ description: 'null on creation' })),
   new_threshold: Nullable(Type.Integer({ description: 'null when the override was deleted' })),
   changed_by: Nullable(Uuid('Who made the change')),

@@ -28,9 +28,12 @@ export function registerHealthRoute(
         operationId: 'platform.health',
         tags: ['platform'],
         security: [],
-        response: { 200: HealthOk, 503: HealthDown },
+        response: {
+          200: { ...HealthOk, description: 'The service and its database answer' },
+          503: { ...HealthDown, description: 'The database does not answer within two seconds' },
+        },
       },
-      config: { public: true },
+      config: { public: true, accessLogLevel: 'debug' },
     },
     async (_request, reply) => {
       try {

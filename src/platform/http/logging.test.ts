@@ -1,9 +1,13 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { RequestLogger, loggerOptions, perTurn } from './logging.js';
+import Fastify from 'fastify';
+import { AccessLogController, RequestLogger, loggerOptions, perTurn, readable } from './logging.js';
 
 function capture() {
   const lines: Array<Record<string, unknown>> = [];
@@ -60,5 +64,50 @@ describe('standard output (decisions.md, Platform: logs)', () => {
       const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
       expect(child.stdout, child.stderr).toBe('one\ntwo\n');
     }
+  });
+});
+
+describe('on a terminal the service reads like a tool (decisions.md, First run)', () => {
+  it('writes each JSON line as pino-pretty formats it: time, level, message, no JSON', () => {
+    const writes: string[] = [];
+    const out = readable({ write: (chunk: string) => void writes.push(chunk) }, false);
+    out.write(`{"level":30,"time":${Date.now()},"pid":1,"hostname":"h","msg":"stopped in 12 ms"}\n{"level":40,"time":${Date.now()},"msg":"careful"}\n`);
+    expect(writes).toHaveLength(1);
+    const text = writes[0] as string;
+    expect(text).toMatch(/INFO.*stopped in 12 ms\n/);
+    expect(text).toMatch(/WARN.*careful\n/);
+    expect(text).not.toContain('{"level"');
+  });
+
+  it('chooses by standard output: readable lines on a terminal, JSON lines through a pipe', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'log-output-'));
+    const file = join(dir, 'write-one-line.ts');
+    writeFileSync(file, `import { logDestination } from '${resolve('src/platform/http/logging.ts')}';\nlogDestination().write('{"level":30,"time":0,"msg":"hello"}\\n');\n`);
+    const command = `${process.execPath} --import tsx ${file}`;
+    const piped = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
+    expect(piped.stdout).toBe('{"level":30,"time":0,"msg":"hello"}\n');
+    // `script` gives the command a terminal of its own and copies what it shows.
+    const onTerminal = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8' });
+    expect(onTerminal.stdout).toContain('INFO');
+    expect(onTerminal.stdout).toContain('hello');
+    expect(onTerminal.stdout).not.toContain('{"level"');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes health checks at debug, other requests at info', async () => {
+    const { stream, lines } = capture();
+    const app = Fastify({ logger: { level: 'info', stream }, logController: new AccessLogController(stream) });
+    app.get('/health', { config: { accessLogLevel: 'debug' } }, async () => ({ status: 'ok' }));
+    app.get('/other', async () => ({ ok: true }));
+    await app.inject('/health');
+    await app.inject('/other');
+    app.log.level = 'debug';
+    await app.inject('/health');
+    await app.close();
+    const access = lines.filter((line) => line['msg'] === 'request completed').map((line) => [(line['req'] as { path: string }).path, line['level']]);
+    expect(access).toEqual([
+      ['/other', 30],
+      ['/health', 20],
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { prettyFactory } from 'pino-pretty';
 import { pino, type Bindings, type ChildLoggerOptions, type DestinationStream } from 'pino';
 import type { LogLevel } from '../../config.js';
 import { operationOf } from './operation.js';
@@ -44,6 +45,28 @@ export function perTurn(out: DestinationStream): DestinationStream & { flush(): 
 let standardOutput: DestinationStream | undefined;
 
 /**
+ * On a terminal, a person reads the lines: pino-pretty turns each JSON line into a readable one (time,
+ * level, message, then the members), synchronously, as the lines come. Anywhere else (a pipe, a file, a
+ * log shipper) the lines stay JSON.
+ */
+function terminalOrJson(): DestinationStream {
+  const json = pino.destination({ dest: 1, sync: true });
+  return process.stdout.isTTY === true ? readable(json) : json;
+}
+
+/** JSON lines (one or several in one write, as perTurn hands them) written as pino-pretty formats them. */
+export function readable(out: DestinationStream, colorize = true): DestinationStream {
+  const format = prettyFactory({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  return {
+    write(lines: string) {
+      let text = '';
+      for (const line of lines.split('\n')) if (line !== '') text += format(line);
+      out.write(text);
+    },
+  };
+}
+
+/**
  * Standard output, written synchronously once per turn of the event loop (perTurn): under load several
  * responses complete in one turn, and their access lines go out in one system call. pino's default
  * writes every line from the thread pool, waking a thread each time (decisions.md, per-request cost). A
@@ -53,7 +76,7 @@ let standardOutput: DestinationStream | undefined;
  */
 export function logDestination(): DestinationStream {
   if (standardOutput !== undefined) return standardOutput;
-  const lines = perTurn(pino.destination({ dest: 1, sync: true }));
+  const lines = perTurn(terminalOrJson());
   process.on('exit', lines.flush);
   standardOutput = lines;
   return lines;
@@ -82,6 +105,7 @@ export function loggerOptions(level: LogLevel): NonNullable<FastifyServerOptions
 }
 
 const INFO = pino.levels.values['info']!;
+const DEBUG = pino.levels.values['debug']!;
 
 /**
  * One access line per request, when its response is complete: `request completed` with the request id,
@@ -107,14 +131,15 @@ export class AccessLogController extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error || this.#stream === null) return super.requestCompleted(error, request, reply);
-    if (pino.levels.values[request.server.log.level]! > INFO) return;
+    const level = request.routeOptions.config.accessLogLevel === 'debug' ? DEBUG : INFO;
+    if (pino.levels.values[request.server.log.level]! > level) return;
     const url = request.url;
     const query = url.indexOf('?');
     const req =
       `{"method":${JSON.stringify(request.method)},"path":${JSON.stringify(query === -1 ? url : url.slice(0, query))}` +
       `${member('ip', request.ip)}${member('operation', operationOf(request))}}`;
     this.#stream.write(
-      `{"level":${INFO},"time":${Date.now()}${this.#process},"reqId":${JSON.stringify(request.id)},"req":${req},` +
+      `{"level":${level},"time":${Date.now()}${this.#process},"reqId":${JSON.stringify(request.id)},"req":${req},` +
         `"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime},"msg":"request completed"}\n`,
     );
   }

@@ -37,6 +37,10 @@ export interface TagInfo {
   description: string;
 }
 
+const HTTP_LAYER_REFUSAL =
+  'Not a refusal of this operation, which takes no input: a request the HTTP server cannot read (400, or 431 for headers ' +
+  'over its limit) or another method on this path (404, in the error shape).';
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];
 
 const SUCCESS_WORDS: Record<string, string> = {
@@ -60,7 +64,10 @@ export function finishDocument(document: Json, knownTags: readonly TagInfo[]): J
       operation['security'] ??= path.startsWith('/auth/v1/') ? [{ apikey: [] }] : [{ bearerAuth: [] }];
       const body = operation['requestBody']?.['content']?.['application/json'] as Json | undefined;
       if (body !== undefined) addExample(body, context);
-      for (const [status, response] of Object.entries((operation['responses'] ?? {}) as Record<string, Json>)) {
+      const responses = (operation['responses'] ??= {}) as Record<string, Json>;
+      // Operations that refuse nothing themselves (health, the key set) still meet the HTTP layer's refusals.
+      if (!Object.keys(responses).some((status) => /^4(\d\d|XX)$/.test(status))) responses['4XX'] = { description: HTTP_LAYER_REFUSAL };
+      for (const [status, response] of Object.entries(responses)) {
         if (!/^2\d\d$/.test(status)) continue;
         if (response['description'] === undefined || response['description'] === 'Default Response') {
           response['description'] = describeSuccess(status, operation['summary']);

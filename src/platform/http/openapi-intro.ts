@@ -36,6 +36,10 @@ below are what this version serves.
 This page is generated from the route schemas; the same document is served at \`${OPENAPI_PATH}\` for client
 generators. The service's own guide is \`docs/guide.md\` in the repository.
 
+Codes in parentheses cite the contract this service implements, which the repository carries:
+\`(D5)\` or \`(D6.7)\` is a section (and its numbered item) of \`docs/contract/decisions.md\`, D5 being who may do
+what; \`(4.2)\` or \`(3.5)\` is a section of \`docs/contract/interface.md\`.
+
 ## Getting started
 
 1. Get a user. Either start the service once with \`BOOTSTRAP_SUPER_ADMIN_EMAIL\` and
@@ -104,3 +108,9 @@ Paginated lists take \`page\` (from 1) and \`page_size\` (above 100 is clamped t
 \`{ data, pagination: { page, page_size, total, total_pages, has_next, has_prev } }\`, newest first.
 `;
 }
+
+/**
+ * The document's licence (info.license): the service is not published under an open licence (package.json
+ * is private and names none), so its API description says so rather than leave a reader to guess.
+ */
+export const LICENSE = { name: 'Proprietary: all rights reserved; use as agreed with the operator of this service', identifier: 'LicenseRef-Proprietary' };

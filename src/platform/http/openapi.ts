@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { SECURITY_SCHEMES, finishDocument } from './openapi-document.js';
-import { DOCS_PATH, OPENAPI_PATH, PRODUCT_NAME, TAGS, apiIntroduction } from './openapi-intro.js';
+import { DOCS_PATH, LICENSE, OPENAPI_PATH, PRODUCT_NAME, TAGS, apiIntroduction } from './openapi-intro.js';
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas: a route added anywhere appears here
@@ -14,7 +14,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: PRODUCT_NAME, version: config.version, description: apiIntroduction(config) },
+      info: { title: PRODUCT_NAME, version: config.version, description: apiIntroduction(config), license: LICENSE },
       servers: [{ url: config.publicUrl }],
       components: { securitySchemes: structuredClone(SECURITY_SCHEMES) as never },
     },

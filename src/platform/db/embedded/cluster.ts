@@ -65,7 +65,8 @@ export function prepareDirectories(layout: ClusterLayout, user: ServerUser): voi
   }
 }
 
-function firstUnreachableAncestor(user: ServerUser, dir: string): string | null {
+/** The first directory on the way to `dir` that the server user may not enter; null when none. */
+export function firstUnreachableAncestor(user: ServerUser, dir: string): string | null {
   const chain: string[] = [];
   for (let current = dir; ; current = dirname(current)) {
     chain.unshift(current);

@@ -2,7 +2,6 @@ import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadBinaries, resolveServerUser, type PostgresBinaries, type ServerUser } from './binaries.js';
 import {
-  clusterLayout,
   initialiseCluster,
   isInitialised,
   prepareDirectories,
@@ -14,6 +13,7 @@ import {
   type RunningServer,
 } from './cluster.js';
 import { withLockFile } from './lock-file.js';
+import { placeServer } from './server-placement.js';
 
 /**
  * The PostgreSQL server of one DATA_DIR, shared by every process that uses that DATA_DIR: the service,
@@ -54,10 +54,11 @@ export interface JoinOptions {
 }
 
 export async function joinEmbeddedServer(dataDir: string, options: JoinOptions = {}): Promise<EmbeddedServer> {
-  const layout = clusterLayout(dataDir);
-  const binaries = await loadBinaries();
-  const user = resolveServerUser();
   const log = options.log ?? (() => undefined);
+  const installed = await loadBinaries();
+  const user = resolveServerUser();
+  // Where this user can reach the programs and the cluster (placed beside DATA_DIR's reach when needed).
+  const { layout, binaries } = placeServer(dataDir, installed, user, log);
 
   const connect = () =>
     withLockFile(layout.lockFile, async () => {
