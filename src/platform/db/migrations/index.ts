@@ -13,6 +13,7 @@ const MIGRATION_FILES = [
   '20261123090300_mitigation_actions.sql',
   '20261123090400_audit_trail.sql',
   '20261123100000_security.sql',
+  '20261127110000_append_only_history.sql',
 ] as const;
 
 export interface SqlMigration {
