@@ -23,14 +23,17 @@ interface Operation {
   body: Schema | undefined;
 }
 
-/** What a change can touch; a 403 adds an access_denied entry, which is the refusal's record, not a change. */
+/**
+ * What a change can touch. A refusal's own records are left out: a 403's access_denied entry, and the
+ * alerts monitoring raises on repeated authentication failures (D9.5).
+ */
 const FINGERPRINT = sql<{ fingerprint: string }>`
   select string_agg(t.name || ':' || t.n || ':' || t.x, ',' order by t.name) as fingerprint from (
     ${sql.join(
       [
         'enterprises', 'enterprise_members', 'entity_roles', 'legal_entities', 'business_units', 'risk_scenarios',
         'risk_appetites', 'risk_appetite_history', 'bras', 'bra_risk_scenarios', 'bra_ratings', 'bra_snapshots',
-        'bra_controls', 'key_controls', 'sub_controls', 'mitigation_actions', 'audit_checkpoints', 'users', 'system_alerts',
+        'bra_controls', 'key_controls', 'sub_controls', 'mitigation_actions', 'audit_checkpoints', 'users',
       ].map((table) => sql`select ${table}::text as name, count(*)::text as n, coalesce(max(xmin::text::bigint), 0)::text as x from ${sql.table(table)}`),
       sql` union all `,
     )}
@@ -109,11 +112,15 @@ describe('fuzzing every operation of the served OpenAPI document', async () => {
           expect(typeof body['error'], where).toBe('string');
           expect(typeof body['code'], where).toBe('string');
           expect(body['request_id'], where).toBe(response.headers['x-request-id']);
-          if (changes) expect((await FINGERPRINT.execute(ctx.db)).rows[0]!.fingerprint, `${where}: a refusal changed the database`).toBe(before);
+          if (changes) {
+            const after = (await FINGERPRINT.execute(ctx.db)).rows[0]!.fingerprint;
+            const changed = after.split(',').filter((part) => !before.split(',').includes(part));
+            expect(changed, `${where}: a refusal changed the database`).toEqual([]);
+          }
         }
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
     process.stdout.write(`openapi fuzz: ${operations.length} operations, ${sent} requests, seed ${SEED}\n`);
-  });
+  }, 60 * 60_000);
 });
