@@ -24,8 +24,9 @@ describe('the database ending the service connections under load (finding 1)', a
       ? ctx.app.inject({ method: 'GET', url: '/api/v1/legal-entities', headers })
       : ctx.app.inject({ method: 'POST', url: '/api/v1/admin/legal-entities', headers, payload: { name: `Entity under load ${i}` } });
 
+  const statuses = new Map<number, number>();
+
   it('answers 503 SERVICE_UNAVAILABLE or succeeds, never a 500, and the process stays up', async () => {
-    const statuses = new Map<number, number>();
     for (let round = 0; round < 5; round += 1) {
       const inFlight = Array.from({ length: 40 }, (_, i) => request(round * 40 + i));
       await terminateServiceConnections();
@@ -40,6 +41,14 @@ describe('the database ending the service connections under load (finding 1)', a
       }
     }
     expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+  });
+
+  it('raises one database alert for the outage, however many requests it failed', async () => {
+    await ctx.monitor.flush();
+    const alerts = await ctx.db.selectFrom('system_alerts').select(['type', 'cause']).where('type', '=', 'database').execute();
+    // Requests that found their connection gone answered 503; each reported it, and one alert came of it.
+    expect(statuses.get(503) ?? 0).toBeGreaterThan(0);
+    expect(alerts).toEqual([{ type: 'database', cause: 'unreachable' }]);
   });
 
   it('serves again by itself within 5 s of the connections being gone: health 200, then reads and writes', async () => {
