@@ -3,7 +3,9 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { clusterLayout } from '../../src/platform/db/embedded/cluster.js';
+import pg from 'pg';
+import { EMBEDDED_DATABASE, openDatabase, type Database } from '../../src/platform/db/engine.js';
+import { clusterLayout, readRunningServer } from '../../src/platform/db/embedded/cluster.js';
 import { postmastersOf, startService, type ServiceProcess } from '../support/service-process.js';
 
 /** The built service as its own process on a persisted DATA_DIR, as the crash suite drives it. */
@@ -11,23 +13,74 @@ export const ADMIN = { email: 'crash.admin@crash.example', password: 'Crash-Admi
 const ANON_KEY = `anon_${randomUUID().replaceAll('-', '')}`;
 const SERVICE_KEY = `service_${randomUUID().replaceAll('-', '')}`;
 
-export function crashDataDir(): { dataDir: string; remove(): void } {
+/**
+ * Where the service keeps its data for a crash test: a persisted embedded engine under a DATA_DIR of its
+ * own, or, when TEST_DATABASE_URL names a server, a fresh database on that server (dropped afterwards).
+ */
+export interface CrashPlace {
+  engine: 'embedded' | 'postgres';
+  dataDir: string;
+  env: Record<string, string>;
+  /** The database as its owner, for the checks after the crashes. */
+  open(): Promise<Database>;
+  /** A superuser connection to the server (to terminate the service's connections). */
+  superuser(): pg.Client;
+  /** The database name, for pg_stat_activity. */
+  databaseName: string;
+  remove(): Promise<void>;
+}
+
+export async function crashPlace(): Promise<CrashPlace> {
   const dir = mkdtempSync(join(tmpdir(), 'risk-crash-test-'));
   // mkdtemp makes it 0700: let the server user (when the suite runs as root) through.
   chmodSync(dir, 0o755);
   const dataDir = join(dir, 'data');
+  const serverUrl = process.env['TEST_DATABASE_URL'];
+  if (serverUrl === undefined || serverUrl === '') {
+    return {
+      engine: 'embedded',
+      dataDir,
+      env: { DATA_DIR: dataDir },
+      databaseName: EMBEDDED_DATABASE,
+      open: () => openDatabase({ kind: 'embedded-dir', dataDir }, { poolSize: 2 }),
+      superuser() {
+        const running = readRunningServer(clusterLayout(dataDir));
+        if (running === null) throw new Error('no embedded server runs');
+        return new pg.Client({ connectionString: `postgresql://postgres@localhost:${running.port}/postgres?host=${encodeURIComponent(running.socketDir)}` });
+      },
+      async remove() {
+        for (const pid of postmastersOf(clusterLayout(dataDir).clusterDir)) process.kill(pid, 'SIGTERM');
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const databaseName = `risk_crash_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const admin = () => new pg.Client({ connectionString: serverUrl });
+  const client = admin();
+  await client.connect();
+  await client.query(`create database ${databaseName}`);
+  await client.end();
+  const url = Object.assign(new URL(serverUrl), { pathname: `/${databaseName}` }).toString();
   return {
+    engine: 'postgres',
     dataDir,
-    remove() {
-      for (const pid of postmastersOf(clusterLayout(dataDir).clusterDir)) process.kill(pid, 'SIGTERM');
+    env: { DATA_DIR: dataDir, DATABASE_URL: url },
+    databaseName,
+    open: () => openDatabase({ kind: 'postgres', url }, { poolSize: 2 }),
+    superuser: admin,
+    async remove() {
+      const dropper = admin();
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${databaseName} with (force)`);
+      await dropper.end();
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-export function startOn(dataDir: string): Promise<ServiceProcess> {
+export function startOn(place: CrashPlace): Promise<ServiceProcess> {
   return startService({
-    DATA_DIR: dataDir,
+    ...place.env,
     AUTH_ANON_KEY: ANON_KEY,
     AUTH_SERVICE_ROLE_KEY: SERVICE_KEY,
     BOOTSTRAP_SUPER_ADMIN_EMAIL: ADMIN.email,

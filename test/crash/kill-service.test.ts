@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../../src/platform/audit/chain-verifier.js';
-import { openDatabase } from '../../src/platform/db/engine.js';
 import { ensureBuilt, type ServiceProcess } from '../support/service-process.js';
-import { crashDataDir, signIn, startOn, writeBurst } from './crash-support.js';
+import { crashPlace, signIn, startOn, writeBurst, type CrashPlace } from './crash-support.js';
 
 const ROUNDS = Number(process.env['CRASH_ROUNDS'] ?? 10);
 const WORKERS = 8;
@@ -14,18 +13,21 @@ const WORKERS = 8;
  * entry nor an entry without its enterprise, and every chain verifies.
  */
 describe('kill -9 of the service mid-burst (D1: no acknowledged write lost)', () => {
-  const place = crashDataDir();
+  let place: CrashPlace;
   let service: ServiceProcess | null = null;
-  beforeAll(() => ensureBuilt(), 180_000);
+  beforeAll(async () => {
+    ensureBuilt();
+    place = await crashPlace();
+  }, 180_000);
   afterAll(async () => {
     if (service !== null && service.child.exitCode === null && service.child.signalCode === null) await service.stop();
-    place.remove();
+    await place.remove();
   }, 60_000);
 
-  it(`${ROUNDS} rounds: every acknowledged write present, change and audit entry together, chains valid`, async () => {
+  it(`${ROUNDS} rounds (embedded engine, or TEST_DATABASE_URL's server): every acknowledged write present, change and audit entry together, chains valid`, async () => {
     const acknowledged: string[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
-      service = await startOn(place.dataDir);
+      service = await startOn(place);
       const token = await signIn(service);
       const current = service;
       // Killed once a number of writes (different each round) has been acknowledged, with more in flight.
@@ -42,7 +44,7 @@ describe('kill -9 of the service mid-burst (D1: no acknowledged write lost)', ()
       await current.kill();
     }
 
-    const database = await openDatabase({ kind: 'embedded-dir', dataDir: place.dataDir }, { poolSize: 2 });
+    const database = await place.open();
     try {
       const ids = new Set((await database.db.selectFrom('enterprises').select('id').execute()).map((row) => row.id));
       const missing = acknowledged.filter((id) => !ids.has(id));
@@ -57,7 +59,7 @@ describe('kill -9 of the service mid-burst (D1: no acknowledged write lost)', ()
       expect(orphans, 'audit entries without their enterprise').toEqual([]);
       expect(await verifyAuditChain(database.db, null)).toMatchObject({ valid: true });
       for (const id of ids) expect((await verifyAuditChain(database.db, id)).valid, `chain of ${id}`).toBe(true);
-      process.stdout.write(`crash: ${ROUNDS} rounds of kill -9, ${acknowledged.length} acknowledged writes checked, ${ids.size} enterprises\n`);
+      process.stdout.write(`crash (${place.engine}): ${ROUNDS} rounds of kill -9, ${acknowledged.length} acknowledged writes checked, ${ids.size} enterprises\n`);
     } finally {
       await database.close();
     }
