@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
+import { signingKeyEnv } from '../support/governance-factories.js';
 import { apiCaller } from '../support/api.js';
 import { createBra } from '../support/bras-factories.js';
 import { createKeyControl, createSubControl } from '../support/controls-factories.js';
@@ -11,7 +12,7 @@ import { createLegalEntity, createUser, tokenFor } from '../support/factories.js
  * silently ignored, rights the service's role should not have, and audit entries of the wrong kind.
  */
 describe('findings of the robustness probe', async () => {
-  const ctx = await createTestContext();
+  const ctx = await createTestContext({ env: signingKeyEnv() });
   const call = apiCaller(ctx);
   const admin = await createUser(ctx, { role: 'admin' });
   const token = await tokenFor(ctx, admin);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../../src/platform/module.js';
 import { createTestContext } from '../support/app.js';
+import { signingKeyEnv } from '../support/governance-factories.js';
 import { D5_ROUTE_ACCESS, type RouteAccess } from './d5-access.js';
 import { createMatrixWorld, type IdsByName } from './matrix-world.js';
 import { routeRecorder, type RegisteredRoute } from './route-table.js';
@@ -52,7 +53,7 @@ function requestOf(route: RegisteredRoute, ids: IdsByName) {
  */
 describe('isolation matrix over the registered routes (D5, D10.1)', async () => {
   const recorder = routeRecorder();
-  const ctx = await createTestContext({ onRoute: recorder.onRoute });
+  const ctx = await createTestContext({ onRoute: recorder.onRoute, env: signingKeyEnv() });
   const world = await createMatrixWorld(ctx);
   const routes = recorder.routes;
 

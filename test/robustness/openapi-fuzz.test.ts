@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
+import { signingKeyEnv } from '../support/governance-factories.js';
 import { createMatrixWorld } from './matrix-world.js';
 import { arbitraryFor, objectFor } from './schema-arbitraries.js';
 
@@ -46,7 +47,8 @@ function encodeSegment(value: string): string {
 }
 
 describe('fuzzing every operation of the served OpenAPI document', async () => {
-  const ctx = await createTestContext();
+  // A checkpoint key of its own: signing (POST /audit/checkpoints) must not create one under ./data.
+  const ctx = await createTestContext({ env: signingKeyEnv() });
   const world = await createMatrixWorld(ctx);
   const document = (await ctx.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
     paths: Record<string, Record<string, { parameters?: Operation['parameters']; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
