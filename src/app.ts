@@ -24,6 +24,7 @@ import { registerNulUrlGuard } from './platform/http/nul-guard.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { addressKey, createRateLimiter } from './platform/http/rate-limit/rate-limit.hook.js';
 import { requestIdFor } from './platform/http/request-id.js';
+import { registerStrictInputs } from './platform/http/strict-inputs.js';
 import './platform/http/route-config.js';
 import { ErrorBody } from './platform/http/schemas.js';
 import { schemaController } from './platform/http/validation.js';
@@ -120,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       observe(route, this);
     });
   }
+  registerStrictInputs(app);
   app.addSchema(ErrorBody);
   app.decorateRequest('principal', null);
   app.decorateRequest('conditions', null);

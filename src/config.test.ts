@@ -201,7 +201,7 @@ describe('audit settings (D7.5)', () => {
   });
 
   it('takes the checkpoint interval in minutes (0 turns it off) and MIGRATION_DATABASE_URL only beside a server DATABASE_URL', () => {
-    expect(loadConfig({}).audit.checkpointIntervalMinutes).toBe(60);
+    expect(loadConfig({}).audit.checkpointIntervalMinutes).toBe(1);
     expect(loadConfig({ AUDIT_CHECKPOINT_INTERVAL_MINUTES: '0' }).audit.checkpointIntervalMinutes).toBe(0);
     expect(() => loadConfig({ AUDIT_CHECKPOINT_INTERVAL_MINUTES: 'hourly' })).toThrow(/AUDIT_CHECKPOINT_INTERVAL_MINUTES/);
     const owner = 'postgres://owner@db:5432/risk';

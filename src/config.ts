@@ -277,7 +277,7 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
     audit: {
       signingKeyPem: auditSigningKey(env),
       trustedPublicKeysPem: auditTrustedPublicKeys(env),
-      checkpointIntervalMinutes: integer(env, 'AUDIT_CHECKPOINT_INTERVAL_MINUTES', 60, 0, 10_080),
+      checkpointIntervalMinutes: integer(env, 'AUDIT_CHECKPOINT_INTERVAL_MINUTES', 1, 0, 10_080),
     },
     webhooks: {
       allowLoopback: flag(env, 'WEBHOOKS_ALLOW_LOOPBACK'),

@@ -213,11 +213,11 @@ describe('key controls (4.3, D7.2, D5)', async () => {
       expect(response.json()).toEqual({ message: expect.any(String) });
       const rows = await ctx.db.selectFrom('sub_controls').select(['id', 'archived']).where('key_control_id', '=', control.id).execute();
       expect(rows.every((row) => row.archived)).toBe(true);
-      const [entry] = await auditEntries(ctx, { entityId: control.id, action: 'update' });
+      const [entry] = await auditEntries(ctx, { entityId: control.id, action: 'delete' });
       expect(entry!.action_details).toMatchObject({ operation: 'controls.key_control.archive', change: 'archived' });
       expect((entry!.action_details['archived_sub_control_ids'] as string[]).sort()).toEqual([first.id, second.id].sort());
       for (const sub of [first, second]) {
-        expect(await auditEntries(ctx, { entityId: sub.id, action: 'update' })).toEqual([
+        expect(await auditEntries(ctx, { entityId: sub.id, action: 'delete' })).toEqual([
           expect.objectContaining({ entity_type: 'control', action_details: expect.objectContaining({ change: 'archived', key_control_id: control.id }) }),
         ]);
       }

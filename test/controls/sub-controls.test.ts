@@ -301,17 +301,17 @@ describe('sub-controls (4.3, 3.5, D5, D7)', async () => {
   });
 
   describe('POST /controls/sub-controls/{id}/archive (D7.2)', () => {
-    it('a client admin archives a sub-control: 200 message, gone from lists, update / control entry; again is a no-op', async () => {
+    it('a client admin archives a sub-control: 200 message, gone from lists, delete / control entry (2.9); again is a no-op', async () => {
       const sub = await createSubControl(ctx, enterprise.id, { keyControlId: keyControl.id });
       const response = await call(admin, 'POST', `/sub-controls/${sub.id}/archive`);
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({ message: expect.any(String) });
       const listed = (await call(admin, 'GET', `/sub-controls?key_control_id=${keyControl.id}`)).json().data.map((s: { id: string }) => s.id);
       expect(listed).not.toContain(sub.id);
-      const entries = await auditEntries(ctx, { entityId: sub.id, action: 'update' });
+      const entries = await auditEntries(ctx, { entityId: sub.id, action: 'delete' });
       expect(entries).toEqual([expect.objectContaining({ entity_type: 'control', action_details: expect.objectContaining({ operation: 'controls.sub_control.archive', change: 'archived' }) })]);
       expect((await call(admin, 'POST', `/sub-controls/${sub.id}/archive`)).statusCode).toBe(200);
-      expect(await auditEntries(ctx, { entityId: sub.id, action: 'update' })).toHaveLength(1);
+      expect(await auditEntries(ctx, { entityId: sub.id, action: 'delete' })).toHaveLength(1);
     });
 
     it('an assessor or reviewer is refused with 403; another enterprise answers 404 (D5, D10.1)', async () => {

@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import { Writable } from 'node:stream';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type AppDeps } from '../../src/app.js';
@@ -27,7 +28,7 @@ const SECRET_QUERY_TOKEN = 'query-token-never-logged';
 /** A route that logs carelessly, as a future handler might: the redaction must still hold. */
 const mountCarelessLogger: NonNullable<AppDeps['extend']> = async (app, platform) => {
   await mountProbes(app, platform);
-  app.post('/api/v1/probe/careless', { schema: { operationId: 'probe.careless' }, config: { public: true } }, async (request) => {
+  app.post('/api/v1/probe/careless', { schema: { operationId: 'probe.careless', body: Type.Object({}, { additionalProperties: true }) }, config: { public: true } }, async (request) => {
     request.log.info({ headers: request.headers, body: request.body }, 'careless handler log');
     request.log.info({ password: SECRET_PASSWORD, token: 'top-level-token', authorization: 'Bearer top-level' }, 'flat secrets');
     return { data: 'ok' };

@@ -6,13 +6,15 @@ import type { TestContext } from './app.js';
 
 /**
  * What only the owner of the audit tables can do: in a transaction of its own, with the immutability
- * triggers off. The attacker the signed checkpoints are there for.
+ * triggers off (the chain heads' too). The attacker the signed checkpoints are there for.
  */
 export async function tamper(ctx: TestContext, change: (trx: Transaction<DB>) => Promise<void>) {
   await ctx.db.transaction().execute(async (trx) => {
     await sql`alter table audit_log disable trigger audit_log_immutable`.execute(trx);
     await sql`alter table audit_checkpoints disable trigger audit_checkpoints_immutable`.execute(trx);
+    await sql`alter table audit_chain_heads disable trigger user`.execute(trx);
     await change(trx);
+    await sql`alter table audit_chain_heads enable trigger user`.execute(trx);
     await sql`alter table audit_checkpoints enable trigger audit_checkpoints_immutable`.execute(trx);
     await sql`alter table audit_log enable trigger audit_log_immutable`.execute(trx);
   });

@@ -114,6 +114,11 @@ export function createCheckpointsService({ db, keys }: { db: Executor; keys: () 
       return signed;
     },
 
+    /** One chain's head, signed now (after an approval): false for a chain with no entry. */
+    async signChain(enterpriseId: string): Promise<boolean> {
+      return (await signHead(db, enterpriseId)) !== null;
+    },
+
     anchorsOf,
 
     /** The stored anchors plus the checkpoint an auditor kept (refused unless a trusted or pinned key vouches for it). */

@@ -23,7 +23,16 @@ function requireStatus(bra: BraRow, allowed: readonly BraStatus[], move: string)
  * after the other and the later one sees the earlier one's state: of an approve and a cancel, exactly one
  * wins and the other answers 409 INVALID_STATE.
  */
-export function createBraTransitionsService({ db }: { db: Executor }) {
+export interface BraTransitionsDeps {
+  db: Executor;
+  /**
+   * Run once an approval has committed: signs the enterprise's audit chain head, so that an approved
+   * assessment is covered by a checkpoint at once rather than at the next periodic round.
+   */
+  onApproved?: (enterpriseId: string) => Promise<void>;
+}
+
+export function createBraTransitionsService({ db, onApproved }: BraTransitionsDeps) {
   return {
     async submit(caller: Caller, braId: string) {
       return inTransaction(db, async ({ trx }) => {
@@ -55,7 +64,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
      * (bras_snapshot_fkey is deferred to commit), and audits name, final comment and snapshot id.
      */
     async approve(caller: Caller, braId: string, body: ApproveBody) {
-      return inTransaction(db, async ({ trx }) => {
+      return inTransaction(db, async ({ trx, onCommit }) => {
         const bra = await lockedBra(trx, caller, braId, requireBraApprover);
         requireStatus(bra, ['in_progress', 'under_review'], 'approved');
         const missing = await unratedIncludedLinks(trx, bra.enterprise_id, bra.id);
@@ -78,6 +87,7 @@ export function createBraTransitionsService({ db }: { db: Executor }) {
         );
         await reportBraVersion(trx, caller, bra);
         await announceBraMove(trx, bra, bra.status, 'approved', { type: 'bra.approved', data: { snapshot_id: snapshotId, approved_by: caller.userId } });
+        if (onApproved !== undefined) onCommit(() => onApproved(bra.enterprise_id));
         return {
           id: updated.id,
           status: updated.status,

@@ -1,4 +1,7 @@
-import { defineModule } from '../../platform/module.js';
+import { checkpointKeySource, hasCheckpointKey } from '../../platform/audit/checkpoint-key.js';
+import type { Executor } from '../../platform/db/schema.js';
+import { defineModule, type ServicePlatform } from '../../platform/module.js';
+import { createCheckpointsService } from '../audit-trail/checkpoints.service.js';
 import { registerBraContentRoutes } from './bra-content.routes.js';
 import { createBraContentService } from './bra-content.service.js';
 import { registerBraSnapshotRoutes } from './bra-snapshots.routes.js';
@@ -8,12 +11,25 @@ import { createBraTransitionsService } from './bra-transitions.service.js';
 import { registerBraRoutes } from './bras.routes.js';
 import { createBrasService } from './bras.service.js';
 
+/**
+ * After an approval, the enterprise's chain head is signed (audit-trail's checkpoints), when a checkpoint
+ * key exists. Bound to a caller's transaction (the demo), the hook would run after that transaction ends:
+ * the periodic signing covers it instead.
+ */
+function signChainAfterApproval(db: Executor, platform: ServicePlatform) {
+  if (db.isTransaction) return undefined;
+  const checkpoints = createCheckpointsService({ db, keys: checkpointKeySource(platform.config) });
+  return async (enterpriseId: string) => {
+    if (hasCheckpointKey(platform.config)) await checkpoints.signChain(enterpriseId);
+  };
+}
+
 /** Business risk assessments (2.1, 3.1, 4.2, D6): four sibling services, each with its routes file. */
 export const brasModule = defineModule({
   name: 'bras',
-  services: (db) => ({
+  services: (db, platform) => ({
     bras: createBrasService({ db }),
-    transitions: createBraTransitionsService({ db }),
+    transitions: createBraTransitionsService({ db, onApproved: signChainAfterApproval(db, platform) }),
     content: createBraContentService({ db }),
     snapshots: createBraSnapshotsService({ db }),
   }),

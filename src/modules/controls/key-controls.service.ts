@@ -113,7 +113,7 @@ export function createKeyControlsService({ db }: { db: Executor }) {
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
-          action: 'update',
+          action: 'delete',
           entityType: 'control',
           entityId: id,
           details: { control_kind: 'key_control', change: 'archived', archived_sub_control_ids: subControlIds },
@@ -122,7 +122,7 @@ export function createKeyControlsService({ db }: { db: Executor }) {
           await writeAudit(trx, {
             enterpriseId,
             ...auditFrom(caller),
-            action: 'update',
+            action: 'delete',
             entityType: 'control',
             entityId: subControlId,
             details: { control_kind: 'sub_control', change: 'archived', key_control_id: id, with_key_control: true },

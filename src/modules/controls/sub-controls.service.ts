@@ -182,7 +182,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
-          action: 'update',
+          action: 'delete',
           entityType: 'control',
           entityId: id,
           details: { control_kind: 'sub_control', change: 'archived', key_control_id: current.key_control_id },

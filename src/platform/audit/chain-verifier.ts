@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, Executor } from '../db/schema.js';
 import type { AuditLogTable } from '../db/tables/audit.js';
 import { GENESIS_HASH, entryHash, type ChainedContent } from './hash-chain.js';
@@ -40,8 +40,11 @@ export interface WalkOptions {
 }
 
 
+/** A row as the walk reads it: with the microseconds of created_at, which a Date cannot hold. */
+type StoredRow = Omit<Selectable<AuditLogTable>, 'prev_hash' | 'hash'> & { created_at_us?: string };
+
 /** The content an entry's hash covers, read back from its row. */
-export function chainedContentOf(row: Omit<Selectable<AuditLogTable>, 'prev_hash' | 'hash'>): ChainedContent {
+export function chainedContentOf(row: StoredRow): ChainedContent {
   return {
     id: row.id,
     enterprise_id: row.enterprise_id,
@@ -56,8 +59,19 @@ export function chainedContentOf(row: Omit<Selectable<AuditLogTable>, 'prev_hash
     ip_address: row.ip_address,
     user_agent: row.user_agent,
     status: row.status,
-    created_at: row.created_at.toISOString(),
+    created_at: hashedTimestamp(row.created_at, row.created_at_us),
   };
+}
+
+/**
+ * created_at as its hash covers it, at the precision PostgreSQL stores (microseconds). The writer stores
+ * whole milliseconds, which hash as the ISO text they always did; a stored value with sub-millisecond digits
+ * (no writer makes one: only an edit of the table) hashes with them, so changing those digits breaks the hash.
+ */
+export function hashedTimestamp(createdAt: Date, microsecondsOfSecond: string | undefined): string {
+  const iso = createdAt.toISOString();
+  const subMillisecond = microsecondsOfSecond === undefined ? '000' : microsecondsOfSecond.padStart(6, '0').slice(3);
+  return subMillisecond === '000' ? iso : iso.replace(/Z$/, `${subMillisecond}Z`);
 }
 
 /**
@@ -82,9 +96,10 @@ export async function walkAuditChain(db: Executor, enterpriseId: string | null, 
   });
   for (;;) {
     const fromSeq: number = expectedSeq ?? 0;
-    const rows: Selectable<AuditLogTable>[] = await db
+    const rows: (Selectable<AuditLogTable> & { created_at_us: string })[] = await db
       .selectFrom('audit_log')
       .selectAll()
+      .select(sql<string>`to_char(created_at, 'US')`.as('created_at_us'))
       .where((eb) => (enterpriseId === null ? eb('enterprise_id', 'is', null) : eb('enterprise_id', '=', enterpriseId)))
       .where('chain_seq', '>=', fromSeq)
       .orderBy('chain_seq')

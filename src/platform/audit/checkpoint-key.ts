@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import { keyIdOf, publicKeysFromPem, signingKeyFrom, type SigningKey } from './checkpoint-signature.js';
@@ -53,6 +53,15 @@ function readTrustedFile(dataDir: string): KeyObject[] {
   } catch (error) {
     throw new Error(`${path} ${(error as Error).message}`);
   }
+}
+
+/**
+ * Whether signing now would use a key that exists already (AUDIT_SIGNING_KEY, the DATA_DIR file, or a
+ * throw-away database's), rather than create the DATA_DIR file. Signing after an approval asks this: the
+ * key file is created by the periodic signing or on demand, never as a side effect of an approval.
+ */
+export function hasCheckpointKey(config: Config): boolean {
+  return config.audit.signingKeyPem !== null || isThrowAway(config) || existsSync(join(config.dataDir, SIGNING_KEY_FILE));
 }
 
 function loadSigningKey(config: Config): SigningKey {

@@ -57,7 +57,7 @@ export function mapConstraintError(error: unknown): AppError | null {
   return null;
 }
 
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
 
 /** True for errors that mean the database cannot be reached (D2.2: 503), as opposed to a bad query. */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -66,7 +66,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (code !== undefined && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
   const text = message ?? '';
   return (
-    /database is closed|Connection terminated|timeout exceeded when trying to connect|driver has already been destroyed/i.test(
+    /database is closed|Connection terminated|is not queryable|timeout exceeded when trying to connect|driver has already been destroyed/i.test(
       text,
     ) || (error instanceof AggregateError && error.errors.some(isDatabaseUnavailable))
   );

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../../config.js';
+import { guardPool } from './connection-guard.js';
 import { joinEmbeddedServer, type EmbeddedServer } from './embedded/embedded-server.js';
 import type { DB } from './schema.js';
 
@@ -127,8 +128,8 @@ function openPool(
   release: () => Promise<void>,
 ): Database {
   const pool = new pg.Pool({ connectionString: url, ...options });
-  // An idle client losing its server must not crash the process; the next query reports it.
-  pool.on('error', () => undefined);
+  // A connection losing its server, idle or held by a request, must not end the process (connection-guard.ts).
+  guardPool(pool);
   let observer: QueryObserver | null = null;
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool }),

@@ -6,7 +6,10 @@ import type { DB } from './schema.js';
  * cannot be changed "even by SQL through the service's own database role"). A table not created yet (the BRA
  * snapshots) is covered from the first start after its migration.
  */
-export const APPEND_ONLY_TABLES = ['audit_log', 'audit_checkpoints', 'bra_snapshots', 'sub_control_tests'] as const;
+export const APPEND_ONLY_TABLES = ['audit_log', 'audit_checkpoints', 'bra_snapshots', 'risk_appetite_history', 'sub_control_tests'] as const;
+
+/** Tables whose rows the service updates but never removes: the audit chain heads (moved forward only, by trigger). */
+export const NO_DELETE_TABLES = ['audit_chain_heads'] as const;
 
 /**
  * Run by the owner after the migrations, at every start: the runtime role gets read and write on every
@@ -24,6 +27,7 @@ export async function grantRuntimePrivileges(owner: Kysely<DB>, runtimeRole: str
     const { rows } = await sql<{ present: boolean }>`select to_regclass(${`public.${table}`}) is not null as present`.execute(owner);
     if (rows[0]?.present) await sql`revoke update, delete, truncate on table ${sql.id(table)} from ${role}`.execute(owner);
   }
+  for (const table of NO_DELETE_TABLES) await sql`revoke delete, truncate on table ${sql.id(table)} from ${role}`.execute(owner);
 }
 
 /**

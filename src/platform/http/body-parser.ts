@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from './errors.js';
 import { nulBodyError, nulField } from './nul-guard.js';
+import { unpairedSurrogateError, unpairedSurrogateField } from './unpaired-surrogates.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -35,9 +36,15 @@ function trimStrings(value: unknown): unknown {
   return value;
 }
 
+/** JSON is UTF-8 (RFC 8259); a body declared in another charset would be read as something it is not. */
+function isUtf8(contentType: string | undefined): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1];
+  return charset === undefined || /^utf-?8$/i.test(charset);
+}
+
 /**
  * JSON bodies: malformed JSON or a non-object → 400, over 1 MiB → 413 (Fastify's bodyLimit), any other
- * content type → 415 (Fastify refuses content types without a parser). An empty body is "no body".
+ * content type or a charset other than UTF-8 → 415 (Fastify refuses content types without a parser). An empty body is "no body".
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -45,6 +52,9 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     /^application\/(.+\+)?json(;.*)?$/i,
     { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
     (request, body, done) => {
+      if (!isUtf8(request.headers['content-type'])) {
+        return done(new AppError('UNSUPPORTED_MEDIA_TYPE', 'JSON bodies must be UTF-8 (Content-Type: application/json; charset=utf-8)'), undefined);
+      }
       const text = (body as string).trim();
       if (text === '') return done(null, undefined);
       let parsed: unknown;
@@ -62,6 +72,8 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
         }
         const nul = nulField(parsed);
         if (nul !== null) return done(nulBodyError(nul), undefined);
+        const unpaired = unpairedSurrogateField(parsed);
+        if (unpaired !== null) return done(unpairedSurrogateError(unpaired), undefined);
         // D2.3's trimming is for the API; the identity provider takes passwords exactly as typed.
         return done(null, request.url.startsWith('/api/') ? trimStrings(parsed) : parsed);
       } catch (error) {

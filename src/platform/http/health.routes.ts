@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { isDatabaseUnavailable } from '../db/constraint-errors.js';
 import type { Database } from '../db/engine.js';
 import type { Monitor } from '../monitoring/monitor.js';
 
@@ -37,7 +38,7 @@ export function registerHealthRoute(
     },
     async (_request, reply) => {
       try {
-        await withTimeout(database.ping(), 2_000);
+        await withTimeout(pingTwice(database), 2_000);
         return { status: 'ok' as const, version, database: 'ok' as const };
       } catch (error) {
         // An outage seen only by health checks still raises its `database` alert (D9.5).
@@ -46,6 +47,19 @@ export function registerHealthRoute(
       }
     },
   );
+}
+
+/**
+ * A pooled connection the server ended while it sat idle fails its next query and is then dropped by the
+ * pool: one more try on a fresh connection tells a database that is back from one that is still down.
+ */
+async function pingTwice(database: Database): Promise<void> {
+  try {
+    await database.ping();
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    await database.ping();
+  }
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -10,8 +10,12 @@ export const Uuid = (description?: string) =>
  */
 export const Timestamp = (description?: string) =>
   Type.Unsafe<Date | string>({ type: 'string', format: 'date-time', ...(description !== undefined ? { description } : {}) });
+/**
+ * A calendar date from year 0001: PostgreSQL has no year 0 (`0000-01-01` is SQLSTATE 22008), which
+ * ajv-formats' `date` accepts; the pattern refuses it as a validation error instead of a 500.
+ */
 export const CalendarDate = (description?: string) =>
-  Type.String({ format: 'date', ...(description !== undefined ? { description } : {}) });
+  Type.String({ format: 'date', pattern: '^(?!0000)[0-9]{4}-', ...(description !== undefined ? { description } : {}) });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** D2.3 bounds. Bodies are trimmed before validation, so minLength 1 refuses blank strings. */

@@ -14,6 +14,7 @@ import {
 } from './cluster.js';
 import { withLockFile } from './lock-file.js';
 import { placeServer } from './server-placement.js';
+import { guardClient } from '../connection-guard.js';
 
 /**
  * The PostgreSQL server of one DATA_DIR, shared by every process that uses that DATA_DIR: the service,
@@ -164,7 +165,7 @@ export async function joinEmbeddedServer(dataDir: string, options: JoinOptions =
 }
 
 async function asSuperuser(running: RunningServer, work: (client: pg.Client) => Promise<void>): Promise<void> {
-  const client = new pg.Client({ connectionString: urlOf(running, 'postgres', 'postgres') });
+  const client = guardClient(new pg.Client({ connectionString: urlOf(running, 'postgres', 'postgres') }));
   await client.connect();
   try {
     await work(client);

@@ -13,6 +13,7 @@ const MIGRATION_FILES = [
   '20261123090300_mitigation_actions.sql',
   '20261123090400_audit_trail.sql',
   '20261123100000_security.sql',
+  '20261127110000_append_only_history.sql',
   '20261127120000_onboarding.sql',
   '20261127130000_scenario_controls_and_register.sql',
   '20261127140000_safe_clients.sql',
