@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import { buildApp, type App, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config, type LogLevel } from '../../src/config.js';
@@ -9,6 +10,9 @@ import { createMemoryRateLimitStore } from '../../src/platform/http/rate-limit/m
 import type { RateLimitStore } from '../../src/platform/http/rate-limit/rate-limit-store.js';
 import { asRuntimeRole, freshDatabase } from './database.js';
 import type { ScryptCost } from '../../src/platform/auth/provider/passwords.js';
+
+/** A stand-in for web/dist: the suites test how the console is served, not what the build made. */
+export const CONSOLE_FIXTURE = fileURLToPath(new URL('./console-fixture/', import.meta.url));
 
 export const TEST_PUBLIC_URL = 'http://service.test';
 
@@ -43,6 +47,8 @@ export interface TestContextOptions {
   /** Default TEST_PASSWORD_COST; SCRYPT_COST for the service's own. */
   passwordCost?: ScryptCost;
   onRoute?: AppDeps['onRoute'];
+  /** The built console to serve at / (default: the suites' fixture, test/support/console-fixture/). */
+  consoleDir?: string;
   /** Run the modules' background work (AppDeps.jobs); default false, as mounting routes starts nothing. */
   jobs?: boolean;
 }
@@ -83,6 +89,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     passwordCost,
     onRoute: options.onRoute,
     jobs: options.jobs ?? false,
+    consoleDir: options.consoleDir ?? CONSOLE_FIXTURE,
   });
   let closed = false;
   const context: TestContext = {
