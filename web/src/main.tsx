@@ -1,5 +1,5 @@
 import '@mantine/core/styles.css';
-import { MantineProvider, createTheme } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import '@mantine/notifications/styles.css';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -8,13 +8,11 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app/app';
 import { queryClient } from './app/query-client';
-
-// Mantine's default primary shade is too light for white text at AA contrast; one darker keeps it readable.
-const theme = createTheme({ primaryShade: 8 });
+import { contrastVariables, theme } from './app/theme';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={contrastVariables}>
       <Notifications />
       <QueryClientProvider client={queryClient}>
         <BrowserRouter>

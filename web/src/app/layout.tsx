@@ -45,6 +45,7 @@ export function Layout({ children }: { children: ReactNode }) {
             to={screen.path}
             label={screen.label}
             onClick={close}
+            variant="filled"
             active={screen.path === '/' ? location.pathname === '/' : location.pathname.startsWith(screen.path)}
           />
         ))}

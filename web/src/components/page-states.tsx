@@ -1,12 +1,13 @@
-import { Center, Loader, Pagination as MantinePagination, Group, Stack, Text, Title } from '@mantine/core';
+import { Center, Group, Loader, Pagination as MantinePagination, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { Pagination } from '../lib/api-types';
 import { ErrorDisplay } from './error-display';
 
 export function Loading({ label = 'Loading' }: { label?: string }) {
   return (
-    <Center py="xl">
-      <Loader aria-label={label} />
+    <Center py="xl" role="status">
+      <Loader />
+      <VisuallyHidden>{label}</VisuallyHidden>
     </Center>
   );
 }

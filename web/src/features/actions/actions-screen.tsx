@@ -34,7 +34,7 @@ export function ActionsScreen() {
       {editor && selected.length > 0 && (
         <Group mb="md" align="flex-end" data-testid="bulk-bar">
           <Text size="sm">{selected.length} selected</Text>
-          <Select label="New status" aria-label="New status for the selected actions" data={ACTION_STATUSES} value={bulkStatus} onChange={(value) => setBulkStatus(value as ActionStatus | null)} />
+          <Select label="New status" data={ACTION_STATUSES} value={bulkStatus} onChange={(value) => setBulkStatus(value as ActionStatus | null)} />
           <Button disabled={bulkStatus === null} loading={bulk.isPending} onClick={() => bulkStatus && bulk.mutate({ ids: selected, status: bulkStatus }, { onSuccess: () => setSelected([]) })}>
             Apply to selected
           </Button>

@@ -9,7 +9,7 @@ import { RateScenario } from './rate-scenario';
 function LevelBadge({ rating }: { rating: BraScenario['inherent_rating'] }) {
   if (rating === null) return <Badge color="gray" variant="outline">Not rated</Badge>;
   return (
-    <Badge color={riskLevelColor(rating.risk_level)} variant="filled" autoContrast>
+    <Badge color={riskLevelColor(rating.risk_level)} variant="light">
       {rating.risk_score} · {rating.risk_level}
     </Badge>
   );

@@ -18,6 +18,7 @@ export function EntitySelect({ value, onChange, label = 'Legal entity', allLabel
       value={value}
       onChange={onChange}
       clearable={!required}
+      withAsterisk={required}
       searchable
       disabled={entities.isPending}
       error={entities.error ? 'Could not load the legal entities' : undefined}
