@@ -5,12 +5,12 @@ import type { Effectiveness } from './api';
 /** The effectiveness summary as bars, one per label the service counts. */
 export function EffectivenessChart({ summary }: { summary: Effectiveness }) {
   const data = [
-    { label: 'Highly effective', count: summary.highly_effective },
+    { label: 'Highly', count: summary.highly_effective },
     { label: 'Effective', count: summary.effective },
-    { label: 'Moderately', count: summary.moderately_effective },
-    { label: 'Less effective', count: summary.less_effective },
-    { label: 'Not effective', count: summary.not_effective },
-    { label: 'Not assessed', count: summary.not_assessed },
+    { label: 'Moderate', count: summary.moderately_effective },
+    { label: 'Less', count: summary.less_effective },
+    { label: 'Not', count: summary.not_effective },
+    { label: 'Untested', count: summary.not_assessed },
   ];
   return (
     <figure style={{ margin: 0 }} aria-label={`Effectiveness of ${summary.total} sub-controls: ${data.map((entry) => `${entry.label} ${entry.count}`).join(', ')}`}>
