@@ -47,7 +47,7 @@ function routesOutsideTheGate(routes: readonly DeclaredRoute[], gate: FastifyIns
 
 /**
  * The only public routes (STYLE: "public routes are few and named"): health, the documents, the provider,
- * and the console (its page at the root, its built assets, one route per file).
+ * and the console (its page at the root, its built assets under /assets/).
  */
 const PUBLIC_ROUTE = /^(\/|\/assets\/[^/]+|\/health|\/docs(\/.*)?|\/api\/v1\/openapi\.json|\/auth\/v1\/.+)$/;
 

@@ -52,7 +52,7 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleOpti
       await console.register(fastifyStatic, {
         root: `${dir}assets`,
         prefix: '/assets/',
-        wildcard: false,
+        // One route for every asset (`/assets/*`); a missing file falls through to the JSON 404.
         index: false,
         immutable: true,
         maxAge: '365d',
