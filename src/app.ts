@@ -17,6 +17,7 @@ import { createTokenVerifier } from './platform/auth/token-verifier.js';
 import { reportCommitHookFailures } from './platform/db/transaction.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/http/body-parser.js';
 import { frameworkErrorHandler, registerErrorHandler, routeNotFound } from './platform/http/error-handler.js';
+import { isConsoleRoute, registerConsole } from './platform/http/console.js';
 import { registerGracefulClose } from './platform/http/graceful-close.js';
 import { registerHealthRoute } from './platform/http/health.routes.js';
 import { AccessLogController, loggerOptions, requestLogger } from './platform/http/logging.js';
@@ -57,6 +58,8 @@ export interface AppDeps extends RuntimeDeps {
    * app. Default false: building the app and mounting its routes start nothing.
    */
   jobs?: boolean;
+  /** Where the built console is (default web/dist/, CONSOLE_DIR): the suites serve a fixture of their own. */
+  consoleDir?: string;
   /** Mounted at the root after the modules: the platform suites' public probe routes (a route that throws, ...). */
   extend?: (app: App, platform: Platform) => void | Promise<void>;
   /** Mounted inside the /api/v1 gate after the modules (paths relative to /api/v1): probes behind the gate. */
@@ -156,10 +159,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await registerOpenApi(app, config);
   registerHealthRoute(app, database, config.version, monitor);
-  // Unknown paths outside the gate are traffic too: counted per address (D8).
+  const consolePage = await registerConsole(app, {
+    anonKey: config.auth.mode === 'embedded' ? (deps.secrets?.anonKey ?? null) : null,
+    dir: deps.consoleDir,
+  });
+  // Unknown paths outside the gate are traffic too: counted per address (D8). A page request for one is a
+  // console route, drawn by the console itself.
   app.setNotFoundHandler(
     { preHandler: async (request: FastifyRequest, reply: FastifyReply) => limiter(request, reply, addressKey(request)) },
-    routeNotFound,
+    async (request, reply) => (isConsoleRoute(request) ? consolePage.send(reply) : routeNotFound(request)),
   );
 
   const mailer = createMailer(config.mail);

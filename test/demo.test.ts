@@ -23,6 +23,7 @@ describe('npm run demo', async () => {
 
   it('creates the enterprise and people of every role, and prints their credentials with the apikey and base URL', () => {
     expect(result.outcome).toBe('created');
+    expect(report).toContain(`Web console:      ${ctx.config.publicUrl}/ (while the service runs: sign in as one of the people above)`);
     expect(result.credentials.map((c) => c.role).sort()).toEqual(['admin', 'assessor', 'assessor', 'reviewer', 'super_admin']);
     expect(result.anonKey).toBe(ctx.secrets.anonKey);
     for (const credential of result.credentials) {

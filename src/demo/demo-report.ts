@@ -24,7 +24,12 @@ export function formatDemoReport(result: DemoResult, where: { baseUrl: string; i
     lines.push(`  ${ROLE_LABELS[credential.role].padEnd(13)} ${credential.email.padEnd(emailWidth)}  ${password}  ${credential.fullName}`);
     if (credential.assignments.length > 0) lines.push(`  ${''.padEnd(13)} assigned to: ${credential.assignments.join('; ')}`);
   }
-  lines.push('', `Base URL:         ${where.baseUrl}`, `apikey (anon key): ${result.anonKey}`);
+  lines.push(
+    '',
+    `Web console:      ${where.baseUrl}/ (while the service runs: sign in as one of the people above)`,
+    `Base URL:         ${where.baseUrl}`,
+    `apikey (anon key): ${result.anonKey}`,
+  );
   for (const note of result.notes) lines.push('', note);
 
   const example = result.credentials.find((c) => c.role === 'admin' && c.password !== null) ?? result.credentials.find((c) => c.password !== null);

@@ -28,7 +28,8 @@ function urlHost(host: string): string {
 
 /**
  * What a person starting the service needs to know next, printed once after it listens, as plain text on
- * the terminal (not in the JSON log stream): where it is, where the docs are, and how to get a first user.
+ * the terminal (not in the JSON log stream): where it is, where the console and the docs are, and how to get
+ * a first user.
  */
 export function formatStartupBanner(config: Config, facts: BannerFacts): string {
   const wildcard = facts.listening.host === '0.0.0.0' || facts.listening.host === '::';
@@ -36,6 +37,7 @@ export function formatStartupBanner(config: Config, facts: BannerFacts): string 
   const lines = [
     '',
     `${PRODUCT_NAME} ${config.version} is listening on ${local}${wildcard ? ` (all interfaces, ${facts.listening.host})` : ''}`,
+    `  Console:     ${local}/`,
     `  Docs:        ${local}${DOCS_PATH}`,
     `  OpenAPI:     ${local}${OPENAPI_PATH}`,
     `  Health:      ${local}/health`,

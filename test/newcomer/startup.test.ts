@@ -35,7 +35,7 @@ describe('a started service tells the newcomer what to do next, and serves a doc
   const work = tempDir('served-document');
   afterAll(() => work.remove());
 
-  it('prints the banner (plain text, no key when not a terminal), serves /, /docs and a lint-clean document, stops on SIGTERM', async () => {
+  it('prints the banner (plain text, no key when not a terminal), serves the console at /, the reference at /docs and a lint-clean document, stops on SIGTERM', async () => {
     const port = await freePort();
     const service = start('node', ['dist/main.js'], cleanEnv({ DATABASE_URL: 'memory://', PORT: String(port) }));
     try {
@@ -53,9 +53,16 @@ describe('a started service tells the newcomer what to do next, and serves a doc
       expect(output).toContain('`npm run keys` shows AUTH_ANON_KEY');
       expect(output).not.toMatch(/(anon|service)_[A-Za-z0-9_-]{20,}/);
 
+      // The web console at the root (built by `npm run build` / `npm start`), the reference at /docs.
+      expect(output).toContain(`Console:     http://127.0.0.1:${port}/`);
       const root = await fetch(`http://127.0.0.1:${port}/`, { redirect: 'manual' });
-      expect(root.status).toBe(302);
-      expect(root.headers.get('location')).toBe('/docs');
+      expect(root.status).toBe(200);
+      const page = await root.text();
+      expect(page).toContain('<div id="root"></div>');
+      expect(page).toMatch(/<meta name="auth-anon-key" content="anon_[A-Za-z0-9_-]{20,}"/);
+      const script = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/.exec(page)?.[1];
+      expect(script, page).toBeDefined();
+      expect((await fetch(`http://127.0.0.1:${port}${script}`)).status).toBe(200);
       const docs = await fetch(`http://127.0.0.1:${port}/docs/`);
       expect(await docs.text()).toContain('Risk Assurance Service');
 

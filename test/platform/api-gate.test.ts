@@ -45,9 +45,11 @@ function routesOutsideTheGate(routes: readonly DeclaredRoute[], gate: FastifyIns
     .map(({ method, url }) => `${method} ${url}`);
 }
 
-/** The only public routes (STYLE: "public routes are few and named"): health, the documents, the provider. */
-// The root only redirects to the docs.
-const PUBLIC_ROUTE = /^(\/|\/health|\/docs(\/.*)?|\/api\/v1\/openapi\.json|\/auth\/v1\/.+)$/;
+/**
+ * The only public routes (STYLE: "public routes are few and named"): health, the documents, the provider,
+ * and the console (its page at the root, its built assets under /assets/).
+ */
+const PUBLIC_ROUTE = /^(\/|\/assets\/[^/]+|\/health|\/docs(\/.*)?|\/api\/v1\/openapi\.json|\/auth\/v1\/.+)$/;
 
 describe('one gate for /api/v1: it follows the matched route, never the spelling of the URL (D4, D8)', async () => {
   const collector = routeCollector();

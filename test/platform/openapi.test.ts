@@ -32,10 +32,11 @@ describe('OpenAPI document and docs (STYLE: schemas are the OpenAPI document)', 
     expect(grantType.schema.enum).toEqual(['password', 'refresh_token']);
   });
 
-  it('GET / leads to the docs', async () => {
+  it('GET / is the console; the reference is at /docs', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/' });
-    expect(response.statusCode).toBe(302);
-    expect(response.headers.location).toBe('/docs');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body).toContain('<div id="root">');
   });
 
   it('names the product and the served document URL on the docs page', async () => {

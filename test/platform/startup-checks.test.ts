@@ -104,6 +104,7 @@ describe('the start-up banner (issue: after start, where it listens, the docs, a
     expect(await countActiveSuperAdmins(ctx.db)).toBe(0);
     const banner = formatStartupBanner(config, { listening: { host: '127.0.0.1', port: 3000 }, superAdmins: 0, anonKey: 'anon_public_key_value' });
     expect(banner).toContain('listening on http://127.0.0.1:3000');
+    expect(banner).toContain('Console:     http://127.0.0.1:3000/\n');
     expect(banner).toContain('http://127.0.0.1:3000/docs');
     expect(banner).toContain('http://127.0.0.1:3000/api/v1/openapi.json');
     expect(banner).toContain('anon_public_key_value');

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import { buildApp, type App, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config, type LogLevel } from '../../src/config.js';
@@ -10,6 +11,9 @@ import type { RateLimitStore } from '../../src/platform/http/rate-limit/rate-lim
 import { asRuntimeRole, freshDatabase } from './database.js';
 import type { Metrics } from '../../src/platform/metrics/metrics.js';
 import type { ScryptCost } from '../../src/platform/auth/provider/passwords.js';
+
+/** A stand-in for web/dist: the suites test how the console is served, not what the build made. */
+export const CONSOLE_FIXTURE = fileURLToPath(new URL('./console-fixture/', import.meta.url));
 
 export const TEST_PUBLIC_URL = 'http://service.test';
 
@@ -46,6 +50,8 @@ export interface TestContextOptions {
   onRoute?: AppDeps['onRoute'];
   /** Prometheus metrics to collect (AppDeps.metrics); default none. */
   metrics?: Metrics;
+  /** The built console to serve at / (default: the suites' fixture, test/support/console-fixture/). */
+  consoleDir?: string;
   /** Run the modules' background work (AppDeps.jobs); default false, as mounting routes starts nothing. */
   jobs?: boolean;
 }
@@ -87,6 +93,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     onRoute: options.onRoute,
     jobs: options.jobs ?? false,
     metrics: options.metrics ?? null,
+    consoleDir: options.consoleDir ?? CONSOLE_FIXTURE,
   });
   let closed = false;
   const context: TestContext = {

@@ -42,10 +42,6 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     { schema: { hide: true, operationId: 'platform.openapi' }, config: { public: true } },
     async () => app.swagger(),
   );
-  // The root leads a visitor to the docs.
-  app.get('/', { schema: { hide: true, operationId: 'platform.root' }, config: { public: true } }, async (_request, reply) =>
-    reply.redirect(DOCS_PATH, 302),
-  );
 }
 
 /** `/json` → platform.docs.json, `/static/*` → platform.docs.static, `/` → platform.docs.index. */

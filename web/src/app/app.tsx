@@ -1,0 +1,62 @@
+import { Center, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { Link, Navigate, Route, Routes } from 'react-router';
+import { ErrorDisplay } from '../components/error-display';
+import { Loading } from '../components/page-states';
+import { exchangeRefreshToken } from '../features/auth/api';
+import { SignInScreen } from '../features/auth/sign-in-screen';
+import { useMe } from '../features/me/api';
+import { CallerContext } from '../features/me/caller-context';
+import { getSession, subscribe, useRefresher } from '../lib/session';
+import { Layout } from './layout';
+import { SCREENS, homeFor } from './routes';
+
+useRefresher(exchangeRefreshToken);
+
+function useSignedIn(): boolean {
+  const [signedIn, setSignedIn] = useState(getSession() !== null);
+  useEffect(() => subscribe((session) => setSignedIn(session !== null)), []);
+  return signedIn;
+}
+
+function NotFound() {
+  return (
+    <Stack align="center" py="xl">
+      <Title order={1} size="h3">
+        Nothing here
+      </Title>
+      <Text>
+        This address is not a screen of the console. <Link to="/">Go to the start</Link>.
+      </Text>
+    </Stack>
+  );
+}
+
+export function App() {
+  const signedIn = useSignedIn();
+  const me = useMe(signedIn);
+  if (!signedIn) return <SignInScreen />;
+  if (me.error) {
+    return (
+      <Center p="xl">
+        <ErrorDisplay error={me.error} title="Could not load your account" />
+      </Center>
+    );
+  }
+  if (me.data === undefined) return <Loading label="Loading your account" />;
+  const caller = me.data;
+  const screens = SCREENS.filter((screen) => screen.visible(caller));
+  return (
+    <CallerContext.Provider value={caller}>
+      <Layout>
+        <Routes>
+          {screens.map((screen) => (
+            <Route key={screen.path} path={screen.path} element={<screen.screen />} />
+          ))}
+          {!screens.some((screen) => screen.path === '/') && <Route path="/" element={<Navigate to={homeFor(caller)} replace />} />}
+          <Route path="*" element={<NotFound />} />
+        </Routes>
+      </Layout>
+    </CallerContext.Provider>
+  );
+}

@@ -1,0 +1,37 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { can } from '../lib/permissions';
+import type { Me } from '../features/me/caller-context';
+
+/**
+ * The console's screens: one entry each. A screen is a folder under features/ (its screen component and
+ * its api.ts of hooks) plus one line here; the navigation and the router are drawn from this list. Each
+ * screen is its own lazy chunk, loaded after sign-in.
+ */
+export interface ScreenRoute {
+  path: string;
+  /** In the navigation when set. */
+  label?: string;
+  /** Who sees it in the navigation (D5, lib/permissions.ts); the service still decides every call. */
+  visible: (caller: Me) => boolean;
+  screen: LazyExoticComponent<ComponentType>;
+}
+
+const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => lazy(async () => ({ default: (await load())[name] }));
+
+export const SCREENS: ScreenRoute[] = [
+  { path: '/', label: 'Dashboard', visible: can.seeRiskData, screen: named(() => import('../features/dashboard/dashboard-screen'), 'DashboardScreen') },
+  { path: '/bras', label: 'BRAs', visible: can.seeRiskData, screen: named(() => import('../features/bras/bra-list-screen'), 'BraListScreen') },
+  { path: '/bras/:braId', visible: can.seeRiskData, screen: named(() => import('../features/bras/bra-workspace-screen'), 'BraWorkspaceScreen') },
+  { path: '/controls', label: 'Controls', visible: can.seeRiskData, screen: named(() => import('../features/controls/controls-screen'), 'ControlsScreen') },
+  { path: '/actions', label: 'Mitigation actions', visible: can.seeRiskData, screen: named(() => import('../features/actions/actions-screen'), 'ActionsScreen') },
+  { path: '/risk-appetite', label: 'Risk appetite', visible: can.seeRiskData, screen: named(() => import('../features/governance/risk-appetite-screen'), 'RiskAppetiteScreen') },
+  { path: '/audit', label: 'Audit trail', visible: can.readAudit, screen: named(() => import('../features/audit-trail/audit-screen'), 'AuditScreen') },
+  { path: '/admin/users', label: 'Users', visible: can.administerUsers, screen: named(() => import('../features/admin/users-screen'), 'UsersScreen') },
+  { path: '/admin/enterprises', label: 'Enterprises', visible: can.administerPlatform, screen: named(() => import('../features/admin/enterprises-screen'), 'EnterprisesScreen') },
+  { path: '/admin/alerts', label: 'System alerts', visible: can.administerPlatform, screen: named(() => import('../features/admin/alerts-screen'), 'AlertsScreen') },
+];
+
+/** Where a caller lands after signing in: the first screen of the navigation they may see. */
+export function homeFor(caller: Me): string {
+  return SCREENS.find((screen) => screen.label !== undefined && screen.visible(caller))?.path ?? '/';
+}

@@ -1,0 +1,87 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../lib/api-client';
+import type { BodyOf, DataOf, QueryOf } from '../../lib/api-types';
+import { queryKeys } from '../../lib/query-keys';
+
+export type Enterprise = DataOf<'/api/v1/admin/enterprises', 'get'>[number];
+export type EnterpriseUser = DataOf<'/api/v1/admin/enterprises/{enterprise_id}/users', 'get'>[number];
+export type Alert = DataOf<'/api/v1/admin/alerts', 'get'>[number];
+export type AlertQuery = QueryOf<'/api/v1/admin/alerts', 'get'>;
+
+export function useEnterprises(page: number, enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.admin.enterprises({ page }),
+    queryFn: () => unwrap(api.GET('/api/v1/admin/enterprises', { params: { query: { page, page_size: 20 } } })),
+    enabled,
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useCreateEnterprise() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BodyOf<'/api/v1/admin/enterprises', 'post'>) => unwrap(api.POST('/api/v1/admin/enterprises', { body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['admin', 'enterprises'] }),
+  });
+}
+
+export function useSetEnterpriseStatus() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, status }: { id: string; status: 'active' | 'inactive' }) =>
+      unwrap(api.PATCH('/api/v1/admin/enterprises/{enterprise_id}', { params: { path: { enterprise_id: id } }, body: { status } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['admin', 'enterprises'] }),
+  });
+}
+
+export function useEnterpriseUsers(enterpriseId: string | null) {
+  return useQuery({
+    queryKey: queryKeys.admin.users(enterpriseId ?? ''),
+    queryFn: async () => (await unwrap(api.GET('/api/v1/admin/enterprises/{enterprise_id}/users', { params: { path: { enterprise_id: enterpriseId! } } }))).data,
+    enabled: enterpriseId !== null,
+  });
+}
+
+function useUsersChanged(enterpriseId: string) {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: queryKeys.admin.users(enterpriseId) });
+}
+
+export function useAddUser(enterpriseId: string) {
+  const changed = useUsersChanged(enterpriseId);
+  return useMutation({
+    mutationFn: (body: BodyOf<'/api/v1/admin/enterprises/{enterprise_id}/users', 'post'>) =>
+      unwrap(api.POST('/api/v1/admin/enterprises/{enterprise_id}/users', { params: { path: { enterprise_id: enterpriseId } }, body })),
+    onSuccess: changed,
+  });
+}
+
+export function useDeactivateUser(enterpriseId: string) {
+  const changed = useUsersChanged(enterpriseId);
+  return useMutation({
+    mutationFn: (userId: string) => unwrap(api.DELETE('/api/v1/admin/enterprises/{enterprise_id}/users/{user_id}', { params: { path: { enterprise_id: enterpriseId, user_id: userId } } })),
+    onSuccess: changed,
+  });
+}
+
+export function useGrantEntity(enterpriseId: string) {
+  const changed = useUsersChanged(enterpriseId);
+  return useMutation({
+    mutationFn: ({ userId, legalEntityId }: { userId: string; legalEntityId: string }) =>
+      unwrap(api.POST('/api/v1/admin/users/{user_id}/entity-roles', { params: { path: { user_id: userId } }, body: { legal_entity_id: legalEntityId } })),
+    onSuccess: changed,
+  });
+}
+
+export function useAlerts(query: AlertQuery) {
+  return useQuery({ queryKey: queryKeys.admin.alerts(query), queryFn: () => unwrap(api.GET('/api/v1/admin/alerts', { params: { query } })), placeholderData: (previous) => previous });
+}
+
+export function useChangeAlert() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: BodyOf<'/api/v1/admin/alerts/{alert_id}', 'patch'> }) =>
+      unwrap(api.PATCH('/api/v1/admin/alerts/{alert_id}', { params: { path: { alert_id: id } }, body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['admin', 'alerts'] }),
+  });
+}

@@ -1,0 +1,133 @@
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../lib/api-client';
+import type { BodyOf, DataOf, QueryOf } from '../../lib/api-types';
+import { queryKeys } from '../../lib/query-keys';
+
+export type BraListQuery = QueryOf<'/api/v1/bras', 'get'>;
+export type Bra = DataOf<'/api/v1/bras', 'get'>[number];
+export type BraDetail = DataOf<'/api/v1/bras/{bra_id}', 'get'>;
+export type BraScenario = BraDetail['scenarios'][number];
+export type BraStatus = Bra['status'];
+export type RatingBody = BodyOf<'/api/v1/bras/{bra_id}/ratings', 'post'>;
+
+export const BRA_STATUSES: { value: BraStatus; label: string }[] = [
+  { value: 'draft', label: 'Draft' },
+  { value: 'in_progress', label: 'In progress' },
+  { value: 'under_review', label: 'Under review' },
+  { value: 'approved', label: 'Approved' },
+  { value: 'cancelled', label: 'Cancelled' },
+];
+
+export function useBras(query: BraListQuery) {
+  return useQuery({
+    queryKey: queryKeys.bras.list(query),
+    queryFn: () => unwrap(api.GET('/api/v1/bras', { params: { query } })),
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** BRAs by status: each count is the list's own total for that status (one small page each). */
+export function useBraCountsByStatus(legalEntityId: string | undefined) {
+  return useQueries({
+    queries: BRA_STATUSES.map((status) => ({
+      queryKey: queryKeys.bras.countByStatus({ status: status.value, legal_entity_id: legalEntityId }),
+      queryFn: async () =>
+        (await unwrap(api.GET('/api/v1/bras', { params: { query: { status: status.value, legal_entity_id: legalEntityId, page_size: 1 } } }))).pagination.total,
+    })),
+  });
+}
+
+export function useBra(braId: string) {
+  return useQuery({ queryKey: queryKeys.bras.detail(braId), queryFn: async () => (await unwrap(api.GET('/api/v1/bras/{bra_id}', { params: { path: { bra_id: braId } } }))).data });
+}
+
+export function useSnapshots(braId: string) {
+  return useQuery({
+    queryKey: queryKeys.bras.snapshots(braId),
+    queryFn: async () => (await unwrap(api.GET('/api/v1/bras/{bra_id}/snapshots', { params: { path: { bra_id: braId } } }))).data,
+  });
+}
+
+export function useSnapshot(braId: string, snapshotId: string | null) {
+  return useQuery({
+    queryKey: queryKeys.bras.snapshot(braId, snapshotId ?? ''),
+    queryFn: async () => (await unwrap(api.GET('/api/v1/bras/{bra_id}/snapshots/{snapshot_id}', { params: { path: { bra_id: braId, snapshot_id: snapshotId! } } }))).data,
+    enabled: snapshotId !== null,
+  });
+}
+
+export function useRiskScenarios() {
+  return useQuery({
+    queryKey: queryKeys.riskScenarios({ page_size: 100 }),
+    queryFn: () => unwrap(api.GET('/api/v1/risk-scenarios', { params: { query: { page_size: 100 } } })),
+  });
+}
+
+/** Invalidates one BRA (its detail, snapshots) and every BRA list and count. */
+function useBraChanged() {
+  const client = useQueryClient();
+  return (braId: string) => Promise.all([client.invalidateQueries({ queryKey: queryKeys.bras.detail(braId) }), client.invalidateQueries({ queryKey: ['bras', 'list'] }), client.invalidateQueries({ queryKey: ['bras', 'count-by-status'] })]);
+}
+
+export function useCreateBra() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: BodyOf<'/api/v1/bras', 'post'>) => (await unwrap(api.POST('/api/v1/bras', { body }))).data,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.bras.all }),
+  });
+}
+
+export function useAddScenario(braId: string) {
+  const changed = useBraChanged();
+  return useMutation({
+    mutationFn: (riskScenarioId: string) => unwrap(api.POST('/api/v1/bras/{bra_id}/scenarios', { params: { path: { bra_id: braId } }, body: { risk_scenario_id: riskScenarioId } })),
+    onSuccess: () => changed(braId),
+  });
+}
+
+export function useSetIncluded(braId: string) {
+  const changed = useBraChanged();
+  return useMutation({
+    mutationFn: ({ linkId, included }: { linkId: string; included: boolean }) =>
+      unwrap(api.PATCH('/api/v1/bras/{bra_id}/scenarios/{link_id}', { params: { path: { bra_id: braId, link_id: linkId } }, body: { included } })),
+    onSuccess: () => changed(braId),
+  });
+}
+
+export function useRecordRating(braId: string) {
+  const changed = useBraChanged();
+  return useMutation({
+    mutationFn: async (body: RatingBody) => (await unwrap(api.POST('/api/v1/bras/{bra_id}/ratings', { params: { path: { bra_id: braId } }, body }))).data,
+    onSuccess: () => changed(braId),
+  });
+}
+
+export function useLinkControl(braId: string) {
+  const changed = useBraChanged();
+  return useMutation({
+    mutationFn: (subControlId: string) => unwrap(api.POST('/api/v1/bras/{bra_id}/controls', { params: { path: { bra_id: braId } }, body: { sub_control_id: subControlId } })),
+    onSuccess: () => changed(braId),
+  });
+}
+
+export type Transition = 'submit' | 'return' | 'approve' | 'cancel';
+
+/** A move of the BRA's status, with the comment or reason the transition takes. */
+export function useTransition(braId: string) {
+  const changed = useBraChanged();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ transition, text }: { transition: Transition; text: string }) => {
+      const path = { bra_id: braId };
+      const value = text.trim() === '' ? null : text.trim();
+      if (transition === 'submit') return unwrap(api.POST('/api/v1/bras/{bra_id}/submit', { params: { path }, body: {} }));
+      if (transition === 'return') return unwrap(api.POST('/api/v1/bras/{bra_id}/return', { params: { path }, body: { comment: value } }));
+      if (transition === 'approve') return unwrap(api.POST('/api/v1/bras/{bra_id}/approve', { params: { path }, body: { final_comment: value } }));
+      return unwrap(api.POST('/api/v1/bras/{bra_id}/cancel', { params: { path }, body: { cancellation_reason: value } }));
+    },
+    onSuccess: async () => {
+      await changed(braId);
+      await client.invalidateQueries({ queryKey: queryKeys.bras.snapshots(braId) });
+    },
+  });
+}

@@ -1,0 +1,88 @@
+import { Badge, Button, Group, Modal, Select, Switch, Table, VisuallyHidden } from '@mantine/core';
+import { useState } from 'react';
+import { ErrorDisplay } from '../../components/error-display';
+import { riskLevelColor } from '../../components/level-colors';
+import { Empty } from '../../components/page-states';
+import { useAddScenario, useRiskScenarios, useSetIncluded, type BraDetail, type BraScenario } from './api';
+import { RateScenario } from './rate-scenario';
+
+function LevelBadge({ rating }: { rating: BraScenario['inherent_rating'] }) {
+  if (rating === null) return <Badge color="gray" variant="outline">Not rated</Badge>;
+  return (
+    <Badge color={riskLevelColor(rating.risk_level)} variant="light">
+      {rating.risk_score} · {rating.risk_level}
+    </Badge>
+  );
+}
+
+export function BraScenarios({ bra, editable }: { bra: BraDetail; editable: boolean }) {
+  const catalogue = useRiskScenarios();
+  const add = useAddScenario(bra.id);
+  const setIncluded = useSetIncluded(bra.id);
+  const [choice, setChoice] = useState<string | null>(null);
+  const [rating, setRating] = useState<string | null>(null);
+  const taken = new Set(bra.scenarios.map((scenario) => scenario.risk_scenario_id));
+  const options = (catalogue.data?.data ?? []).filter((scenario) => !taken.has(scenario.id)).map((scenario) => ({ value: scenario.id, label: `${scenario.name} (${scenario.category})` }));
+  const rated = bra.scenarios.find((scenario) => scenario.id === rating) ?? null;
+  return (
+    <>
+      {editable && (
+        <Group align="flex-end" mb="sm">
+          <Select label="Scenario from the catalogue" placeholder="Choose a scenario" searchable data={options} value={choice} onChange={setChoice} style={{ flex: 1 }} miw={220} />
+          <Button disabled={choice === null} loading={add.isPending} onClick={() => choice && add.mutate(choice, { onSuccess: () => setChoice(null) })}>
+            Add scenario
+          </Button>
+        </Group>
+      )}
+      <ErrorDisplay error={add.error ?? setIncluded.error} />
+      {bra.scenarios.length === 0 ? (
+        <Empty title="No scenarios yet" next={editable ? 'Add scenarios from the catalogue above, then rate each one.' : 'The assessor has not added scenarios yet.'} />
+      ) : (
+        <Table.ScrollContainer minWidth={560}>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Scenario</Table.Th>
+                <Table.Th>Included</Table.Th>
+                <Table.Th>Inherent</Table.Th>
+                <Table.Th>Residual</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Ratings</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {bra.scenarios.map((scenario) => (
+                <Table.Tr key={scenario.id} data-testid="scenario-row">
+                  <Table.Td>
+                    {scenario.name}
+                    <br />
+                    <small>{scenario.category}</small>
+                  </Table.Td>
+                  <Table.Td>
+                    <Switch
+                      aria-label={`Include ${scenario.name}`}
+                      checked={scenario.included}
+                      disabled={!editable}
+                      onChange={(event) => setIncluded.mutate({ linkId: scenario.id, included: event.currentTarget.checked })}
+                    />
+                  </Table.Td>
+                  <Table.Td><LevelBadge rating={scenario.inherent_rating} /></Table.Td>
+                  <Table.Td><LevelBadge rating={scenario.residual_rating} /></Table.Td>
+                  <Table.Td>
+                    <Button size="xs" variant="light" onClick={() => setRating(scenario.id)} aria-label={`${editable ? 'Rate' : 'View ratings of'} ${scenario.name}`}>
+                      {editable ? 'Rate' : 'View'}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Modal opened={rated !== null} onClose={() => setRating(null)} title={rated ? `Ratings: ${rated.name}` : ''} size="lg">
+        {rated && <RateScenario braId={bra.id} scenario={rated} editable={editable} />}
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
+import { useState } from 'react';
+import { ErrorDisplay } from '../../components/error-display';
+import { can } from '../../lib/permissions';
+import { useCaller } from '../me/caller-context';
+import { useTransition, type BraDetail, type Transition } from './api';
+
+const LABELS: Record<Transition, { button: string; field: string | null }> = {
+  submit: { button: 'Submit for review', field: null },
+  return: { button: 'Return to assessor', field: 'What should be reworked' },
+  approve: { button: 'Approve', field: 'Final comment' },
+  cancel: { button: 'Cancel BRA', field: 'Reason for cancelling' },
+};
+
+/** The moves the caller's role may ask for from this status; the service checks them all. */
+function offered(bra: BraDetail, editable: boolean, decides: boolean): Transition[] {
+  const moves: Transition[] = [];
+  if (editable && bra.status === 'in_progress') moves.push('submit');
+  if (decides && bra.status === 'under_review') moves.push('return');
+  if (decides && (bra.status === 'in_progress' || bra.status === 'under_review')) moves.push('approve');
+  if (decides && bra.status !== 'approved' && bra.status !== 'cancelled') moves.push('cancel');
+  return moves;
+}
+
+export function BraTransitions({ bra, editable }: { bra: BraDetail; editable: boolean }) {
+  const caller = useCaller();
+  const move = useTransition(bra.id);
+  const [asking, setAsking] = useState<Transition | null>(null);
+  const [text, setText] = useState('');
+  const moves = offered(bra, editable, can.decideBra(caller));
+  if (moves.length === 0) return null;
+  const run = (transition: Transition) =>
+    move.mutate({ transition, text }, { onSuccess: () => { setAsking(null); setText(''); } });
+  return (
+    <>
+      <Group gap="xs">
+        {moves.map((transition) => (
+          <Button
+            key={transition}
+            variant={transition === 'cancel' ? 'outline' : 'filled'}
+            color={transition === 'cancel' ? 'red' : undefined}
+            onClick={() => (LABELS[transition].field === null ? run(transition) : setAsking(transition))}
+            loading={move.isPending && move.variables?.transition === transition}
+          >
+            {LABELS[transition].button}
+          </Button>
+        ))}
+      </Group>
+      {asking === null && <ErrorDisplay error={move.error} title="The BRA did not move" />}
+      <Modal opened={asking !== null} onClose={() => setAsking(null)} title={asking ? LABELS[asking].button : ''}>
+        {asking && (
+          <Stack>
+            <Textarea label={LABELS[asking].field} autosize minRows={3} value={text} onChange={(event) => setText(event.currentTarget.value)} />
+            <ErrorDisplay error={move.error} title="The BRA did not move" />
+            <Group justify="flex-end">
+              <Button onClick={() => run(asking)} loading={move.isPending}>
+                {LABELS[asking].button}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+    </>
+  );
+}

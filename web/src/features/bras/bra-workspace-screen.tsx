@@ -1,0 +1,102 @@
+import { Alert, Anchor, Group, Paper, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Link, useParams } from 'react-router';
+import { QueryState } from '../../components/page-states';
+import { formatTime } from '../../lib/format';
+import { can } from '../../lib/permissions';
+import { useCaller } from '../me/caller-context';
+import { useBra, type BraDetail } from './api';
+import { BraControls } from './bra-controls';
+import { BraScenarios } from './bra-scenarios';
+import { BraSnapshots } from './bra-snapshots';
+import { BraTransitions } from './bra-transitions';
+import { BraStatusBadge } from './status-badge';
+
+function Stat({ label, value, alert = false }: { label: string; value: string | number; alert?: boolean }) {
+  return (
+    <Paper withBorder p="sm" data-testid={`stat-${label}`}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700} size="xl" c={alert ? 'red.9' : undefined}>
+        {value}
+      </Text>
+    </Paper>
+  );
+}
+
+function Decisions({ bra }: { bra: BraDetail }) {
+  if (bra.status === 'approved') {
+    return (
+      <Alert color="green" title={`Approved ${formatTime(bra.approved_at)}`} data-testid="approval">
+        {bra.final_comment ?? 'No final comment.'}
+      </Alert>
+    );
+  }
+  if (bra.status === 'cancelled') {
+    return (
+      <Alert color="red" title={`Cancelled ${formatTime(bra.cancelled_at)}`}>
+        {bra.cancellation_reason ?? 'No reason given.'}
+      </Alert>
+    );
+  }
+  return null;
+}
+
+export function BraWorkspaceScreen() {
+  const { braId = '' } = useParams();
+  const caller = useCaller();
+  const bra = useBra(braId);
+  return (
+    <QueryState query={bra}>
+      {(detail) => {
+        // Content changes only while draft or in progress; the role rule is D5's (the service decides both).
+        const editable = can.editBra(caller, detail) && (detail.status === 'draft' || detail.status === 'in_progress');
+        return (
+          <Stack>
+            <Anchor component={Link} to="/bras" size="sm">
+              ← All BRAs
+            </Anchor>
+            <Group justify="space-between" wrap="wrap">
+              <Stack gap={2}>
+                <Group gap="sm">
+                  <Title order={1} size="h2">
+                    {detail.name}
+                  </Title>
+                  <BraStatusBadge status={detail.status} />
+                </Group>
+                <Text size="sm" c="dimmed">
+                  {detail.legal_entity.name}
+                  {detail.business_unit ? ` / ${detail.business_unit.name}` : ''} · {detail.period} · assessor {detail.assessor}
+                </Text>
+              </Stack>
+              <BraTransitions bra={detail} editable={can.editBra(caller, detail)} />
+            </Group>
+            <Decisions bra={detail} />
+            <SimpleGrid cols={{ base: 2, sm: 4 }}>
+              <Stat label="Scenarios" value={detail.summary.total_scenarios} />
+              <Stat label="Assessed" value={detail.summary.assessed_scenarios} />
+              <Stat label="Complete" value={`${detail.summary.completion_percentage}%`} />
+              <Stat label="Above appetite" value={detail.summary.risks_above_appetite} alert={detail.summary.risks_above_appetite > 0} />
+            </SimpleGrid>
+            <Tabs defaultValue="scenarios" keepMounted={false}>
+              <Tabs.List>
+                <Tabs.Tab value="scenarios">Scenarios</Tabs.Tab>
+                <Tabs.Tab value="controls">Controls</Tabs.Tab>
+                <Tabs.Tab value="snapshots">Snapshots</Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="scenarios" pt="md">
+                <BraScenarios bra={detail} editable={editable} />
+              </Tabs.Panel>
+              <Tabs.Panel value="controls" pt="md">
+                <BraControls bra={detail} editable={editable} />
+              </Tabs.Panel>
+              <Tabs.Panel value="snapshots" pt="md">
+                <BraSnapshots braId={detail.id} />
+              </Tabs.Panel>
+            </Tabs>
+          </Stack>
+        );
+      }}
+    </QueryState>
+  );
+}

@@ -1,0 +1,101 @@
+import { Badge, Button, Card, Group, Modal, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useState } from 'react';
+import { ErrorDisplay } from '../../components/error-display';
+import { effectivenessColor } from '../../components/level-colors';
+import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
+import { can } from '../../lib/permissions';
+import { useCaller } from '../me/caller-context';
+import { useCreateKeyControl, useCreateSubControl, useKeyControls, type KeyControl, type NestedSubControl } from './api';
+import { RecordTestForm } from './record-test-form';
+
+function NewNamed({ label, onCreate, pending, error }: { label: string; onCreate: (name: string) => void; pending: boolean; error: unknown }) {
+  const [name, setName] = useState('');
+  return (
+    <Stack gap={4}>
+      <Group align="flex-end">
+        <TextInput label={label} value={name} onChange={(event) => setName(event.currentTarget.value)} style={{ flex: 1 }} />
+        <Button onClick={() => { onCreate(name); setName(''); }} loading={pending} disabled={name.trim() === ''}>Add</Button>
+      </Group>
+      <ErrorDisplay error={error} title="Not added" />
+    </Stack>
+  );
+}
+
+function KeyControlCard({ keyControl, onTest }: { keyControl: KeyControl; onTest: (sub: NestedSubControl) => void }) {
+  const caller = useCaller();
+  const createSub = useCreateSubControl();
+  return (
+    <Card withBorder data-testid="key-control">
+      <Title order={2} size="h4">{keyControl.name}</Title>
+      {keyControl.description && <Text size="sm" c="dimmed">{keyControl.description}</Text>}
+      {keyControl.sub_controls.length === 0 ? (
+        <Text size="sm" mt="xs">No sub-controls yet.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={420}>
+          <Table mt="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Sub-control</Table.Th>
+                <Table.Th>ToD</Table.Th>
+                <Table.Th>ToE</Table.Th>
+                <Table.Th>Effectiveness</Table.Th>
+                {can.recordControlTests(caller) && <Table.Th><VisuallyHidden>Test</VisuallyHidden></Table.Th>}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {keyControl.sub_controls.map((sub) => (
+                <Table.Tr key={sub.id} data-testid="sub-control-row">
+                  <Table.Td>{sub.name}</Table.Td>
+                  <Table.Td>{sub.tod ?? '–'}</Table.Td>
+                  <Table.Td>{sub.toe ?? '–'}</Table.Td>
+                  <Table.Td><Badge color={effectivenessColor(sub.total_effectiveness)} variant="light">{sub.total_effectiveness ?? 'Not assessed'}</Badge></Table.Td>
+                  {can.recordControlTests(caller) && (
+                    <Table.Td>
+                      <Button size="xs" variant="light" onClick={() => onTest(sub)} aria-label={`Record test of ${sub.name}`}>Record test</Button>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {can.manageControlLibrary(caller) && (
+        <NewNamed label="New sub-control" pending={createSub.isPending} error={createSub.error} onCreate={(name) => createSub.mutate({ key_control_id: keyControl.id, name })} />
+      )}
+    </Card>
+  );
+}
+
+export function ControlsScreen() {
+  const caller = useCaller();
+  const [page, setPage] = useState(1);
+  const controls = useKeyControls(page);
+  const createKey = useCreateKeyControl();
+  const [testing, setTesting] = useState<NestedSubControl | null>(null);
+  return (
+    <>
+      <ScreenTitle>Control library</ScreenTitle>
+      {can.manageControlLibrary(caller) && (
+        <Card withBorder mb="md">
+          <NewNamed label="New key control" pending={createKey.isPending} error={createKey.error} onCreate={(name) => createKey.mutate({ name })} />
+        </Card>
+      )}
+      <QueryState query={controls}>
+        {(answer) =>
+          answer.data.length === 0 ? (
+            <Empty title="The control library is empty" next={can.manageControlLibrary(caller) ? 'Add a key control above, then its sub-controls.' : 'A client admin adds key controls and sub-controls.'} />
+          ) : (
+            <Stack>
+              {answer.data.map((keyControl) => <KeyControlCard key={keyControl.id} keyControl={keyControl} onTest={setTesting} />)}
+              <Pager pagination={answer.pagination} onChange={setPage} />
+            </Stack>
+          )
+        }
+      </QueryState>
+      <Modal opened={testing !== null} onClose={() => setTesting(null)} title={testing ? `Test results: ${testing.name}` : ''}>
+        {testing && <RecordTestForm subControl={testing} />}
+      </Modal>
+    </>
+  );
+}

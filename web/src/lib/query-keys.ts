@@ -1,0 +1,44 @@
+/**
+ * Every query key of the console, per resource (STYLE: one file). A list key starts with its resource's
+ * `all`, so a mutation invalidates a resource's lists with one prefix and a detail with its own key.
+ */
+type Filters = Record<string, string | number | boolean | undefined>;
+
+export const queryKeys = {
+  me: ['me'] as const,
+  legalEntities: ['legal-entities'] as const,
+  riskScenarios: (filters: Filters = {}) => ['risk-scenarios', filters] as const,
+  bras: {
+    all: ['bras'] as const,
+    list: (filters: Filters) => ['bras', 'list', filters] as const,
+    countByStatus: (filters: Filters) => ['bras', 'count-by-status', filters] as const,
+    detail: (id: string) => ['bras', 'detail', id] as const,
+    snapshots: (id: string) => ['bras', 'detail', id, 'snapshots'] as const,
+    snapshot: (id: string, snapshotId: string) => ['bras', 'detail', id, 'snapshots', snapshotId] as const,
+  },
+  controls: {
+    all: ['controls'] as const,
+    keyControls: (filters: Filters) => ['controls', 'key-controls', filters] as const,
+    heatMap: (filters: Filters) => ['controls', 'heat-map', filters] as const,
+    effectiveness: (filters: Filters) => ['controls', 'effectiveness', filters] as const,
+  },
+  actions: {
+    all: ['mitigation-actions'] as const,
+    list: (filters: Filters) => ['mitigation-actions', 'list', filters] as const,
+  },
+  appetite: {
+    all: ['risk-appetite'] as const,
+    list: ['risk-appetite', 'list'] as const,
+    history: ['risk-appetite', 'history'] as const,
+  },
+  audit: {
+    all: ['audit'] as const,
+    list: (filters: Filters) => ['audit', 'list', filters] as const,
+    verify: ['audit', 'verify'] as const,
+  },
+  admin: {
+    enterprises: (filters: Filters) => ['admin', 'enterprises', filters] as const,
+    users: (enterpriseId: string) => ['admin', 'users', enterpriseId] as const,
+    alerts: (filters: Filters) => ['admin', 'alerts', filters] as const,
+  },
+};
