@@ -24,6 +24,7 @@ import { governanceStep } from './steps/governance.step.js';
 import { invitationStep } from './steps/invitation.step.js';
 import { organisationStep } from './steps/organisation.step.js';
 import { passwordsStep } from './steps/passwords.step.js';
+import { organisationVersionsStep } from './steps/organisation-versions.step.js';
 import { safeClientsStep } from './steps/safe-clients.step.js';
 import { starterLibraryStep } from './steps/starter-library.step.js';
 import { platformAdminStep } from './steps/platform-admin.step.js';
@@ -52,6 +53,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   actionsStep,
   governanceStep,
   safeClientsStep,
+  organisationVersionsStep,
   reportingStep,
   webhooksStep,
 ];

@@ -32,14 +32,6 @@ export const IF_MATCH_EXEMPT = new Map([
   // A retry puts a failed delivery back in the queue; deliveries have no version a client reads.
   [`POST ${API}/webhooks/:webhook_id/deliveries/:delivery_id/retry`, 'retrying a delivery: requeues it, nothing a client reads to version'],
   [`DELETE ${API}/admin/super-admins/:user_id`, 'removing a super admin: idempotent, nothing a client reads to version'],
-  // Legal entities, business units and risk scenarios carry no row version yet: their upkeep (rename,
-  // archive) is last-writer-wins, and an archive of an archived one is refused (409).
-  [`PATCH ${API}/legal-entities/:id`, 'organisation upkeep: no row version yet'],
-  [`POST ${API}/legal-entities/:id/archive`, 'organisation upkeep: no row version yet; a second archive is 409'],
-  [`PATCH ${API}/business-units/:id`, 'organisation upkeep: no row version yet'],
-  [`POST ${API}/business-units/:id/archive`, 'organisation upkeep: no row version yet; a second archive is 409'],
-  [`PATCH ${API}/risk-scenarios/:id`, 'scenario library upkeep: no row version yet'],
-  [`POST ${API}/risk-scenarios/:id/archive`, 'scenario library upkeep: no row version yet; a second archive is 409'],
 ]);
 
 /** Creating POSTs that need no Idempotency-Key, each with its reason. */

@@ -9,12 +9,26 @@ import { createAppetite, createBraWorld, createSubControl } from '../support/bra
 import { createKeyControl } from '../support/controls-factories.js';
 import type { TestUser } from '../support/factories.js';
 
-type VersionedTable = 'mitigation_actions' | 'key_controls' | 'sub_controls' | 'risk_appetites' | 'system_alerts' | 'enterprises' | 'webhook_endpoints';
+type VersionedTable =
+  | 'mitigation_actions'
+  | 'key_controls'
+  | 'sub_controls'
+  | 'risk_appetites'
+  | 'system_alerts'
+  | 'enterprises'
+  | 'webhook_endpoints'
+  | 'legal_entities'
+  | 'business_units'
+  | 'risk_scenarios';
 
-/** One change of a versioned resource, on a fresh row: who sends what, and which row it changes. */
+/**
+ * One change of a versioned resource, on a fresh row: who sends what, and which row it changes. `auditedId`:
+ * the entity whose audit trail records the change, when not the row itself (a business unit's is its legal
+ * entity's).
+ */
 interface ChangeCase {
   route: string;
-  make(): Promise<{ user: TestUser; url: string; body?: object; table: VersionedTable; id: string }>;
+  make(): Promise<{ user: TestUser; url: string; body?: object; table: VersionedTable; id: string; auditedId?: string }>;
 }
 
 /**
@@ -47,7 +61,66 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
       .values({ enterprise_id: w.enterprise.id, url: 'https://hooks.example.com/risk', event_types: ['bra.approved'], description: null, secret: `whsec_${randomUUID()}` })
       .returning('id')
       .executeTakeFirstOrThrow();
+  const legalEntity = async () =>
+    ctx.db.insertInto('legal_entities').values({ enterprise_id: w.enterprise.id, name: `Entity ${randomUUID().slice(0, 8)}` }).returning('id').executeTakeFirstOrThrow();
+  const businessUnit = async () => {
+    const entity = await legalEntity();
+    return ctx.db
+      .insertInto('business_units')
+      .values({ enterprise_id: w.enterprise.id, legal_entity_id: entity.id, name: `Unit ${randomUUID().slice(0, 8)}` })
+      .returning(['id', 'legal_entity_id'])
+      .executeTakeFirstOrThrow();
+  };
+  const riskScenario = async () =>
+    ctx.db
+      .insertInto('risk_scenarios')
+      .values({ enterprise_id: w.enterprise.id, name: `Scenario ${randomUUID().slice(0, 8)}`, category: 'External Fraud', description: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
   const cases: ChangeCase[] = [
+    {
+      route: 'PATCH /api/v1/legal-entities/:id',
+      make: async () => {
+        const { id } = await legalEntity();
+        return { user: w.admin, url: `/legal-entities/${id}`, body: { name: `Renamed ${randomUUID().slice(0, 8)}` }, table: 'legal_entities', id };
+      },
+    },
+    {
+      route: 'POST /api/v1/legal-entities/:id/archive',
+      make: async () => {
+        const { id } = await legalEntity();
+        return { user: w.admin, url: `/legal-entities/${id}/archive`, table: 'legal_entities', id };
+      },
+    },
+    {
+      route: 'PATCH /api/v1/business-units/:id',
+      make: async () => {
+        const unit = await businessUnit();
+        const body = { name: `Renamed ${randomUUID().slice(0, 8)}` };
+        return { user: w.admin, url: `/business-units/${unit.id}`, body, table: 'business_units', id: unit.id, auditedId: unit.legal_entity_id };
+      },
+    },
+    {
+      route: 'POST /api/v1/business-units/:id/archive',
+      make: async () => {
+        const unit = await businessUnit();
+        return { user: w.admin, url: `/business-units/${unit.id}/archive`, table: 'business_units', id: unit.id, auditedId: unit.legal_entity_id };
+      },
+    },
+    {
+      route: 'PATCH /api/v1/risk-scenarios/:id',
+      make: async () => {
+        const { id } = await riskScenario();
+        return { user: w.admin, url: `/risk-scenarios/${id}`, body: { category: 'Internal Fraud' }, table: 'risk_scenarios', id };
+      },
+    },
+    {
+      route: 'POST /api/v1/risk-scenarios/:id/archive',
+      make: async () => {
+        const { id } = await riskScenario();
+        return { user: w.admin, url: `/risk-scenarios/${id}/archive`, table: 'risk_scenarios', id };
+      },
+    },
     {
       route: 'PATCH /api/v1/mitigation-actions/:action_id',
       make: async () => ({ user: w.admin, url: `/mitigation-actions/${(await action()).id}`, body: { status: 'in_progress' }, table: 'mitigation_actions', id: '' }),
@@ -161,19 +234,19 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
 
   for (const change of cases) {
     it(`${change.route}: a stale ETag is 412 with the current one and changes nothing; the current one applies and answers the new`, async () => {
-      const { user, url, body, table, id } = await made(change);
+      const { user, url, body, table, id, auditedId } = await made(change);
       const version = await versionOf(table, id);
-      const entries = await entriesOf(id);
+      const entries = await entriesOf(auditedId ?? id);
       const stale = await send(ctx.app, user, methodOf(change.route), url, { 'if-match': `"${version + 1000}"` }, body);
       expect(stale.statusCode, stale.body).toBe(412);
       expect(stale.json()).toMatchObject({ code: 'PRECONDITION_FAILED', details: { current_etag: `"${version}"` } });
       expect(await versionOf(table, id)).toBe(version);
-      expect(await entriesOf(id)).toBe(entries);
+      expect(await entriesOf(auditedId ?? id)).toBe(entries);
 
       const current = await send(ctx.app, user, methodOf(change.route), url, { 'if-match': stale.json().details.current_etag }, body);
       expect(current.statusCode, current.body).toBeLessThan(300);
       if (methodOf(change.route) !== 'DELETE') expect(current.headers['etag']).toBe(`"${await versionOf(table, id)}"`);
-      expect(await entriesOf(id)).toBeGreaterThan(entries);
+      expect(await entriesOf(auditedId ?? id)).toBeGreaterThan(entries);
     });
 
     it(`${change.route}: with REQUIRE_IF_MATCH=true, none is 428 and changes nothing`, async () => {

@@ -9226,7 +9226,13 @@ export interface operations {
     "business_units.update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @example "7"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9251,6 +9257,8 @@ export interface operations {
             /** @description Success: rename or describe a business unit */
             200: {
                 headers: {
+                    /** @description The resource's new ETag, for the next If-Match */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9333,6 +9341,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED","request_id":"7b6c2a90-…","details":{"current_etag":"\"8\""}} */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Body over 1 MiB */
             413: {
                 headers: {
@@ -9353,6 +9370,15 @@ export interface operations {
             };
             /** @description The body breaks its schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9392,7 +9418,13 @@ export interface operations {
     "business_units.archive": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @example "7"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9403,6 +9435,8 @@ export interface operations {
             /** @description Success: archive a business unit */
             200: {
                 headers: {
+                    /** @description The resource's new ETag, for the next If-Match */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9478,6 +9512,24 @@ export interface operations {
             };
             /** @description Conflict with a uniqueness rule or the resource state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED","request_id":"7b6c2a90-…","details":{"current_etag":"\"8\""}} */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14228,7 +14280,13 @@ export interface operations {
     "legal_entities.update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @example "7"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -14253,6 +14311,8 @@ export interface operations {
             /** @description Success: rename or describe a legal entity */
             200: {
                 headers: {
+                    /** @description The resource's new ETag, for the next If-Match */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14329,6 +14389,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED","request_id":"7b6c2a90-…","details":{"current_etag":"\"8\""}} */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Body over 1 MiB */
             413: {
                 headers: {
@@ -14349,6 +14418,15 @@ export interface operations {
             };
             /** @description The body breaks its schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14388,7 +14466,13 @@ export interface operations {
     "legal_entities.archive": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @example "7"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -14399,6 +14483,8 @@ export interface operations {
             /** @description Success: archive a legal entity (and its business units) */
             200: {
                 headers: {
+                    /** @description The resource's new ETag, for the next If-Match */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14468,6 +14554,24 @@ export interface operations {
             };
             /** @description Conflict with a uniqueness rule or the resource state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED","request_id":"7b6c2a90-…","details":{"current_etag":"\"8\""}} */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16241,7 +16345,13 @@ export interface operations {
     "risk_scenarios.update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @example "7"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -16268,6 +16378,8 @@ export interface operations {
             /** @description Success: change a risk scenario of the catalogue */
             200: {
                 headers: {
+                    /** @description The resource's new ETag, for the next If-Match */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16347,6 +16459,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED","request_id":"7b6c2a90-…","details":{"current_etag":"\"8\""}} */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Body over 1 MiB */
             413: {
                 headers: {
@@ -16367,6 +16488,15 @@ export interface operations {
             };
             /** @description The body breaks its schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16406,7 +16536,13 @@ export interface operations {
     "risk_scenarios.archive": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @example "7"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -16417,6 +16553,8 @@ export interface operations {
             /** @description Success: archive a risk scenario */
             200: {
                 headers: {
+                    /** @description The resource's new ETag, for the next If-Match */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16489,6 +16627,24 @@ export interface operations {
             };
             /** @description Conflict with a uniqueness rule or the resource state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED","request_id":"7b6c2a90-…","details":{"current_etag":"\"8\""}} */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };

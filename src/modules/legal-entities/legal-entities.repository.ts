@@ -87,14 +87,29 @@ export async function insertBusinessUnit(db: Executor, enterpriseId: string, leg
 
 const ENTITY_COLUMNS = ['id', 'name', 'description', 'created_at', 'archived_at'] as const;
 const UNIT_COLUMNS = ['id', 'legal_entity_id', 'name', 'description', 'created_at', 'archived_at'] as const;
+// What a change reads under the lock and returns: the row and its version (the ETag's, checked by If-Match).
+const VERSIONED_ENTITY_COLUMNS = [...ENTITY_COLUMNS, 'row_version'] as const;
+const VERSIONED_UNIT_COLUMNS = [...UNIT_COLUMNS, 'row_version'] as const;
 
 /** The entity, locked for a change or an archive (a concurrent BRA creation waits on its key share). */
 export async function findLegalEntityForUpdate(db: Executor, enterpriseId: string, id: string) {
-  return db.selectFrom('legal_entities').select(ENTITY_COLUMNS).where('enterprise_id', '=', enterpriseId).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('legal_entities')
+    .select(VERSIONED_ENTITY_COLUMNS)
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function findBusinessUnitForUpdate(db: Executor, enterpriseId: string, id: string) {
-  return db.selectFrom('business_units').select(UNIT_COLUMNS).where('enterprise_id', '=', enterpriseId).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('business_units')
+    .select(VERSIONED_UNIT_COLUMNS)
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** A duplicate active name raises legal_entities_name_key (409). */
@@ -104,7 +119,7 @@ export async function updateLegalEntity(db: Executor, enterpriseId: string, id: 
     .set({ ...changes, updated_at: new Date() })
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
-    .returning(ENTITY_COLUMNS)
+    .returning(VERSIONED_ENTITY_COLUMNS)
     .executeTakeFirstOrThrow();
 }
 
@@ -114,7 +129,7 @@ export async function updateBusinessUnit(db: Executor, enterpriseId: string, id:
     .set({ ...changes, updated_at: new Date() })
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
-    .returning(UNIT_COLUMNS)
+    .returning(VERSIONED_UNIT_COLUMNS)
     .executeTakeFirstOrThrow();
 }
 
@@ -133,7 +148,7 @@ export async function archiveLegalEntity(db: Executor, enterpriseId: string, id:
     .set({ archived_at: at, archived_by: by, updated_at: at })
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
-    .returning(ENTITY_COLUMNS)
+    .returning(VERSIONED_ENTITY_COLUMNS)
     .executeTakeFirstOrThrow();
   return { entity, units: units.map((unit) => unit.id) };
 }
@@ -144,7 +159,7 @@ export async function archiveBusinessUnit(db: Executor, enterpriseId: string, id
     .set({ archived_at: at, archived_by: by, updated_at: at })
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
-    .returning(UNIT_COLUMNS)
+    .returning(VERSIONED_UNIT_COLUMNS)
     .executeTakeFirstOrThrow();
 }
 

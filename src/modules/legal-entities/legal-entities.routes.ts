@@ -39,22 +39,22 @@ export function registerLegalEntityRoutes(app: App, service: LegalEntitiesServic
     },
   );
 
-  api.patch('/legal-entities/:id', { schema: updateLegalEntitySchema }, async (request) => ({
+  api.patch('/legal-entities/:id', { schema: updateLegalEntitySchema, config: { ifMatch: true } }, async (request) => ({
     data: await service.update(callerOf(request), request.params.id, request.body),
     message: 'Legal entity updated',
   }));
 
-  api.post('/legal-entities/:id/archive', { schema: archiveLegalEntitySchema }, async (request) => ({
+  api.post('/legal-entities/:id/archive', { schema: archiveLegalEntitySchema, config: { ifMatch: true } }, async (request) => ({
     data: await service.archive(callerOf(request), request.params.id),
     message: 'Legal entity archived',
   }));
 
-  api.patch('/business-units/:id', { schema: updateBusinessUnitSchema }, async (request) => ({
+  api.patch('/business-units/:id', { schema: updateBusinessUnitSchema, config: { ifMatch: true } }, async (request) => ({
     data: await service.updateBusinessUnit(callerOf(request), request.params.id, request.body),
     message: 'Business unit updated',
   }));
 
-  api.post('/business-units/:id/archive', { schema: archiveBusinessUnitSchema }, async (request) => ({
+  api.post('/business-units/:id/archive', { schema: archiveBusinessUnitSchema, config: { ifMatch: true } }, async (request) => ({
     data: await service.archiveBusinessUnit(callerOf(request), request.params.id),
     message: 'Business unit archived',
   }));

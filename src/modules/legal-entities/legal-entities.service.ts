@@ -5,6 +5,7 @@ import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
 import { AppError, invalidState, notFound } from '../../platform/http/errors.js';
 import {
   archiveBusinessUnit,
@@ -25,6 +26,16 @@ import type { BusinessUnitView, LegalEntityListItem, LegalEntityView } from './l
 // The wire shape of a legal entity (its enterprise_id stays inside).
 const presentEntity = (row: { id: string; name: string; description: string | null; created_at: Date; archived_at: Date | null }): Static<typeof LegalEntityView> => ({
   id: row.id,
+  name: row.name,
+  description: row.description,
+  created_at: row.created_at,
+  archived_at: row.archived_at,
+});
+
+// The wire shape of a business unit: the row's version travels in the ETag, not in the body.
+const presentUnit = (row: Static<typeof BusinessUnitView> & { row_version: number }): Static<typeof BusinessUnitView> => ({
+  id: row.id,
+  legal_entity_id: row.legal_entity_id,
   name: row.name,
   description: row.description,
   created_at: row.created_at,
@@ -120,10 +131,15 @@ export function createLegalEntitiesService({ db }: LegalEntitiesServiceDeps) {
       return inTransaction(db, async ({ trx }) => {
         const entity = await findLegalEntityForUpdate(trx, enterpriseId, id);
         if (entity === undefined) throw notFound('Legal entity');
+        requireCurrentVersion(caller, entity.row_version);
         if (entity.archived_at !== null) throw invalidState('An archived legal entity cannot be changed');
         const { changes, previous } = changesOf(entity, input);
-        if (Object.keys(changes).length === 0) return presentEntity(entity);
+        if (Object.keys(changes).length === 0) {
+          servedVersion(caller, entity.row_version);
+          return presentEntity(entity);
+        }
         const updated = await updateLegalEntity(trx, enterpriseId, id, changes);
+        servedVersion(caller, updated.row_version);
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
@@ -142,9 +158,11 @@ export function createLegalEntitiesService({ db }: LegalEntitiesServiceDeps) {
       return inTransaction(db, async ({ trx }) => {
         const entity = await findLegalEntityForUpdate(trx, enterpriseId, id);
         if (entity === undefined) throw notFound('Legal entity');
+        requireCurrentVersion(caller, entity.row_version);
         if (entity.archived_at !== null) throw invalidState('The legal entity is archived already');
         refuseWhileInUse('legal entity', await liveBrasUsing(trx, enterpriseId, { legalEntityId: id }));
         const archived = await archiveLegalEntity(trx, enterpriseId, id, caller.userId, new Date());
+        servedVersion(caller, archived.entity.row_version);
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
@@ -164,10 +182,15 @@ export function createLegalEntitiesService({ db }: LegalEntitiesServiceDeps) {
       return inTransaction(db, async ({ trx }) => {
         const unit = await findBusinessUnitForUpdate(trx, enterpriseId, id);
         if (unit === undefined) throw notFound('Business unit');
+        requireCurrentVersion(caller, unit.row_version);
         if (unit.archived_at !== null) throw invalidState('An archived business unit cannot be changed');
         const { changes, previous } = changesOf(unit, input);
-        if (Object.keys(changes).length === 0) return unit;
+        if (Object.keys(changes).length === 0) {
+          servedVersion(caller, unit.row_version);
+          return presentUnit(unit);
+        }
         const updated = await updateBusinessUnit(trx, enterpriseId, id, changes);
+        servedVersion(caller, updated.row_version);
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
@@ -176,7 +199,7 @@ export function createLegalEntitiesService({ db }: LegalEntitiesServiceDeps) {
           entityId: unit.legal_entity_id,
           details: { change: 'business_unit_updated', business_unit_id: id, changes, previous },
         });
-        return updated;
+        return presentUnit(updated);
       });
     },
 
@@ -186,9 +209,11 @@ export function createLegalEntitiesService({ db }: LegalEntitiesServiceDeps) {
       return inTransaction(db, async ({ trx }) => {
         const unit = await findBusinessUnitForUpdate(trx, enterpriseId, id);
         if (unit === undefined) throw notFound('Business unit');
+        requireCurrentVersion(caller, unit.row_version);
         if (unit.archived_at !== null) throw invalidState('The business unit is archived already');
         refuseWhileInUse('business unit', await liveBrasUsing(trx, enterpriseId, { businessUnitId: id }));
         const archived = await archiveBusinessUnit(trx, enterpriseId, id, caller.userId, new Date());
+        servedVersion(caller, archived.row_version);
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
@@ -197,7 +222,7 @@ export function createLegalEntitiesService({ db }: LegalEntitiesServiceDeps) {
           entityId: unit.legal_entity_id,
           details: { change: 'business_unit_archived', business_unit_id: id, name: unit.name },
         });
-        return archived;
+        return presentUnit(archived);
       });
     },
   };

@@ -13,6 +13,10 @@ const COLUMNS = ['id', 'name', 'category', 'description', 'created_at', 'archive
 /** A catalogue row as the API returns it. */
 export type RiskScenarioRow = Pick<Selectable<RiskScenariosTable>, (typeof COLUMNS)[number]>;
 
+// What a change reads under the lock and returns: the row and its version (the ETag's, checked by If-Match).
+const VERSIONED_COLUMNS = [...COLUMNS, 'row_version'] as const;
+export type VersionedRiskScenarioRow = RiskScenarioRow & { row_version: number };
+
 /** One multi-row insert; an empty list inserts nothing. */
 export async function insertRiskScenarios(
   db: Executor,
@@ -74,10 +78,10 @@ export async function findRiskScenario(db: Executor, enterpriseId: string, riskS
     .executeTakeFirst();
 }
 
-export async function findRiskScenarioForUpdate(db: Executor, enterpriseId: string, riskScenarioId: string): Promise<RiskScenarioRow | undefined> {
+export async function findRiskScenarioForUpdate(db: Executor, enterpriseId: string, riskScenarioId: string): Promise<VersionedRiskScenarioRow | undefined> {
   return db
     .selectFrom('risk_scenarios')
-    .select(COLUMNS)
+    .select(VERSIONED_COLUMNS)
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', riskScenarioId)
     .forUpdate()
@@ -90,23 +94,23 @@ export async function updateRiskScenario(
   enterpriseId: string,
   riskScenarioId: string,
   changes: Partial<NewRiskScenario>,
-): Promise<RiskScenarioRow> {
+): Promise<VersionedRiskScenarioRow> {
   return db
     .updateTable('risk_scenarios')
     .set({ ...changes, updated_at: new Date() })
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', riskScenarioId)
-    .returning(COLUMNS)
+    .returning(VERSIONED_COLUMNS)
     .executeTakeFirstOrThrow();
 }
 
-export async function archiveRiskScenario(db: Executor, enterpriseId: string, riskScenarioId: string, by: string, at: Date): Promise<RiskScenarioRow> {
+export async function archiveRiskScenario(db: Executor, enterpriseId: string, riskScenarioId: string, by: string, at: Date): Promise<VersionedRiskScenarioRow> {
   return db
     .updateTable('risk_scenarios')
     .set({ archived_at: at, archived_by: by, updated_at: at })
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', riskScenarioId)
-    .returning(COLUMNS)
+    .returning(VERSIONED_COLUMNS)
     .executeTakeFirstOrThrow();
 }
 

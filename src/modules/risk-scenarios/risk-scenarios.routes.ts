@@ -22,12 +22,12 @@ export function registerRiskScenarioRoutes(app: App, service: RiskScenariosServi
     },
   );
 
-  api.patch('/risk-scenarios/:id', { schema: updateRiskScenarioSchema }, async (request) => ({
+  api.patch('/risk-scenarios/:id', { schema: updateRiskScenarioSchema, config: { ifMatch: true } }, async (request) => ({
     data: await service.update(callerOf(request), request.params.id, request.body),
     message: 'Risk scenario updated',
   }));
 
-  api.post('/risk-scenarios/:id/archive', { schema: archiveRiskScenarioSchema }, async (request) => ({
+  api.post('/risk-scenarios/:id/archive', { schema: archiveRiskScenarioSchema, config: { ifMatch: true } }, async (request) => ({
     data: await service.archive(callerOf(request), request.params.id),
     message: 'Risk scenario archived',
   }));

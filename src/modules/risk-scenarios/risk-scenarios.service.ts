@@ -4,6 +4,7 @@ import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import { invalidState, notFound } from '../../platform/http/errors.js';
 import {
@@ -14,12 +15,23 @@ import {
   listRiskScenarios,
   updateRiskScenario,
   type NewRiskScenario,
+  type VersionedRiskScenarioRow,
 } from './risk-scenarios.repository.js';
 import { requireCatalogueEditor, requireCatalogueReader } from './risk-scenarios.policy.js';
 import type { RiskScenarioView } from './risk-scenarios.schemas.js';
 import { STARTER_CATALOGUE } from './starter-catalogue.js';
 
 type RiskScenario = Static<typeof RiskScenarioView>;
+
+// The wire shape of a scenario after a change: its version travels in the ETag, not in the body.
+const presentScenario = (row: VersionedRiskScenarioRow): RiskScenario => ({
+  id: row.id,
+  name: row.name,
+  category: row.category,
+  description: row.description,
+  created_at: row.created_at,
+  archived_at: row.archived_at,
+});
 
 export interface RiskScenariosServiceDeps {
   /** The database, or the caller's open transaction to join. */
@@ -85,6 +97,7 @@ export function createRiskScenariosService({ db }: RiskScenariosServiceDeps) {
       return inTransaction(db, async ({ trx }) => {
         const scenario = await findRiskScenarioForUpdate(trx, enterpriseId, id);
         if (scenario === undefined) throw notFound('Risk scenario');
+        requireCurrentVersion(caller, scenario.row_version);
         if (scenario.archived_at !== null) throw invalidState('An archived risk scenario cannot be changed');
         const changes: Partial<NewRiskScenario> = {};
         const previous: Record<string, unknown> = {};
@@ -99,8 +112,12 @@ export function createRiskScenariosService({ db }: RiskScenariosServiceDeps) {
           changes.description = input.description || null;
           previous['description'] = scenario.description;
         }
-        if (Object.keys(changes).length === 0) return scenario;
+        if (Object.keys(changes).length === 0) {
+          servedVersion(caller, scenario.row_version);
+          return presentScenario(scenario);
+        }
         const updated = await updateRiskScenario(trx, enterpriseId, id, changes);
+        servedVersion(caller, updated.row_version);
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
@@ -109,7 +126,7 @@ export function createRiskScenariosService({ db }: RiskScenariosServiceDeps) {
           entityId: id,
           details: { changes, previous },
         });
-        return updated;
+        return presentScenario(updated);
       });
     },
 
@@ -120,8 +137,10 @@ export function createRiskScenariosService({ db }: RiskScenariosServiceDeps) {
       return inTransaction(db, async ({ trx }) => {
         const scenario = await findRiskScenarioForUpdate(trx, enterpriseId, id);
         if (scenario === undefined) throw notFound('Risk scenario');
+        requireCurrentVersion(caller, scenario.row_version);
         if (scenario.archived_at !== null) throw invalidState('The risk scenario is archived already');
         const archived = await archiveRiskScenario(trx, enterpriseId, id, caller.userId, new Date());
+        servedVersion(caller, archived.row_version);
         await writeAudit(trx, {
           enterpriseId,
           ...auditFrom(caller),
@@ -130,7 +149,7 @@ export function createRiskScenariosService({ db }: RiskScenariosServiceDeps) {
           entityId: id,
           details: { change: 'archived', name: scenario.name },
         });
-        return archived;
+        return presentScenario(archived);
       });
     },
   };

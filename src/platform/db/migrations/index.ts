@@ -22,6 +22,7 @@ const MIGRATION_FILES = [
   '20261127160100_enterprise_health.sql',
   '20261127180000_control_tests.sql',
   '20261127190000_webhook_versions.sql',
+  '20261127200000_organisation_row_versions.sql',
 ] as const;
 
 export interface SqlMigration {

@@ -10,6 +10,8 @@ export interface LegalEntitiesTable {
   updated_at: UpdatedAt;
   archived_at: Date | null;
   archived_by: string | null;
+  /** One more at every change of the row (a trigger): the ETag's version. */
+  row_version: Generated<number>;
 }
 
 export interface BusinessUnitsTable {
@@ -22,6 +24,8 @@ export interface BusinessUnitsTable {
   updated_at: UpdatedAt;
   archived_at: Date | null;
   archived_by: string | null;
+  /** One more at every change of the row (a trigger): the ETag's version. */
+  row_version: Generated<number>;
 }
 
 export interface LegalEntitiesTables {

@@ -11,6 +11,8 @@ export interface RiskScenariosTable {
   updated_at: UpdatedAt;
   archived_at: Date | null;
   archived_by: string | null;
+  /** One more at every change of the row (a trigger): the ETag's version. */
+  row_version: Generated<number>;
 }
 
 export interface RiskScenariosTables {
