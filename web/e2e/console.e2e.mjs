@@ -268,7 +268,7 @@ describe('the console', () => {
     assert.equal(readFileSync(await download.path()).subarray(0, 5).toString('latin1'), '%PDF-');
   });
 
-  screen('a client admin invites a user and resends the invitation', async (page) => {
+  screen('a client admin invites a user, resends the invitation, deactivates and reactivates them', async (page) => {
     await signIn(page, 'admin');
     await openScreen(page, 'Users');
     const email = `new.assessor.${Date.now()}@example.com`;
@@ -285,6 +285,14 @@ describe('the console', () => {
     await row.getByRole('button', { name: 'Resend invitation to Nadia Okafor' }).click();
     await page.getByTestId('invitation-resent').filter({ hasText: email }).waitFor();
     await expectAccessible(page, 'users with invitations');
+    await row.getByRole('button', { name: 'Deactivate Nadia Okafor' }).click();
+    await row.waitFor({ state: 'detached' });
+    await page.getByLabel('Show deactivated users').check();
+    const gone = page.getByTestId('user-row').filter({ hasText: email });
+    await gone.getByText('Deactivated').waitFor();
+    await gone.getByRole('button', { name: 'Reactivate Nadia Okafor' }).click();
+    await page.getByRole('status').filter({ hasText: 'Nadia Okafor is active again.' }).waitFor();
+    await gone.getByRole('button', { name: 'Deactivate Nadia Okafor' }).waitFor();
   });
 
   screen('a reviewer finds no edit controls', async (page) => {

@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
 import { Empty, QueryState, ScreenTitle } from '../../components/page-states';
+import { WHOLE_BADGE } from '../../components/level-colors';
 import { formatTime } from '../../lib/format';
 import { can } from '../../lib/permissions';
 import { useLegalEntities } from '../legal-entities/api';
@@ -89,7 +90,7 @@ function UsersOf({ enterpriseId }: { enterpriseId: string }) {
           list.length === 0 ? (
             <Empty title="No users yet" next="Invite the first one above." />
           ) : (
-            <Table.ScrollContainer minWidth={880}>
+            <Table.ScrollContainer minWidth={1100}>
               <Table>
                 <Table.Thead>
                   <Table.Tr><Table.Th>Name</Table.Th><Table.Th>E-mail</Table.Th><Table.Th>Role</Table.Th><Table.Th>Invitation</Table.Th><Table.Th>Entity access</Table.Th><Table.Th>Change</Table.Th></Table.Tr>
@@ -99,10 +100,10 @@ function UsersOf({ enterpriseId }: { enterpriseId: string }) {
                     <Table.Tr key={user.id} data-testid="user-row">
                       <Table.Td>
                         {user.full_name}
-                        {!user.active && <Badge ml="xs" color="gray" variant="outline">Deactivated</Badge>}
+                        {!user.active && <Badge ml="xs" color="gray" variant="outline" tt="none" style={WHOLE_BADGE}>Deactivated</Badge>}
                       </Table.Td>
                       <Table.Td>{user.email}</Table.Td>
-                      <Table.Td><Badge variant="light">{ROLES.find((role) => role.value === user.role)?.label ?? user.role}</Badge></Table.Td>
+                      <Table.Td><Badge variant="light" tt="none" style={WHOLE_BADGE}>{ROLES.find((role) => role.value === user.role)?.label ?? user.role}</Badge></Table.Td>
                       <Table.Td><InvitationStatus invitation={user.invitation} /></Table.Td>
                       <Table.Td>{(user.entity_assignments ?? []).map((assignment) => assignment.name).join(', ') || '–'}</Table.Td>
                       <Table.Td>

@@ -57,7 +57,7 @@ export function RiskHeatMap({ kind, heatMap }: { kind: 'inherent' | 'residual'; 
         ])}
       </Box>
       <Text size="xs" c="dimmed" mt={4}>
-        {heatMap.total} scenario{heatMap.total === 1 ? '' : 's'} with a {kind} rating
+        {heatMap.total} scenario{heatMap.total === 1 ? '' : 's'} with {kind === 'inherent' ? 'an inherent' : 'a residual'} rating
       </Text>
     </Box>
   );

@@ -1,12 +1,13 @@
 import { Anchor, Badge, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { effectivenessColor, riskLevelColor } from '../../components/level-colors';
+import { WHOLE_BADGE } from '../../components/level-colors';
 import type { RegisterRow } from './api';
 
 function Rating({ rating }: { rating: RegisterRow['inherent_rating'] }) {
   if (rating === null) return <Text size="sm" c="dimmed">Not rated</Text>;
   return (
-    <Badge color={riskLevelColor(rating.risk_level)} variant="light" title={`impact ${rating.impact_score} × likelihood ${rating.likelihood_score}`}>
+    <Badge color={riskLevelColor(rating.risk_level)} variant="light" tt="none" style={WHOLE_BADGE} title={`impact ${rating.impact_score} × likelihood ${rating.likelihood_score}`}>
       {rating.risk_score} · {rating.risk_level}
     </Badge>
   );
@@ -15,7 +16,7 @@ function Rating({ rating }: { rating: RegisterRow['inherent_rating'] }) {
 /** The register's rows as the service gives them: scores, bands, the appetite flag and effectiveness are its own. */
 export function RegisterTable({ rows }: { rows: RegisterRow[] }) {
   return (
-    <Table.ScrollContainer minWidth={960}>
+    <Table.ScrollContainer minWidth={1120}>
       <Table striped>
         <Table.Thead>
           <Table.Tr>
@@ -51,14 +52,14 @@ export function RegisterTable({ rows }: { rows: RegisterRow[] }) {
               <Table.Td><Rating rating={row.residual_rating} /></Table.Td>
               <Table.Td>
                 {row.above_appetite ? (
-                  <Badge color="red" variant="filled" data-above-appetite>Above {row.appetite_threshold}</Badge>
+                  <Badge color="red" variant="filled" tt="none" style={WHOLE_BADGE} data-above-appetite>Above {row.appetite_threshold}</Badge>
                 ) : (
                   <Text size="sm" c="dimmed">{row.appetite_threshold === null ? 'No appetite set' : `Within ${row.appetite_threshold}`}</Text>
                 )}
               </Table.Td>
               <Table.Td>
                 {row.control_effectiveness ? (
-                  <Badge color={effectivenessColor(row.control_effectiveness)} variant="light">{row.control_effectiveness}</Badge>
+                  <Badge color={effectivenessColor(row.control_effectiveness)} variant="light" tt="none" style={WHOLE_BADGE}>{row.control_effectiveness}</Badge>
                 ) : (
                   <Text size="sm" c="dimmed">Not assessed</Text>
                 )}
