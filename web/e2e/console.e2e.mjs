@@ -66,9 +66,9 @@ async function openScreen(page, label) {
 
 const SCREENS_BY_ROLE = {
   super_admin: ['Users', 'Enterprises', 'System alerts'],
-  admin: ['Dashboard', 'BRAs', 'Controls', 'Mitigation actions', 'Risk appetite', 'Audit trail', 'Users'],
-  assessor: ['Dashboard', 'BRAs', 'Controls', 'Mitigation actions', 'Risk appetite'],
-  reviewer: ['Dashboard', 'BRAs', 'Controls', 'Mitigation actions', 'Risk appetite', 'Audit trail'],
+  admin: ['Dashboard', 'BRAs', 'Risk register', 'Controls', 'Mitigation actions', 'Risk appetite', 'Audit trail', 'Users'],
+  assessor: ['Dashboard', 'BRAs', 'Risk register', 'Controls', 'Mitigation actions', 'Risk appetite'],
+  reviewer: ['Dashboard', 'BRAs', 'Risk register', 'Controls', 'Mitigation actions', 'Risk appetite', 'Audit trail'],
 };
 
 describe('the console', () => {
@@ -210,6 +210,89 @@ describe('the console', () => {
     await page.getByRole('button', { name: 'Verify the trail' }).click();
     await page.getByTestId('verification').waitFor();
     assert.match(await page.getByTestId('verification').innerText(), /intact/);
+  });
+
+  screen('the risk register lists the rows of the approved BRAs and exports them as CSV', async (page) => {
+    await signIn(page, 'admin');
+    await openScreen(page, 'Risk register');
+    const rows = page.getByTestId('register-row');
+    await rows.first().waitFor();
+    const shown = await rows.count();
+    assert.ok(shown > 0, 'the demo approved a BRA');
+    await expectAccessible(page, 'risk register');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    assert.match(download.suggestedFilename(), /^risk-register-\d{8}\.csv$/);
+    const [header, ...lines] = readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
+    assert.match(header, /scenario_name/);
+    assert.match(header, /above_appetite/);
+    assert.equal(lines.length, shown, 'the export holds the rows the screen lists');
+    await page.getByRole('status').filter({ hasText: /Downloaded risk-register-/ }).waitFor();
+  });
+
+  screen('the dashboard shows the inherent and residual risk heat maps, and a cell opens the register filtered to it', async (page) => {
+    await signIn(page, 'admin');
+    for (const kind of ['inherent', 'residual']) {
+      const map = page.getByTestId(`risk-heat-map-${kind}`);
+      await map.waitFor();
+      assert.equal(await map.getByRole('link').count(), 25, `${kind}: 25 cells`);
+    }
+    await page.getByTestId('above-appetite').waitFor();
+    await expectAccessible(page, 'dashboard with the risk heat maps');
+    const cells = page.getByTestId('risk-heat-map-residual').getByRole('link');
+    const counts = await cells.evaluateAll((links) => links.map((link) => Number(link.getAttribute('data-count'))));
+    const index = counts.findIndex((count) => count > 0);
+    assert.ok(index >= 0, 'the demo rated some scenarios');
+    const cell = cells.nth(index);
+    const testId = await cell.getAttribute('data-testid');
+    const [, impact, likelihood] = /risk-residual-(\d)-(\d)/.exec(testId);
+    await cell.click();
+    await page.getByRole('heading', { name: 'Risk register' }).waitFor();
+    const url = new URL(page.url());
+    assert.equal(url.pathname, '/risk-register');
+    assert.equal(url.searchParams.get('residual_impact'), impact);
+    assert.equal(url.searchParams.get('residual_likelihood'), likelihood);
+    await page.getByTestId('cell-filter').filter({ hasText: `Residual impact ${impact} × likelihood ${likelihood}` }).waitFor();
+    await page.getByTestId('register-row').first().waitFor();
+    assert.equal(await page.getByTestId('register-row').count(), Math.min(counts[index], 25), 'the register lists exactly the cell’s rows');
+    for (const badge of await page.getByTestId('register-row').locator('td:nth-child(5)').allInnerTexts()) {
+      assert.match(badge, new RegExp(`^${Number(impact) * Number(likelihood)} · `), 'each row is rated in that cell');
+    }
+  });
+
+  screen('a reviewer downloads the PDF report of a BRA in one click', async (page) => {
+    await signIn(page, 'reviewer');
+    await openScreen(page, 'BRAs');
+    await page.getByRole('link', { name: 'Treasury operations BRA FY2026' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF report' }).click()]);
+    assert.match(download.suggestedFilename(), /^bra-report-[0-9a-f-]+\.pdf$/);
+    assert.equal(readFileSync(await download.path()).subarray(0, 5).toString('latin1'), '%PDF-');
+  });
+
+  screen('a client admin invites a user, resends the invitation, deactivates and reactivates them', async (page) => {
+    await signIn(page, 'admin');
+    await openScreen(page, 'Users');
+    const email = `new.assessor.${Date.now()}@example.com`;
+    await page.getByLabel(/^E-mail/).fill(email);
+    await page.getByLabel(/^Full name/).fill('Nadia Okafor');
+    await page.getByRole('button', { name: 'Invite user' }).click();
+    await page.getByTestId('invited').filter({ hasText: email }).waitFor();
+    const row = page.getByTestId('user-row').filter({ hasText: email });
+    await row.getByTestId('invitation-status').waitFor();
+    // A client admin is offered no change to another client admin (D5).
+    const admins = page.getByTestId('user-row').filter({ hasText: 'Client admin' });
+    assert.ok((await admins.count()) > 0);
+    assert.equal(await admins.getByRole('button', { name: /^Resend invitation/ }).count(), 0);
+    await row.getByRole('button', { name: 'Resend invitation to Nadia Okafor' }).click();
+    await page.getByTestId('invitation-resent').filter({ hasText: email }).waitFor();
+    await expectAccessible(page, 'users with invitations');
+    await row.getByRole('button', { name: 'Deactivate Nadia Okafor' }).click();
+    await row.waitFor({ state: 'detached' });
+    await page.getByLabel('Show deactivated users').check();
+    const gone = page.getByTestId('user-row').filter({ hasText: email });
+    await gone.getByText('Deactivated').waitFor();
+    await gone.getByRole('button', { name: 'Reactivate Nadia Okafor' }).click();
+    await page.getByRole('status').filter({ hasText: 'Nadia Okafor is active again.' }).waitFor();
+    await gone.getByRole('button', { name: 'Deactivate Nadia Okafor' }).waitFor();
   });
 
   screen('a reviewer finds no edit controls', async (page) => {

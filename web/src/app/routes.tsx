@@ -22,6 +22,7 @@ export const SCREENS: ScreenRoute[] = [
   { path: '/', label: 'Dashboard', visible: can.seeRiskData, screen: named(() => import('../features/dashboard/dashboard-screen'), 'DashboardScreen') },
   { path: '/bras', label: 'BRAs', visible: can.seeRiskData, screen: named(() => import('../features/bras/bra-list-screen'), 'BraListScreen') },
   { path: '/bras/:braId', visible: can.seeRiskData, screen: named(() => import('../features/bras/bra-workspace-screen'), 'BraWorkspaceScreen') },
+  { path: '/risk-register', label: 'Risk register', visible: can.seeRiskData, screen: named(() => import('../features/risk-register/risk-register-screen'), 'RiskRegisterScreen') },
   { path: '/controls', label: 'Controls', visible: can.seeRiskData, screen: named(() => import('../features/controls/controls-screen'), 'ControlsScreen') },
   { path: '/actions', label: 'Mitigation actions', visible: can.seeRiskData, screen: named(() => import('../features/actions/actions-screen'), 'ActionsScreen') },
   { path: '/risk-appetite', label: 'Risk appetite', visible: can.seeRiskData, screen: named(() => import('../features/governance/risk-appetite-screen'), 'RiskAppetiteScreen') },

@@ -14,3 +14,6 @@ const EFFECTIVENESS: Record<string, string> = {
 export const riskLevelColor = (level: string | null | undefined) => (level ? (RISK_LEVEL[level] ?? 'gray') : 'gray');
 export const effectivenessColor = (label: string | null | undefined) => (label ? (EFFECTIVENESS[label] ?? 'gray') : 'gray');
 
+
+/** A badge that keeps its whole label in a table: the table scrolls sideways before a label is cut short. */
+export const WHOLE_BADGE = { minWidth: 'max-content' } as const;

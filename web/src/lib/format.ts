@@ -7,3 +7,9 @@ export function formatTime(iso: string | null | undefined): string {
 export function formatDate(date: string | null | undefined): string {
   return date ?? '–';
 }
+
+/** A timestamp's day only, where the time of day adds nothing (an invitation link's expiry). */
+export function formatDay(iso: string | null | undefined): string {
+  if (!iso) return '–';
+  return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+}

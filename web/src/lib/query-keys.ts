@@ -11,7 +11,6 @@ export const queryKeys = {
   bras: {
     all: ['bras'] as const,
     list: (filters: Filters) => ['bras', 'list', filters] as const,
-    countByStatus: (filters: Filters) => ['bras', 'count-by-status', filters] as const,
     detail: (id: string) => ['bras', 'detail', id] as const,
     snapshots: (id: string) => ['bras', 'detail', id, 'snapshots'] as const,
     snapshot: (id: string, snapshotId: string) => ['bras', 'detail', id, 'snapshots', snapshotId] as const,
@@ -31,6 +30,10 @@ export const queryKeys = {
     list: ['risk-appetite', 'list'] as const,
     history: ['risk-appetite', 'history'] as const,
   },
+  reporting: {
+    register: (filters: Filters) => ['reporting', 'register', filters] as const,
+    dashboard: (filters: Filters) => ['reporting', 'dashboard', filters] as const,
+  },
   audit: {
     all: ['audit'] as const,
     list: (filters: Filters) => ['audit', 'list', filters] as const,
@@ -38,7 +41,8 @@ export const queryKeys = {
   },
   admin: {
     enterprises: (filters: Filters) => ['admin', 'enterprises', filters] as const,
-    users: (enterpriseId: string) => ['admin', 'users', enterpriseId] as const,
+    users: (enterpriseId: string, filters: Filters = {}) => ['admin', 'users', enterpriseId, filters] as const,
+    usersOf: (enterpriseId: string) => ['admin', 'users', enterpriseId] as const,
     alerts: (filters: Filters) => ['admin', 'alerts', filters] as const,
   },
 };

@@ -34,17 +34,18 @@ export function useSetEnterpriseStatus() {
   });
 }
 
-export function useEnterpriseUsers(enterpriseId: string | null) {
+export function useEnterpriseUsers(enterpriseId: string | null, includeInactive = false) {
+  const query = { include_inactive: includeInactive };
   return useQuery({
-    queryKey: queryKeys.admin.users(enterpriseId ?? ''),
-    queryFn: async () => (await unwrap(api.GET('/api/v1/admin/enterprises/{enterprise_id}/users', { params: { path: { enterprise_id: enterpriseId! } } }))).data,
+    queryKey: queryKeys.admin.users(enterpriseId ?? '', query),
+    queryFn: async () => (await unwrap(api.GET('/api/v1/admin/enterprises/{enterprise_id}/users', { params: { path: { enterprise_id: enterpriseId! }, query } }))).data,
     enabled: enterpriseId !== null,
   });
 }
 
 function useUsersChanged(enterpriseId: string) {
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: queryKeys.admin.users(enterpriseId) });
+  return () => client.invalidateQueries({ queryKey: queryKeys.admin.usersOf(enterpriseId) });
 }
 
 export function useAddUser(enterpriseId: string) {
@@ -60,6 +61,25 @@ export function useDeactivateUser(enterpriseId: string) {
   const changed = useUsersChanged(enterpriseId);
   return useMutation({
     mutationFn: (userId: string) => unwrap(api.DELETE('/api/v1/admin/enterprises/{enterprise_id}/users/{user_id}', { params: { path: { enterprise_id: enterpriseId, user_id: userId } } })),
+    onSuccess: changed,
+  });
+}
+
+/** A new invitation mail with a new link; the user's earlier links stop working. */
+export function useResendInvitation(enterpriseId: string) {
+  const changed = useUsersChanged(enterpriseId);
+  return useMutation({
+    mutationFn: (userId: string) =>
+      unwrap(api.POST('/api/v1/admin/enterprises/{enterprise_id}/users/{user_id}/invitation', { params: { path: { enterprise_id: enterpriseId, user_id: userId } } })),
+    onSuccess: changed,
+  });
+}
+
+export function useReactivateUser(enterpriseId: string) {
+  const changed = useUsersChanged(enterpriseId);
+  return useMutation({
+    mutationFn: (userId: string) =>
+      unwrap(api.POST('/api/v1/admin/enterprises/{enterprise_id}/users/{user_id}/reactivate', { params: { path: { enterprise_id: enterpriseId, user_id: userId } } })),
     onSuccess: changed,
   });
 }

@@ -1,12 +1,16 @@
-import { Badge, Button, Card, Group, Select, SimpleGrid, Stack, Table, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
 import { Empty, QueryState, ScreenTitle } from '../../components/page-states';
+import { WHOLE_BADGE } from '../../components/level-colors';
+import { formatTime } from '../../lib/format';
 import { can } from '../../lib/permissions';
 import { useLegalEntities } from '../legal-entities/api';
 import { useCaller } from '../me/caller-context';
-import { useAddUser, useDeactivateUser, useEnterpriseUsers, useEnterprises, useGrantEntity, type EnterpriseUser } from './api';
+import { useAddUser, useDeactivateUser, useEnterpriseUsers, useEnterprises, useGrantEntity, useReactivateUser, useResendInvitation, type EnterpriseUser } from './api';
+import { InvitationStatus } from './invitation-status';
+import { MemberActions, type MemberCalls } from './member-actions';
 
 const ROLES = [
   { value: 'assessor', label: 'Assessor' },
@@ -18,20 +22,25 @@ function AddUserForm({ enterpriseId }: { enterpriseId: string }) {
   const caller = useCaller();
   const add = useAddUser(enterpriseId);
   const form = useForm({ initialValues: { email: '', full_name: '', role: 'assessor' } });
-  // A client admin adds assessors and reviewers (D5); a super admin any role.
-  const roles = can.administerPlatform(caller) ? ROLES : ROLES.filter((role) => role.value !== 'admin');
+  // A client admin invites assessors and reviewers (D5); a super admin any role.
+  const roles = ROLES.filter((role) => can.manageMember(caller, { role: role.value }));
   const err = (field: string) => fieldError(add.error, field);
   return (
     <form onSubmit={form.onSubmit((values) => add.mutate({ ...values, role: values.role as never }, { onSuccess: () => form.reset() }))}>
       <Stack>
-        <Title order={2} size="h4">Add a user</Title>
+        <Title order={2} size="h4">Invite a user</Title>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <TextInput label="E-mail" type="email" required {...form.getInputProps('email')} error={err('email')} />
           <TextInput label="Full name" required {...form.getInputProps('full_name')} error={err('full_name')} />
           <Select label="Role" data={roles} allowDeselect={false} {...form.getInputProps('role')} error={err('role')} />
         </SimpleGrid>
         <ErrorDisplay error={add.error} title="The user was not added" />
-        <Group justify="flex-end"><Button type="submit" loading={add.isPending}>Add user</Button></Group>
+        {add.data && (
+          <Text size="sm" role="status" data-testid="invited">
+            Invited {add.data.data.email}: the link to set a password works until {formatTime(add.data.data.invitation.expires_at)}.
+          </Text>
+        )}
+        <Group justify="flex-end"><Button type="submit" loading={add.isPending}>Invite user</Button></Group>
       </Stack>
     </form>
   );
@@ -53,33 +62,54 @@ function GrantEntity({ enterpriseId, user }: { enterpriseId: string; user: Enter
 }
 
 function UsersOf({ enterpriseId }: { enterpriseId: string }) {
-  const users = useEnterpriseUsers(enterpriseId);
+  const [includeInactive, setIncludeInactive] = useState(false);
+  const users = useEnterpriseUsers(enterpriseId, includeInactive);
   const deactivate = useDeactivateUser(enterpriseId);
+  const resend = useResendInvitation(enterpriseId);
+  const reactivate = useReactivateUser(enterpriseId);
+  const calls: MemberCalls = {
+    resend: (user) => resend.mutate(user.user_id),
+    reactivate: (user) => reactivate.mutate(user.user_id),
+    deactivate: (user) => deactivate.mutate(user.user_id),
+  };
   return (
     <Stack>
       <Card withBorder><AddUserForm enterpriseId={enterpriseId} /></Card>
       <ErrorDisplay error={deactivate.error} title="Not deactivated" />
+      <ErrorDisplay error={resend.error} title="The invitation was not sent" />
+      <ErrorDisplay error={reactivate.error} title="Not reactivated" />
+      {resend.data && (
+        <Text size="sm" role="status" data-testid="invitation-resent">
+          Invitation sent again to {resend.data.data.email}; the new link works until {formatTime(resend.data.data.invitation.expires_at)}.
+        </Text>
+      )}
+      {reactivate.data && <Text size="sm" role="status">{reactivate.data.data.full_name} is active again.</Text>}
+      <Switch label="Show deactivated users" checked={includeInactive} onChange={(event) => setIncludeInactive(event.currentTarget.checked)} />
       <QueryState query={users}>
         {(list) =>
           list.length === 0 ? (
-            <Empty title="No users yet" next="Add the first one above." />
+            <Empty title="No users yet" next="Invite the first one above." />
           ) : (
-            <Table.ScrollContainer minWidth={720}>
+            <Table.ScrollContainer minWidth={1100}>
               <Table>
                 <Table.Thead>
-                  <Table.Tr><Table.Th>Name</Table.Th><Table.Th>E-mail</Table.Th><Table.Th>Role</Table.Th><Table.Th>Entity access</Table.Th><Table.Th>Change</Table.Th></Table.Tr>
+                  <Table.Tr><Table.Th>Name</Table.Th><Table.Th>E-mail</Table.Th><Table.Th>Role</Table.Th><Table.Th>Invitation</Table.Th><Table.Th>Entity access</Table.Th><Table.Th>Change</Table.Th></Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
                   {list.map((user) => (
-                    <Table.Tr key={user.id}>
-                      <Table.Td>{user.full_name}</Table.Td>
+                    <Table.Tr key={user.id} data-testid="user-row">
+                      <Table.Td>
+                        {user.full_name}
+                        {!user.active && <Badge ml="xs" color="gray" variant="outline" tt="none" style={WHOLE_BADGE}>Deactivated</Badge>}
+                      </Table.Td>
                       <Table.Td>{user.email}</Table.Td>
-                      <Table.Td><Badge variant="light">{ROLES.find((role) => role.value === user.role)?.label ?? user.role}</Badge></Table.Td>
+                      <Table.Td><Badge variant="light" tt="none" style={WHOLE_BADGE}>{ROLES.find((role) => role.value === user.role)?.label ?? user.role}</Badge></Table.Td>
+                      <Table.Td><InvitationStatus invitation={user.invitation} /></Table.Td>
                       <Table.Td>{(user.entity_assignments ?? []).map((assignment) => assignment.name).join(', ') || '–'}</Table.Td>
                       <Table.Td>
                         <Group gap="xs" wrap="nowrap">
-                          <GrantEntity enterpriseId={enterpriseId} user={user} />
-                          <Button size="xs" variant="subtle" color="red" onClick={() => deactivate.mutate(user.user_id)} aria-label={`Deactivate ${user.full_name}`}>Deactivate</Button>
+                          {user.active && <GrantEntity enterpriseId={enterpriseId} user={user} />}
+                          <MemberActions user={user} calls={calls} />
                         </Group>
                       </Table.Td>
                     </Table.Tr>

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api-client';
-import { ApiError, toApiError } from '../../lib/api-error';
 import type { QueryOf } from '../../lib/api-types';
+import { saveDownload } from '../../lib/download';
 import { queryKeys } from '../../lib/query-keys';
 
 export type AuditQuery = QueryOf<'/api/v1/audit', 'get'>;
@@ -19,22 +19,7 @@ export function useVerifyAudit() {
 /** The export as a file download: fetched with the token (never in the URL, D5.6), then saved. */
 export function useExportAudit() {
   return useMutation({
-    mutationFn: async ({ filters, format }: { filters: AuditFilters; format: 'csv' | 'json' }) => {
-      const answer = await api.GET('/api/v1/audit/export', { params: { query: { ...filters, format } }, parseAs: 'blob' }).catch(() => {
-        throw new ApiError(0, 'The service cannot be reached. Check the connection and try again.');
-      });
-      if (!answer.response.ok) throw toApiError(answer.response.status, answer.error);
-      const disposition = answer.response.headers.get('content-disposition') ?? '';
-      const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `audit-trail.${format}`;
-      const url = URL.createObjectURL(answer.data as Blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = name;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      return name;
-    },
+    mutationFn: ({ filters, format }: { filters: AuditFilters; format: 'csv' | 'json' }) =>
+      saveDownload(api.GET('/api/v1/audit/export', { params: { query: { ...filters, format } }, parseAs: 'blob' }), `audit-trail.${format}`),
   });
 }

@@ -1,6 +1,7 @@
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api-client';
 import type { BodyOf, DataOf, QueryOf } from '../../lib/api-types';
+import { saveDownload } from '../../lib/download';
 import { queryKeys } from '../../lib/query-keys';
 
 export type BraListQuery = QueryOf<'/api/v1/bras', 'get'>;
@@ -23,17 +24,6 @@ export function useBras(query: BraListQuery) {
     queryKey: queryKeys.bras.list(query),
     queryFn: () => unwrap(api.GET('/api/v1/bras', { params: { query } })),
     placeholderData: (previous) => previous,
-  });
-}
-
-/** BRAs by status: each count is the list's own total for that status (one small page each). */
-export function useBraCountsByStatus(legalEntityId: string | undefined) {
-  return useQueries({
-    queries: BRA_STATUSES.map((status) => ({
-      queryKey: queryKeys.bras.countByStatus({ status: status.value, legal_entity_id: legalEntityId }),
-      queryFn: async () =>
-        (await unwrap(api.GET('/api/v1/bras', { params: { query: { status: status.value, legal_entity_id: legalEntityId, page_size: 1 } } }))).pagination.total,
-    })),
   });
 }
 
@@ -63,10 +53,10 @@ export function useRiskScenarios() {
   });
 }
 
-/** Invalidates one BRA (its detail, snapshots) and every BRA list and count. */
+/** Invalidates one BRA (its detail, snapshots) and every BRA list. */
 function useBraChanged() {
   const client = useQueryClient();
-  return (braId: string) => Promise.all([client.invalidateQueries({ queryKey: queryKeys.bras.detail(braId) }), client.invalidateQueries({ queryKey: ['bras', 'list'] }), client.invalidateQueries({ queryKey: ['bras', 'count-by-status'] })]);
+  return (braId: string) => Promise.all([client.invalidateQueries({ queryKey: queryKeys.bras.detail(braId) }), client.invalidateQueries({ queryKey: ['bras', 'list'] })]);
 }
 
 export function useCreateBra() {
@@ -129,5 +119,13 @@ export function useTransition(braId: string) {
       await changed(braId);
       await client.invalidateQueries({ queryKey: queryKeys.bras.snapshots(braId) });
     },
+  });
+}
+
+/** The BRA's report (board pack) as a PDF download; the service builds it and decides who may read it. */
+export function useDownloadBraReport(braId: string) {
+  return useMutation({
+    mutationFn: () =>
+      saveDownload(api.GET('/api/v1/bras/{bra_id}/report', { params: { path: { bra_id: braId }, query: { format: 'pdf' } }, parseAs: 'blob' }), `bra-report-${braId}.pdf`),
   });
 }

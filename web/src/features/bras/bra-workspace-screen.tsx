@@ -6,6 +6,7 @@ import { can } from '../../lib/permissions';
 import { useCaller } from '../me/caller-context';
 import { useBra, type BraDetail } from './api';
 import { BraControls } from './bra-controls';
+import { BraReportButton } from './bra-report-button';
 import { BraScenarios } from './bra-scenarios';
 import { BraSnapshots } from './bra-snapshots';
 import { BraTransitions } from './bra-transitions';
@@ -69,7 +70,10 @@ export function BraWorkspaceScreen() {
                   {detail.business_unit ? ` / ${detail.business_unit.name}` : ''} · {detail.period} · assessor {detail.assessor}
                 </Text>
               </Stack>
-              <BraTransitions bra={detail} editable={can.editBra(caller, detail)} />
+              <Group gap="xs" align="flex-start">
+                <BraReportButton braId={detail.id} />
+                <BraTransitions bra={detail} editable={can.editBra(caller, detail)} />
+              </Group>
             </Group>
             <Decisions bra={detail} />
             <SimpleGrid cols={{ base: 2, sm: 4 }}>

@@ -1,27 +1,42 @@
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
-import { Anchor, Card, Group, SimpleGrid, Text, Title } from '@mantine/core';
+import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ErrorDisplay } from '../../components/error-display';
-import { Loading, QueryState, ScreenTitle } from '../../components/page-states';
-import { BRA_STATUSES, useBraCountsByStatus, useBras } from '../bras/api';
+import { QueryState, ScreenTitle } from '../../components/page-states';
+import { BRA_STATUSES, useBras } from '../bras/api';
 import { CellSubControls } from '../controls/cell-sub-controls';
 import { useEffectiveness, useHeatMap } from '../controls/api';
 import { EffectivenessChart } from '../controls/effectiveness-chart';
 import { ControlHeatMap } from '../controls/heat-map';
 import { EntitySelect } from '../legal-entities/entity-select';
+import { useDashboard, type Dashboard } from './api';
+import { RiskHeatMap } from './risk-heat-map';
 
-function BrasByStatus({ entity }: { entity: string | undefined }) {
-  const counts = useBraCountsByStatus(entity);
-  const failed = counts.find((count) => count.error);
-  if (failed) return <ErrorDisplay error={failed.error} title="Could not count the BRAs" />;
-  if (counts.some((count) => count.data === undefined)) return <Loading />;
-  const data = BRA_STATUSES.map((status, index) => ({ status: status.label, BRAs: counts[index]!.data! }));
+function BrasByStatus({ counts }: { counts: Dashboard['bras_by_status'] }) {
+  const data = BRA_STATUSES.map((status) => ({ status: status.label, BRAs: counts[status.value] }));
   return (
     <figure style={{ margin: 0 }} aria-label={`BRAs by status: ${data.map((entry) => `${entry.status} ${entry.BRAs}`).join(', ')}`}>
       <BarChart h={220} data={data} dataKey="status" series={[{ name: 'BRAs', color: 'blue.8' }]} tickLine="y" />
     </figure>
+  );
+}
+
+/** The register's scenarios against appetite, as the service counts them; the link lists those above. */
+function AboveAppetite({ scenarios, entity }: { scenarios: Dashboard['scenarios']; entity: string | undefined }) {
+  const above = new URLSearchParams({ above_appetite: 'true', ...(entity ? { legal_entity_id: entity } : {}) });
+  return (
+    <Stack gap={4} data-testid="above-appetite">
+      <Text fw={700} size="xl" c={scenarios.above_appetite > 0 ? 'red.9' : undefined}>
+        {scenarios.above_appetite} of {scenarios.assessed}
+      </Text>
+      <Text size="sm" c="dimmed">
+        assessed scenarios above appetite · {scenarios.within_appetite_percentage}% within
+      </Text>
+      {scenarios.above_appetite > 0 && (
+        <Anchor component={Link} to={`/risk-register?${above}`} size="sm">List them in the register</Anchor>
+      )}
+    </Stack>
   );
 }
 
@@ -51,6 +66,7 @@ export function DashboardScreen() {
   const [entity, setEntity] = useState<string | null>(null);
   const [cell, setCell] = useState<{ tod: string; toe: string } | null>(null);
   const scope = entity ?? undefined;
+  const dashboard = useDashboard(scope);
   const heatMap = useHeatMap(scope);
   const effectiveness = useEffectiveness(scope);
   return (
@@ -59,7 +75,7 @@ export function DashboardScreen() {
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Card withBorder>
           <Title order={2} size="h4" mb="sm">BRAs by status</Title>
-          <BrasByStatus entity={scope} />
+          <QueryState query={dashboard}>{(data) => <BrasByStatus counts={data.bras_by_status} />}</QueryState>
         </Card>
         <Card withBorder>
           <Group justify="space-between" mb="sm">
@@ -67,6 +83,18 @@ export function DashboardScreen() {
             <Anchor component={Link} to="/bras" size="sm">All BRAs</Anchor>
           </Group>
           <AwaitingReview entity={scope} />
+        </Card>
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">Scenarios above appetite</Title>
+          <QueryState query={dashboard}>{(data) => <AboveAppetite scenarios={data.scenarios} entity={scope} />}</QueryState>
+        </Card>
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">Inherent risk heat map</Title>
+          <QueryState query={dashboard}>{(data) => <RiskHeatMap kind="inherent" heatMap={data.heat_maps.inherent} />}</QueryState>
+        </Card>
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">Residual risk heat map</Title>
+          <QueryState query={dashboard}>{(data) => <RiskHeatMap kind="residual" heatMap={data.heat_maps.residual} />}</QueryState>
         </Card>
         <Card withBorder>
           <Title order={2} size="h4" mb="sm">Control heat map</Title>
