@@ -1,15 +1,15 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_INVITEE } from '../../src/demo/demo-data.js';
 import { runDemo } from '../../src/demo/run-demo.js';
 import { createTestContext } from '../support/app.js';
+import { scratchDir } from '../support/scratch-dir.js';
 import { freshDatabase } from '../support/database.js';
 import { decodeQuotedPrintable, linkOf } from '../support/smtp.js';
 
 describe('npm run demo: one invited user whose invitation sits under DATA_DIR/mail', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'risk-demo-mail-'));
+  const dataDir = scratchDir('risk-demo-mail');
   const database = await freshDatabase();
   const ctx = await createTestContext({ database, env: { DATA_DIR: dataDir } });
   const result = await runDemo(database, ctx.config);

@@ -1,10 +1,10 @@
 import { AuthClient } from '@supabase/auth-js';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PUBLIC_URL, createTestContext } from '../support/app.js';
+import { scratchDir } from '../support/scratch-dir.js';
 import { bearer, createUser, tokenFor } from '../support/factories.js';
 import { providerCalls } from '../support/provider.js';
 import { auditEntries } from '../support/audit.js';
@@ -92,7 +92,7 @@ describe('password recovery (resetPasswordForEmail, verifyOtp recovery, updateUs
 });
 
 describe('mail without SMTP_URL: .eml files under DATA_DIR/mail', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'risk-mail-'));
+  const dataDir = scratchDir('risk-mail');
   const ctx = await createTestContext({ env: { DATA_DIR: dataDir } });
   let url = '';
   beforeAll(async () => {

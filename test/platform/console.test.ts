@@ -1,8 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
+import { scratchDir } from '../support/scratch-dir.js';
 
 describe('the web console is served at / (outside the /api/v1 gate)', async () => {
   const ctx = await createTestContext();
@@ -42,7 +40,7 @@ describe('the web console is served at / (outside the /api/v1 gate)', async () =
 });
 
 describe('before the console is built', async () => {
-  const ctx = await createTestContext({ consoleDir: `${mkdtempSync(join(tmpdir(), 'no-console-'))}/` });
+  const ctx = await createTestContext({ consoleDir: `${scratchDir('no-console')}/` });
 
   it('GET / says how to build it (503), and the API still answers', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/' });
