@@ -97,7 +97,7 @@ describe('audit export memory', async () => {
     return { status: response.statusCode, bytes, records };
   }
 
-  it.each(['csv', 'json'] as const)(`the service exports ${ENTRIES.toLocaleString('en')} entries as %s with RSS growth under 50 MB`, async (format) => {
+  it.each(['csv', 'json'] as const)(`the service exports ${ENTRIES.toLocaleString('en')} entries as %s with RSS growth well under the file's size held in memory`, async (format) => {
     running ??= await startService();
     const { base, pid } = running;
     const warm = await exportAll(base, format, smallAdmin);
@@ -107,19 +107,26 @@ describe('audit export memory', async () => {
     const sampler = setInterval(() => {
       peak = Math.max(peak, rssOf(pid));
     }, 10);
+    let bytes = 0;
     try {
       const result = await exportAll(base, format);
       expect(result.status).toBe(200);
       expect(result.records).toBe(format === 'csv' ? ENTRIES + 1 : ENTRIES);
       expect(result.bytes).toBeGreaterThan(ENTRIES * 200);
+      bytes = result.bytes;
     } finally {
       clearInterval(sampler);
     }
     peak = Math.max(peak, rssOf(pid));
     const growthMb = (peak - before) / MB;
+    const fileMb = bytes / MB;
     process.stdout.write(
-      `audit export ${format}: ${ENTRIES} entries, service RSS ${Math.round(before / MB)} MB → peak ${Math.round(peak / MB)} MB (+${growthMb.toFixed(1)} MB)\n`,
+      `audit export ${format}: ${ENTRIES} entries (${fileMb.toFixed(0)} MB), service RSS ${Math.round(before / MB)} MB → peak ${Math.round(peak / MB)} MB (+${growthMb.toFixed(1)} MB)\n`,
     );
-    expect(growthMb).toBeLessThan(50);
+    // A streamed export grows by a few batches plus what the garbage collector lets pile up before it runs
+    // (measured from +1 MB to +57 MB for the same 48 MB CSV, by machine load). One that held the file would
+    // grow by at least twice the file (a JavaScript string is UTF-16), and one that held its rows by far more:
+    // the bound, one and a half times the file, sits between the two.
+    expect(growthMb).toBeLessThan(Math.max(50, 1.5 * fileMb));
   }, 300_000);
 });
