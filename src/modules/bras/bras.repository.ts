@@ -26,6 +26,7 @@ export const BRA_COLUMNS = [
   'b.cancelled_by',
   'b.cancelled_at',
   'b.cancellation_reason',
+  'b.rolled_from_bra_id',
 ] as const;
 
 export async function findBra(db: Executor, enterpriseId: string, braId: string, lock = false) {
