@@ -133,6 +133,8 @@ export interface NewBra {
   assessor: string;
   start_date: string | null;
   created_by: string;
+  /** A roll-forward's source BRA. */
+  rolled_from_bra_id?: string | null;
 }
 
 export async function insertBra(db: Executor, enterpriseId: string, values: NewBra) {
