@@ -57,6 +57,7 @@ export const D5_ROUTE_ACCESS: Record<string, RouteAccess> = {
   'GET /risk-register': BRA_READ,
   'GET /risk-register/export': BRA_READ,
   'GET /dashboard': BRA_READ,
+  'GET /risk-scenarios/:id/trend': BRA_READ,
 
   'GET /controls/key-controls': EVERYONE,
   'POST /controls/key-controls': ADMIN_ONLY,

@@ -15,3 +15,6 @@ alter table bra_risk_scenarios add constraint bra_risk_scenarios_previous_residu
       and previous_residual_score = previous_residual_impact * previous_residual_likelihood
       and previous_residual_level in ('Low', 'Medium', 'High', 'Very High'))
 );
+
+-- A scenario's trend across approved BRAs (GET /risk-scenarios/{id}/trend) finds its links by catalogue scenario.
+create index bra_risk_scenarios_catalogue_idx on bra_risk_scenarios (enterprise_id, risk_scenario_id);
