@@ -5,7 +5,7 @@ import { createTestContext } from '../support/app.js';
 import { auditEntries } from '../support/audit.js';
 import { insertAction } from '../support/actions-factories.js';
 import { addScenarioLink, createBra, createBraWorld, createSubControl, linkControl, rateBoth } from '../support/bras-factories.js';
-import type { TestUser } from '../support/factories.js';
+import { createBusinessUnit, type TestUser } from '../support/factories.js';
 
 /** Roll-forward, the snapshots a rolled-forward BRA inherits, and the diff between snapshots (issue 35). */
 describe('BRA continuity: roll-forward, snapshots and diff', async () => {
@@ -26,8 +26,8 @@ describe('BRA continuity: roll-forward, snapshots and diff', async () => {
    * An approved BRA of the entity's unit: scenario A (4×4 / 3×3) with a control on it, B (3×3 / 2×2), C
    * excluded and unrated, a BRA-wide control; an open action on A, a completed one and an archived one.
    */
-  async function approvedBra() {
-    const bra = await createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: w.entity.id, businessUnitId: w.unit.id, status: 'in_progress', createdBy: w.admin.id });
+  async function approvedBra(businessUnitId: string = w.unit.id) {
+    const bra = await createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: w.entity.id, businessUnitId, status: 'in_progress', createdBy: w.admin.id });
     const a = await addScenarioLink(ctx, bra);
     const b = await addScenarioLink(ctx, bra);
     const c = await addScenarioLink(ctx, bra, false);
@@ -111,6 +111,15 @@ describe('BRA continuity: roll-forward, snapshots and diff', async () => {
         expect(response.json().code).toBe('INVALID_STATE');
         expect(await ctx.db.selectFrom('bras').select('id').where('rolled_from_bra_id', '=', bra.id).execute()).toEqual([]);
       }
+    });
+
+    it('refuses a BRA whose business unit was archived since (409 INVALID_STATE): a new BRA cannot take it', async () => {
+      const unit = await createBusinessUnit(ctx, w.enterprise.id, w.entity.id);
+      const source = await approvedBra(unit.id);
+      await ctx.db.updateTable('business_units').set({ archived_at: new Date() }).where('id', '=', unit.id).execute();
+      const response = await rollForward(w.admin, source.bra.id);
+      expect(response.statusCode, response.body).toBe(409);
+      expect(response.json().code).toBe('INVALID_STATE');
     });
 
     it('D5: reviewers and assessors elsewhere 403; another enterprise 404; a name taken 409; an unknown member 422', async () => {
