@@ -41,6 +41,8 @@ export interface DemoContext {
   /** By DemoPerson.key. */
   people: Map<string, { userId: string; person: DemoPerson }>;
   credentials: DemoCredential[];
+  /** The BRA the continuity step rolled forward from the approved one (left in_progress, for review comments). */
+  rolledForwardBraId?: string;
   /** Lines for the final report (things the reader should know, not progress). */
   notes: string[];
   log(message: string): void;

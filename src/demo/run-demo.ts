@@ -18,6 +18,7 @@ import { brasStep } from './steps/bras.step.js';
 import { catalogueStep } from './steps/catalogue.step.js';
 import { clientAdminStep } from './steps/client-admin.step.js';
 import { controlRetestsStep } from './steps/control-retests.step.js';
+import { continuityStep } from './steps/continuity.step.js';
 import { controlsStep } from './steps/controls.step.js';
 import { enterpriseStep } from './steps/enterprise.step.js';
 import { governanceStep } from './steps/governance.step.js';
@@ -51,6 +52,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   invitationStep,
   brasStep,
   actionsStep,
+  continuityStep,
   governanceStep,
   safeClientsStep,
   organisationVersionsStep,

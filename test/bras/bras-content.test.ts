@@ -31,6 +31,7 @@ describe('BRA scenarios, ratings and control links', async () => {
         included: true,
         inherent_rating: null,
         residual_rating: null,
+        previous_residual_rating: null,
       });
       expect(await statusOf(bra.id)).toBe('in_progress');
       const entries = await auditEntries(ctx, { entityId: bra.id, entityType: 'bra', action: 'update' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BRAS } from '../../src/demo/steps/bras.step.js';
+import { DEMO_ROLL_FORWARD } from '../../src/demo/steps/continuity.step.js';
 import { DEMO_ENTERPRISE } from '../../src/demo/demo-data.js';
 import { runDemo } from '../../src/demo/run-demo.js';
 import { createTestContext } from '../support/app.js';
@@ -26,10 +27,11 @@ describe('demo BRAs', async () => {
     expect(result.outcome).toBe('created');
     const enterprise = await ctx.db.selectFrom('enterprises').select('id').where('name', '=', DEMO_ENTERPRISE.name).executeTakeFirstOrThrow();
     const bras = await ctx.db.selectFrom('bras').selectAll().where('enterprise_id', '=', enterprise.id).execute();
-    expect(bras).toHaveLength(DEMO_BRAS.length);
+    // One per DEMO_BRAS entry, and the FY2027 BRA rolled forward from the approved one.
+    expect(bras).toHaveLength(DEMO_BRAS.length + 1);
     expect(new Set(bras.map((b) => b.status))).toEqual(new Set(['draft', 'in_progress', 'under_review', 'approved', 'cancelled']));
     const snapshots = await ctx.db.selectFrom('bra_snapshots').select(['bra_id', 'kind', 'id']).where('enterprise_id', '=', enterprise.id).execute();
-    expect(snapshots.filter((s) => s.kind === 'created')).toHaveLength(DEMO_BRAS.length);
+    expect(snapshots.filter((s) => s.kind === 'created')).toHaveLength(DEMO_BRAS.length + 1);
     const approved = bras.find((b) => b.status === 'approved')!;
     expect(snapshots.find((s) => s.kind === 'approved')).toMatchObject({ bra_id: approved.id, id: approved.snapshot_id });
   });
@@ -39,7 +41,7 @@ describe('demo BRAs', async () => {
     const headers = await signIn(admin.email, admin.password!);
     const list = await ctx.app.inject({ method: 'GET', url: '/api/v1/bras', headers });
     expect(list.statusCode, list.body).toBe(200);
-    expect(list.json().pagination.total).toBe(DEMO_BRAS.length);
+    expect(list.json().pagination.total).toBe(DEMO_BRAS.length + 1);
     const byStatus = (status: string) => list.json().data.find((b: { status: string; name: string }) => b.status === status && b.name.startsWith('Treasury') === (status === 'in_progress'));
     const treasury = (await ctx.app.inject({ method: 'GET', url: `/api/v1/bras/${byStatus('in_progress').id}`, headers })).json().data;
     expect(treasury.summary.total_scenarios).toBeGreaterThan(treasury.summary.assessed_scenarios);
@@ -56,9 +58,41 @@ describe('demo BRAs', async () => {
     const reviewer = result.credentials.find((c) => c.role === 'reviewer')!;
     const list = await ctx.app.inject({ method: 'GET', url: '/api/v1/bras', headers: await signIn(reviewer.email, reviewer.password!) });
     expect(list.json().data.map((b: { legal_entity: { name: string } }) => b.legal_entity.name).sort()).toEqual(
-      DEMO_BRAS.map((b) => b.legalEntity)
+      [...DEMO_BRAS.map((b) => b.legalEntity), DEMO_ROLL_FORWARD.legalEntity]
         .filter((name) => name !== 'Harbourview Asset Management Ltd')
         .sort(),
     );
+  });
+
+  it('rolls the approved BRA forward to FY2027, re-rated in part and in progress; its diff against the FY2026 approval shows the rating changes', async () => {
+    const admin = result.credentials.find((c) => c.role === 'admin')!;
+    const headers = await signIn(admin.email, admin.password!);
+    const get = async (url: string) => {
+      const response = await ctx.app.inject({ method: 'GET', url: `/api/v1${url}`, headers });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data;
+    };
+    const list = (await get('/bras?page_size=100')) as { id: string; name: string; status: string; rolled_from_bra_id: string | null; snapshot_id: string | null }[];
+    const next = list.find((b) => b.name === DEMO_ROLL_FORWARD.name)!;
+    const source = list.find((b) => b.name === DEMO_ROLL_FORWARD.from)!;
+    expect(next).toMatchObject({ status: 'in_progress', rolled_from_bra_id: source.id });
+    const snapshots = (await get(`/bras/${next.id}/snapshots`)) as { id: string; bra_id: string; kind: string }[];
+    expect(snapshots.map((s) => [s.kind, s.bra_id])).toEqual([
+      ['created', next.id],
+      ['approved', source.id],
+    ]);
+    const diff = await get(`/bras/${next.id}/diff?from=${source.snapshot_id}&to=current`);
+    const changes = diff.ratings.map((r: { name: string; rating_type: string; to: { impact_score: number; likelihood_score: number } | null }) => [
+      r.name,
+      r.rating_type,
+      r.to === null ? null : [r.to.impact_score, r.to.likelihood_score],
+    ]);
+    expect(changes).toEqual([
+      ['Cheque and card forgery', 'inherent', null],
+      ['Cheque and card forgery', 'residual', null],
+      ['Cyber intrusion and data theft', 'residual', [4, 4]],
+      ['Payment fraud by impersonation', 'residual', [2, 3]],
+    ]);
+    expect(diff.scenarios).toEqual({ added: [], removed: [], included: [], excluded: [] });
   });
 });

@@ -88,8 +88,8 @@ describe('BRA summary and snapshots', async () => {
       const response = await call(w.admin, 'GET', `/bras/${braId}/snapshots`);
       expect(response.statusCode).toBe(200);
       expect(response.json().data).toEqual([
-        { id: snapshotId, kind: 'approved', created_at: expect.stringMatching(/Z$/), created_by: w.admin.id },
-        { id: expect.any(String), kind: 'created', created_at: expect.stringMatching(/Z$/), created_by: w.admin.id },
+        { id: snapshotId, bra_id: braId, kind: 'approved', created_at: expect.stringMatching(/Z$/), created_by: w.admin.id },
+        { id: expect.any(String), bra_id: braId, kind: 'created', created_at: expect.stringMatching(/Z$/), created_by: w.admin.id },
       ]);
     });
 

@@ -45,6 +45,9 @@ describe('the README first session works verbatim (issue: a newcomer reaches a f
     // What the README says the list shows: every BRA, the demo's in each of their states, one line each.
     expect(output).toMatch(/^draft\s+My first assessment \d+$/m);
     for (const bra of DEMO_BRAS) expect(output).toMatch(new RegExp(`^${bra.outcome}\\s+${bra.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    // The last step: the diff of the rolled-forward demo BRA against the approval it started from.
+    expect(output).toMatch(/"kind": "current"/);
+    expect(output).toMatch(/"rating_type": "residual"/);
     // The start-up banner reached the newcomer's terminal.
     expect(output).toContain(`listening on http://127.0.0.1:${port}`);
     // The last step stopped the service.

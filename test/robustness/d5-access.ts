@@ -51,10 +51,13 @@ export const D5_ROUTE_ACCESS: Record<string, RouteAccess> = {
   'GET /bras/:bra_id/snapshots/:snapshot_id': BRA_READ,
   'DELETE /bras/:bra_id/controls/:link_id': BRA_WRITE,
   'GET /bras/:bra_id/report': BRA_READ,
+  'GET /bras/:bra_id/diff': BRA_READ,
+  'POST /bras/:bra_id/roll-forward': row('enterprise', 'assigned', 'none'),
 
   'GET /risk-register': BRA_READ,
   'GET /risk-register/export': BRA_READ,
   'GET /dashboard': BRA_READ,
+  'GET /risk-scenarios/:id/trend': BRA_READ,
 
   'GET /controls/key-controls': EVERYONE,
   'POST /controls/key-controls': ADMIN_ONLY,

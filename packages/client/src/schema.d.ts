@@ -540,6 +540,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bras/{bra_id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed in a BRA between two snapshots
+         * @description Readable by client admins, and by assessors and reviewers assigned to the BRA (D5). `from` and `to` name snapshots listed by GET /bras/{bra_id}/snapshots (`to` may be `current`, the live content); after a roll-forward that list holds the approval snapshot of the BRA it started from, so a period's changes show against the last approval. Scenarios are matched by catalogue scenario. A snapshot id not in that list (unknown, of another BRA or another enterprise): 400 INVALID_REFERENCE naming the parameter. A snapshot diffed with itself is empty.
+         */
+        get: operations["bras.diff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bras/{bra_id}/ratings": {
         parameters: {
             query?: never;
@@ -604,6 +624,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bras/{bra_id}/roll-forward": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll an approved BRA forward to its next period
+         * @description Client admins, and assessors assigned to its entity or unit (D5; the new BRA is theirs). Only an approved BRA (else 409 INVALID_STATE); an archived legal entity or business unit: 409 INVALID_STATE. Creates a `draft` BRA in the same entity and unit with the same scenarios (and included flags) and control links, no ratings: each scenario carries its residual rating in the approved BRA as `previous_residual_rating`, a reference only. The new BRA names its source in `rolled_from_bra_id`, and its snapshot list and diff accept the source’s approval snapshot. The answer is the new BRA as GET /bras/{id} gives it, with the open mitigation actions of the approved BRA to re-link. Name taken: 409 CONFLICT. Audited: the creation of the BRA and each scenario and control link added, in one transaction, with its `created` snapshot.
+         */
+        post: operations["bras.roll_forward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bras/{bra_id}/scenarios": {
         parameters: {
             query?: never;
@@ -657,7 +697,7 @@ export interface paths {
         };
         /**
          * List a BRA's snapshots
-         * @description Readable by client admins, and by assessors and reviewers assigned to the BRA (D5). Newest first.
+         * @description Readable by client admins, and by assessors and reviewers assigned to the BRA (D5). Its creation and approval snapshots and, for a BRA rolled forward, the approval snapshot of the BRA it started from (with that BRA's id); newest first.
          */
         get: operations["bras.snapshot.list"];
         put?: never;
@@ -677,7 +717,7 @@ export interface paths {
         };
         /**
          * Get a snapshot of a BRA
-         * @description Readable by client admins, and by assessors and reviewers assigned to the BRA (D5). The get-BRA data as it was, and the methodology (risk bands, applicable appetite) it was computed under.
+         * @description Readable by client admins, and by assessors and reviewers assigned to the BRA (D5). The get-BRA data as it was, and the methodology (risk bands, applicable appetite) it was computed under. Any snapshot the list gives, the inherited approval snapshot of a roll-forward included.
          */
         get: operations["bras.snapshot.get"];
         put?: never;
@@ -1350,6 +1390,26 @@ export interface paths {
          * @description Client admins only. The scenario leaves the catalogue list (unless include_archived=true) and cannot be added to a BRA (400 INVALID_REFERENCE); BRAs that have it keep it, and its name is free for a new scenario. Archived already: 409 INVALID_STATE.
          */
         post: operations["risk_scenarios.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk-scenarios/{id}/trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A scenario's ratings across approved BRAs
+         * @description The inherent and residual rating (score and level, with impact and likelihood) of one catalogue scenario in each approved BRA the caller sees, by approval date: client admins the whole enterprise, assessors and reviewers their assigned entities and units (D5, in SQL). Read from the approved BRAs’ rows, which cannot change after approval and so equal their approval snapshots. Excluded scenarios are left out. An unknown scenario, or another enterprise's: 404.
+         */
+        get: operations["reporting.scenario_trend"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5534,7 +5594,8 @@ export interface operations {
                      *           "snapshot_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
                      *           "cancelled_by": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
                      *           "cancelled_at": "2026-03-02T09:30:00.000Z",
-                     *           "cancellation_reason": "cancellation reason"
+                     *           "cancellation_reason": "cancellation reason",
+                     *           "rolled_from_bra_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5593,6 +5654,7 @@ export interface operations {
                             name: string;
                             /** @description Free-text label of the assessment period */
                             period: string;
+                            rolled_from_bra_id: string | null;
                             snapshot_id: string | null;
                             start_date: string | null;
                             /**
@@ -5932,10 +5994,11 @@ export interface operations {
                      *         "cancelled_by": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
                      *         "cancelled_at": "2026-03-02T09:30:00.000Z",
                      *         "cancellation_reason": "cancellation reason",
+                     *         "rolled_from_bra_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
                      *         "scenarios": [
                      *           {
-                     *             "id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
-                     *             "risk_scenario_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *             "id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *             "risk_scenario_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
                      *             "name": "Northwind Trading Ltd",
                      *             "category": "External fraud",
                      *             "included": true,
@@ -5953,13 +6016,19 @@ export interface operations {
                      *               "risk_level": "Low",
                      *               "justification": "justification"
                      *             },
+                     *             "previous_residual_rating": {
+                     *               "impact_score": 1,
+                     *               "likelihood_score": 1,
+                     *               "risk_score": 1,
+                     *               "risk_level": "Low"
+                     *             },
                      *             "controls": [
                      *               {
-                     *                 "id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
-                     *                 "bra_risk_scenario_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
-                     *                 "key_control_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *                 "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *                 "bra_risk_scenario_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *                 "key_control_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
                      *                 "key_control_name": "key control name",
-                     *                 "sub_control_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *                 "sub_control_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
                      *                 "sub_control_name": "sub control name",
                      *                 "tod": "tod",
                      *                 "toe": "toe",
@@ -5971,11 +6040,11 @@ export interface operations {
                      *         ],
                      *         "controls": [
                      *           {
-                     *             "id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
-                     *             "bra_risk_scenario_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
-                     *             "key_control_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *             "bra_risk_scenario_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "key_control_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
                      *             "key_control_name": "key control name",
-                     *             "sub_control_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *             "sub_control_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
                      *             "sub_control_name": "sub control name",
                      *             "tod": "tod",
                      *             "toe": "toe",
@@ -6055,6 +6124,7 @@ export interface operations {
                             name: string;
                             /** @description Free-text label of the assessment period */
                             period: string;
+                            rolled_from_bra_id: string | null;
                             /** @description Newest first */
                             scenarios: {
                                 /** @description Category of the catalogue scenario */
@@ -6101,6 +6171,16 @@ export interface operations {
                                 } | null;
                                 /** @description Name of the catalogue scenario */
                                 name: string;
+                                previous_residual_rating: {
+                                    impact_score: number;
+                                    likelihood_score: number;
+                                    /**
+                                     * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                     * @enum {unknown}
+                                     */
+                                    risk_level: "Low" | "Medium" | "High" | "Very High";
+                                    risk_score: number;
+                                } | null;
                                 residual_rating: {
                                     /** @description Impact, 1 to 5 */
                                     impact_score: number;
@@ -7250,6 +7330,500 @@ export interface operations {
             };
         };
     };
+    "bras.diff": {
+        parameters: {
+            query: {
+                /** @description A snapshot listed by GET /bras/{bra_id}/snapshots: the BRA's own, or after a roll-forward the approval snapshot it started from */
+                from: string;
+                /**
+                 * @description Another listed snapshot, or `current`: the BRA's live content, built as a snapshot would be taken now
+                 * @example current
+                 */
+                to: string;
+            };
+            header?: never;
+            path: {
+                /** @description The BRA */
+                bra_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: what changed in a BRA between two snapshots */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "bra_id": "2c9e7a41-8b3d-4f6e-a1c2-7d8e9f0a1b2c",
+                     *         "from": {
+                     *           "kind": "approved",
+                     *           "snapshot_id": "4e1b9c63-0d5f-4a8b-c3e4-9f0a1b2c3d4e",
+                     *           "bra_id": "1b8d6f30-7a2c-4e5d-90b1-6c7d8e9f0a1b",
+                     *           "as_of": "2026-06-30T14:05:00.000Z"
+                     *         },
+                     *         "to": {
+                     *           "kind": "current",
+                     *           "snapshot_id": null,
+                     *           "bra_id": "2c9e7a41-8b3d-4f6e-a1c2-7d8e9f0a1b2c",
+                     *           "as_of": "2026-11-28T09:30:00.000Z"
+                     *         },
+                     *         "empty": false,
+                     *         "scenarios": {
+                     *           "added": [],
+                     *           "removed": [],
+                     *           "included": [],
+                     *           "excluded": []
+                     *         },
+                     *         "ratings": [
+                     *           {
+                     *             "risk_scenario_id": "9f5c4d1e-7a6b-4c2d-9e0f-5a6b7c8d9e0f",
+                     *             "name": "Cyber intrusion and data theft",
+                     *             "category": "External fraud",
+                     *             "rating_type": "residual",
+                     *             "from": {
+                     *               "impact_score": 4,
+                     *               "likelihood_score": 3,
+                     *               "risk_score": 12,
+                     *               "risk_level": "High"
+                     *             },
+                     *             "to": {
+                     *               "impact_score": 3,
+                     *               "likelihood_score": 3,
+                     *               "risk_score": 9,
+                     *               "risk_level": "Medium"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "controls": {
+                     *           "added": [],
+                     *           "removed": [],
+                     *           "effectiveness_changed": []
+                     *         },
+                     *         "summary": [
+                     *           {
+                     *             "field": "risks_above_appetite",
+                     *             "from": 2,
+                     *             "to": 1,
+                     *             "delta": -1
+                     *           }
+                     *         ],
+                     *         "methodology": {
+                     *           "risk_bands": null,
+                     *           "appetite": null
+                     *         }
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Lists are ordered by scenario name then catalogue id (ratings: inherent before residual; controls: BRA-wide first, then by scenario, key control and sub-control name)
+                         * @example {
+                         *       "bra_id": "2c9e7a41-8b3d-4f6e-a1c2-7d8e9f0a1b2c",
+                         *       "from": {
+                         *         "kind": "approved",
+                         *         "snapshot_id": "4e1b9c63-0d5f-4a8b-c3e4-9f0a1b2c3d4e",
+                         *         "bra_id": "1b8d6f30-7a2c-4e5d-90b1-6c7d8e9f0a1b",
+                         *         "as_of": "2026-06-30T14:05:00.000Z"
+                         *       },
+                         *       "to": {
+                         *         "kind": "current",
+                         *         "snapshot_id": null,
+                         *         "bra_id": "2c9e7a41-8b3d-4f6e-a1c2-7d8e9f0a1b2c",
+                         *         "as_of": "2026-11-28T09:30:00.000Z"
+                         *       },
+                         *       "empty": false,
+                         *       "scenarios": {
+                         *         "added": [],
+                         *         "removed": [],
+                         *         "included": [],
+                         *         "excluded": []
+                         *       },
+                         *       "ratings": [
+                         *         {
+                         *           "risk_scenario_id": "9f5c4d1e-7a6b-4c2d-9e0f-5a6b7c8d9e0f",
+                         *           "name": "Cyber intrusion and data theft",
+                         *           "category": "External fraud",
+                         *           "rating_type": "residual",
+                         *           "from": {
+                         *             "impact_score": 4,
+                         *             "likelihood_score": 3,
+                         *             "risk_score": 12,
+                         *             "risk_level": "High"
+                         *           },
+                         *           "to": {
+                         *             "impact_score": 3,
+                         *             "likelihood_score": 3,
+                         *             "risk_score": 9,
+                         *             "risk_level": "Medium"
+                         *           }
+                         *         }
+                         *       ],
+                         *       "controls": {
+                         *         "added": [],
+                         *         "removed": [],
+                         *         "effectiveness_changed": []
+                         *       },
+                         *       "summary": [
+                         *         {
+                         *           "field": "risks_above_appetite",
+                         *           "from": 2,
+                         *           "to": 1,
+                         *           "delta": -1
+                         *         }
+                         *       ],
+                         *       "methodology": {
+                         *         "risk_bands": null,
+                         *         "appetite": null
+                         *       }
+                         *     }
+                         */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description The BRA asked about
+                             */
+                            bra_id: string;
+                            controls: {
+                                /** @description Control links in `to` only (matched by scenario, or BRA-wide, and sub-control) */
+                                added: {
+                                    /** Format: uuid */
+                                    key_control_id: string;
+                                    key_control_name: string;
+                                    risk_scenario_id: string | null;
+                                    scenario_name: string | null;
+                                    /** Format: uuid */
+                                    sub_control_id: string;
+                                    sub_control_name: string;
+                                    tod: string | null;
+                                    toe: string | null;
+                                    total_effectiveness: string | null;
+                                }[];
+                                /** @description Control links in both whose ToD, ToE or total effectiveness differ */
+                                effectiveness_changed: {
+                                    from: {
+                                        tod: string | null;
+                                        toe: string | null;
+                                        total_effectiveness: string | null;
+                                    };
+                                    /** Format: uuid */
+                                    key_control_id: string;
+                                    key_control_name: string;
+                                    risk_scenario_id: string | null;
+                                    scenario_name: string | null;
+                                    /** Format: uuid */
+                                    sub_control_id: string;
+                                    sub_control_name: string;
+                                    to: {
+                                        tod: string | null;
+                                        toe: string | null;
+                                        total_effectiveness: string | null;
+                                    };
+                                }[];
+                                /** @description Control links in `from` only */
+                                removed: {
+                                    /** Format: uuid */
+                                    key_control_id: string;
+                                    key_control_name: string;
+                                    risk_scenario_id: string | null;
+                                    scenario_name: string | null;
+                                    /** Format: uuid */
+                                    sub_control_id: string;
+                                    sub_control_name: string;
+                                    tod: string | null;
+                                    toe: string | null;
+                                    total_effectiveness: string | null;
+                                }[];
+                            };
+                            /** @description Nothing changed: every list below is empty and both methodology members are null */
+                            empty: boolean;
+                            from: {
+                                /**
+                                 * Format: date-time
+                                 * @description When the snapshot was taken, or when the live content was read
+                                 */
+                                as_of: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The BRA the snapshot was taken of (the source BRA for the approval snapshot a roll-forward started from)
+                                 */
+                                bra_id: string;
+                                /**
+                                 * @description A creation or approval snapshot, or the live content
+                                 * @enum {unknown}
+                                 */
+                                kind: "created" | "approved" | "current";
+                                snapshot_id: string | null;
+                            };
+                            methodology: {
+                                appetite: {
+                                    from: {
+                                        /**
+                                         * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                         * @enum {unknown}
+                                         */
+                                        risk_level: "Low" | "Medium" | "High" | "Very High";
+                                        threshold_value: number;
+                                    } | null;
+                                    to: {
+                                        /**
+                                         * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                         * @enum {unknown}
+                                         */
+                                        risk_level: "Low" | "Medium" | "High" | "Very High";
+                                        threshold_value: number;
+                                    } | null;
+                                } | null;
+                                risk_bands: {
+                                    from: {
+                                        /**
+                                         * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                         * @enum {unknown}
+                                         */
+                                        level: "Low" | "Medium" | "High" | "Very High";
+                                        max: number;
+                                        min: number;
+                                    }[];
+                                    to: {
+                                        /**
+                                         * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                         * @enum {unknown}
+                                         */
+                                        level: "Low" | "Medium" | "High" | "Very High";
+                                        max: number;
+                                        min: number;
+                                    }[];
+                                } | null;
+                            };
+                            /** @description Scenarios in both whose current rating of a type changed (impact or likelihood, hence score and level; null: unrated). A new justification alone is not a change */
+                            ratings: {
+                                /** @description Category of the catalogue scenario */
+                                category: string;
+                                from: {
+                                    impact_score: number;
+                                    likelihood_score: number;
+                                    /**
+                                     * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                     * @enum {unknown}
+                                     */
+                                    risk_level: "Low" | "Medium" | "High" | "Very High";
+                                    risk_score: number;
+                                } | null;
+                                /** @description Name of the catalogue scenario */
+                                name: string;
+                                /** @enum {unknown} */
+                                rating_type: "inherent" | "residual";
+                                /**
+                                 * Format: uuid
+                                 * @description The catalogue scenario: what scenarios are matched by, across BRAs too
+                                 */
+                                risk_scenario_id: string;
+                                to: {
+                                    impact_score: number;
+                                    likelihood_score: number;
+                                    /**
+                                     * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                     * @enum {unknown}
+                                     */
+                                    risk_level: "Low" | "Medium" | "High" | "Very High";
+                                    risk_score: number;
+                                } | null;
+                            }[];
+                            scenarios: {
+                                /** @description In `to`, not in `from` */
+                                added: {
+                                    /** @description Category of the catalogue scenario */
+                                    category: string;
+                                    included: boolean;
+                                    inherent_rating: {
+                                        impact_score: number;
+                                        likelihood_score: number;
+                                        /**
+                                         * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                         * @enum {unknown}
+                                         */
+                                        risk_level: "Low" | "Medium" | "High" | "Very High";
+                                        risk_score: number;
+                                    } | null;
+                                    /** @description Name of the catalogue scenario */
+                                    name: string;
+                                    residual_rating: {
+                                        impact_score: number;
+                                        likelihood_score: number;
+                                        /**
+                                         * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                         * @enum {unknown}
+                                         */
+                                        risk_level: "Low" | "Medium" | "High" | "Very High";
+                                        risk_score: number;
+                                    } | null;
+                                    /**
+                                     * Format: uuid
+                                     * @description The catalogue scenario: what scenarios are matched by, across BRAs too
+                                     */
+                                    risk_scenario_id: string;
+                                }[];
+                                /** @description Included in `from`, excluded in `to` */
+                                excluded: {
+                                    /** @description Category of the catalogue scenario */
+                                    category: string;
+                                    /** @description Name of the catalogue scenario */
+                                    name: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The catalogue scenario: what scenarios are matched by, across BRAs too
+                                     */
+                                    risk_scenario_id: string;
+                                }[];
+                                /** @description Excluded in `from`, included in `to` */
+                                included: {
+                                    /** @description Category of the catalogue scenario */
+                                    category: string;
+                                    /** @description Name of the catalogue scenario */
+                                    name: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The catalogue scenario: what scenarios are matched by, across BRAs too
+                                     */
+                                    risk_scenario_id: string;
+                                }[];
+                                /** @description In `from`, not in `to` */
+                                removed: {
+                                    /** @description Category of the catalogue scenario */
+                                    category: string;
+                                    included: boolean;
+                                    inherent_rating: {
+                                        impact_score: number;
+                                        likelihood_score: number;
+                                        /**
+                                         * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                         * @enum {unknown}
+                                         */
+                                        risk_level: "Low" | "Medium" | "High" | "Very High";
+                                        risk_score: number;
+                                    } | null;
+                                    /** @description Name of the catalogue scenario */
+                                    name: string;
+                                    residual_rating: {
+                                        impact_score: number;
+                                        likelihood_score: number;
+                                        /**
+                                         * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                         * @enum {unknown}
+                                         */
+                                        risk_level: "Low" | "Medium" | "High" | "Very High";
+                                        risk_score: number;
+                                    } | null;
+                                    /**
+                                     * Format: uuid
+                                     * @description The catalogue scenario: what scenarios are matched by, across BRAs too
+                                     */
+                                    risk_scenario_id: string;
+                                }[];
+                            };
+                            /** @description The summary figures that differ */
+                            summary: {
+                                /** @description `to` − `from` */
+                                delta: number;
+                                /** @enum {unknown} */
+                                field: "total_scenarios" | "assessed_scenarios" | "risks_above_appetite" | "completion_percentage";
+                                from: number;
+                                to: number;
+                            }[];
+                            to: {
+                                /**
+                                 * Format: date-time
+                                 * @description When the snapshot was taken, or when the live content was read
+                                 */
+                                as_of: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The BRA the snapshot was taken of (the source BRA for the approval snapshot a roll-forward started from)
+                                 */
+                                bra_id: string;
+                                /**
+                                 * @description A creation or approval snapshot, or the live content
+                                 * @enum {unknown}
+                                 */
+                                kind: "created" | "approved" | "current";
+                                snapshot_id: string | null;
+                            };
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "bras.rating.list": {
         parameters: {
             query?: {
@@ -7875,6 +8449,450 @@ export interface operations {
             };
         };
     };
+    "bras.roll_forward": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (a UUID): a retry with the same key and the same request replays the first answer for 24 hours instead of acting twice. Over 255 characters: 400.
+                 * @example 5c0e5f9e-8d0b-4f3a-9a57-5d2f3b1c7e21
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The BRA */
+                bra_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Retail Banking fraud risk assessment FY2027",
+                 *       "period": "FY2027",
+                 *       "assessor": "Daniel Okafor",
+                 *       "start_date": "2027-01-04"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Name of the assessor, at most 200 characters; the approved BRA's when absent */
+                    assessor?: string;
+                    /** @description Name of the new BRA: unique within the enterprise (case-insensitive); at most 200 characters */
+                    name: string;
+                    /** @description Free-text label of the new period, at most 200 characters */
+                    period: string;
+                    start_date?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: roll an approved BRA forward to its next period */
+            201: {
+                headers: {
+                    /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "name": "Northwind Trading Ltd",
+                     *         "description": "What this is about, in a sentence or two.",
+                     *         "legal_entity_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *         "business_unit_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *         "status": "draft",
+                     *         "period": "period",
+                     *         "assessor": "assessor",
+                     *         "start_date": "2026-03-31",
+                     *         "completion_date": "2026-03-31",
+                     *         "created_by": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *         "created_at": "2026-03-02T09:30:00.000Z",
+                     *         "updated_at": "2026-03-02T09:30:00.000Z",
+                     *         "legal_entity": {
+                     *           "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "name": "Northwind Trading Ltd"
+                     *         },
+                     *         "business_unit": {
+                     *           "id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *           "name": "Northwind Trading Ltd"
+                     *         },
+                     *         "approved_by": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *         "approved_at": "2026-03-02T09:30:00.000Z",
+                     *         "final_comment": "final comment",
+                     *         "snapshot_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *         "cancelled_by": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "cancelled_at": "2026-03-02T09:30:00.000Z",
+                     *         "cancellation_reason": "cancellation reason",
+                     *         "rolled_from_bra_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *         "scenarios": [
+                     *           {
+                     *             "id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *             "risk_scenario_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *             "name": "Northwind Trading Ltd",
+                     *             "category": "External fraud",
+                     *             "included": true,
+                     *             "inherent_rating": {
+                     *               "impact_score": 1,
+                     *               "likelihood_score": 1,
+                     *               "risk_score": 1,
+                     *               "risk_level": "Low",
+                     *               "justification": "justification"
+                     *             },
+                     *             "residual_rating": {
+                     *               "impact_score": 1,
+                     *               "likelihood_score": 1,
+                     *               "risk_score": 1,
+                     *               "risk_level": "Low",
+                     *               "justification": "justification"
+                     *             },
+                     *             "previous_residual_rating": {
+                     *               "impact_score": 1,
+                     *               "likelihood_score": 1,
+                     *               "risk_score": 1,
+                     *               "risk_level": "Low"
+                     *             },
+                     *             "controls": [
+                     *               {
+                     *                 "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *                 "bra_risk_scenario_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *                 "key_control_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *                 "key_control_name": "key control name",
+                     *                 "sub_control_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *                 "sub_control_name": "sub control name",
+                     *                 "tod": "tod",
+                     *                 "toe": "toe",
+                     *                 "total_effectiveness": "total effectiveness"
+                     *               }
+                     *             ],
+                     *             "control_effectiveness": "Highly Effective"
+                     *           }
+                     *         ],
+                     *         "controls": [
+                     *           {
+                     *             "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *             "bra_risk_scenario_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "key_control_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *             "key_control_name": "key control name",
+                     *             "sub_control_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *             "sub_control_name": "sub control name",
+                     *             "tod": "tod",
+                     *             "toe": "toe",
+                     *             "total_effectiveness": "total effectiveness"
+                     *           }
+                     *         ],
+                     *         "summary": {
+                     *           "total_scenarios": 1,
+                     *           "assessed_scenarios": 1,
+                     *           "risks_above_appetite": 1,
+                     *           "completion_percentage": 1
+                     *         },
+                     *         "open_actions": [
+                     *           {
+                     *             "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *             "action": "action",
+                     *             "owner": "owner",
+                     *             "status": "created",
+                     *             "priority": "low",
+                     *             "action_type": "action type",
+                     *             "due_date": "2026-03-31",
+                     *             "bra_risk_scenario_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "risk_scenario_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *             "new_bra_risk_scenario_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            approved_at: string | null;
+                            approved_by: string | null;
+                            /** @description Name of the assessor */
+                            assessor: string;
+                            business_unit: {
+                                /**
+                                 * Format: uuid
+                                 * @description The business unit
+                                 */
+                                id: string;
+                                /** @description Name of the business unit */
+                                name: string;
+                            } | null;
+                            business_unit_id: string | null;
+                            cancellation_reason: string | null;
+                            cancelled_at: string | null;
+                            cancelled_by: string | null;
+                            completion_date: string | null;
+                            /** @description Every control link, BRA-wide and per scenario; newest first */
+                            controls: {
+                                bra_risk_scenario_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description The control link
+                                 */
+                                id: string;
+                                /** Format: uuid */
+                                key_control_id: string;
+                                key_control_name: string;
+                                /** Format: uuid */
+                                sub_control_id: string;
+                                sub_control_name: string;
+                                tod: string | null;
+                                toe: string | null;
+                                total_effectiveness: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            description: string | null;
+                            final_comment: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            legal_entity: {
+                                /**
+                                 * Format: uuid
+                                 * @description The legal entity
+                                 */
+                                id: string;
+                                /** @description Name of the legal entity */
+                                name: string;
+                            };
+                            /**
+                             * Format: uuid
+                             * @description The legal entity assessed; immutable
+                             */
+                            legal_entity_id: string;
+                            /** @description Unique within the enterprise (case-insensitive) */
+                            name: string;
+                            /** @description The mitigation actions of the approved BRA not completed (nor archived), oldest due first: they stay on it; listed for re-linking */
+                            open_actions: {
+                                action: string;
+                                action_type: string;
+                                bra_risk_scenario_id: string | null;
+                                /** Format: date */
+                                due_date: string;
+                                /** Format: uuid */
+                                id: string;
+                                new_bra_risk_scenario_id: string | null;
+                                owner: string;
+                                /** @enum {unknown} */
+                                priority: "low" | "medium" | "high" | "critical";
+                                risk_scenario_id: string | null;
+                                /** @enum {unknown} */
+                                status: "created" | "in_progress" | "completed";
+                            }[];
+                            /** @description Free-text label of the assessment period */
+                            period: string;
+                            rolled_from_bra_id: string | null;
+                            /** @description Newest first */
+                            scenarios: {
+                                /** @description Category of the catalogue scenario */
+                                category: string;
+                                control_effectiveness: ("Highly Effective" | "Effective" | "Moderately Effective" | "Less Effective" | "Not Effective") | null;
+                                /** @description The controls linked to this scenario (BRA-wide links are not repeated here), newest first */
+                                controls: {
+                                    bra_risk_scenario_id: string | null;
+                                    /**
+                                     * Format: uuid
+                                     * @description The control link
+                                     */
+                                    id: string;
+                                    /** Format: uuid */
+                                    key_control_id: string;
+                                    key_control_name: string;
+                                    /** Format: uuid */
+                                    sub_control_id: string;
+                                    sub_control_name: string;
+                                    tod: string | null;
+                                    toe: string | null;
+                                    total_effectiveness: string | null;
+                                }[];
+                                /**
+                                 * Format: uuid
+                                 * @description The scenario link (what ratings and mitigation actions refer to)
+                                 */
+                                id: string;
+                                /** @description Excluded scenarios need no ratings and are not counted in the summary */
+                                included: boolean;
+                                inherent_rating: {
+                                    /** @description Impact, 1 to 5 */
+                                    impact_score: number;
+                                    justification: string | null;
+                                    /** @description Likelihood, 1 to 5 */
+                                    likelihood_score: number;
+                                    /**
+                                     * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                     * @enum {unknown}
+                                     */
+                                    risk_level: "Low" | "Medium" | "High" | "Very High";
+                                    /** @description impact × likelihood */
+                                    risk_score: number;
+                                } | null;
+                                /** @description Name of the catalogue scenario */
+                                name: string;
+                                previous_residual_rating: {
+                                    impact_score: number;
+                                    likelihood_score: number;
+                                    /**
+                                     * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                     * @enum {unknown}
+                                     */
+                                    risk_level: "Low" | "Medium" | "High" | "Very High";
+                                    risk_score: number;
+                                } | null;
+                                residual_rating: {
+                                    /** @description Impact, 1 to 5 */
+                                    impact_score: number;
+                                    justification: string | null;
+                                    /** @description Likelihood, 1 to 5 */
+                                    likelihood_score: number;
+                                    /**
+                                     * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                     * @enum {unknown}
+                                     */
+                                    risk_level: "Low" | "Medium" | "High" | "Very High";
+                                    /** @description impact × likelihood */
+                                    risk_score: number;
+                                } | null;
+                                /**
+                                 * Format: uuid
+                                 * @description The catalogue scenario
+                                 */
+                                risk_scenario_id: string;
+                            }[];
+                            snapshot_id: string | null;
+                            start_date: string | null;
+                            /**
+                             * @description Where the BRA is in its life (3.1, D6.7)
+                             * @enum {unknown}
+                             */
+                            status: "draft" | "in_progress" | "under_review" | "approved" | "cancelled";
+                            summary: {
+                                /** @description Included scenarios with both an inherent and a residual rating */
+                                assessed_scenarios: number;
+                                /** @description round(100 × assessed / total); 0 when total is 0 */
+                                completion_percentage: number;
+                                /** @description Included scenarios whose residual risk score exceeds the threshold of the BRA's applicable appetite (D6.9) */
+                                risks_above_appetite: number;
+                                /** @description Included scenarios */
+                                total_scenarios: number;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description Last change of the BRA or of its scenarios, ratings or control links
+                             */
+                            updated_at: string;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state; or IDEMPOTENCY_IN_PROGRESS: a request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema; or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "bras.scenario.list": {
         parameters: {
             query?: never;
@@ -7915,6 +8933,12 @@ export interface operations {
                      *             "risk_score": 1,
                      *             "risk_level": "Low",
                      *             "justification": "justification"
+                     *           },
+                     *           "previous_residual_rating": {
+                     *             "impact_score": 1,
+                     *             "likelihood_score": 1,
+                     *             "risk_score": 1,
+                     *             "risk_level": "Low"
                      *           }
                      *         }
                      *       ]
@@ -7947,6 +8971,16 @@ export interface operations {
                             } | null;
                             /** @description Name of the catalogue scenario */
                             name: string;
+                            previous_residual_rating: {
+                                impact_score: number;
+                                likelihood_score: number;
+                                /**
+                                 * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                 * @enum {unknown}
+                                 */
+                                risk_level: "Low" | "Medium" | "High" | "Very High";
+                                risk_score: number;
+                            } | null;
                             residual_rating: {
                                 /** @description Impact, 1 to 5 */
                                 impact_score: number;
@@ -8103,6 +9137,12 @@ export interface operations {
                      *           "risk_score": 1,
                      *           "risk_level": "Low",
                      *           "justification": "justification"
+                     *         },
+                     *         "previous_residual_rating": {
+                     *           "impact_score": 1,
+                     *           "likelihood_score": 1,
+                     *           "risk_score": 1,
+                     *           "risk_level": "Low"
                      *         }
                      *       },
                      *       "message": "Done"
@@ -8135,6 +9175,16 @@ export interface operations {
                             } | null;
                             /** @description Name of the catalogue scenario */
                             name: string;
+                            previous_residual_rating: {
+                                impact_score: number;
+                                likelihood_score: number;
+                                /**
+                                 * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                 * @enum {unknown}
+                                 */
+                                risk_level: "Low" | "Medium" | "High" | "Very High";
+                                risk_score: number;
+                            } | null;
                             residual_rating: {
                                 /** @description Impact, 1 to 5 */
                                 impact_score: number;
@@ -8322,6 +9372,12 @@ export interface operations {
                      *           "risk_score": 1,
                      *           "risk_level": "Low",
                      *           "justification": "justification"
+                     *         },
+                     *         "previous_residual_rating": {
+                     *           "impact_score": 1,
+                     *           "likelihood_score": 1,
+                     *           "risk_score": 1,
+                     *           "risk_level": "Low"
                      *         }
                      *       },
                      *       "message": "Done"
@@ -8354,6 +9410,16 @@ export interface operations {
                             } | null;
                             /** @description Name of the catalogue scenario */
                             name: string;
+                            previous_residual_rating: {
+                                impact_score: number;
+                                likelihood_score: number;
+                                /**
+                                 * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                 * @enum {unknown}
+                                 */
+                                risk_level: "Low" | "Medium" | "High" | "Very High";
+                                risk_score: number;
+                            } | null;
                             residual_rating: {
                                 /** @description Impact, 1 to 5 */
                                 impact_score: number;
@@ -8521,15 +9587,21 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "bra_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
                      *           "kind": "created",
                      *           "created_at": "2026-03-02T09:30:00.000Z",
-                     *           "created_by": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21"
+                     *           "created_by": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432"
                      *         }
                      *       ]
                      *     }
                      */
                     "application/json": {
                         data: {
+                            /**
+                             * Format: uuid
+                             * @description The BRA it was taken of: this one, or for the approval snapshot a roll-forward started from, the BRA it was rolled from
+                             */
+                            bra_id: string;
                             /** Format: date-time */
                             created_at: string;
                             created_by: string | null;
@@ -8641,42 +9713,44 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "bra_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
                      *         "kind": "created",
                      *         "created_at": "2026-03-02T09:30:00.000Z",
-                     *         "created_by": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *         "created_by": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
                      *         "content": {
-                     *           "id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *           "id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
                      *           "name": "Northwind Trading Ltd",
                      *           "description": "What this is about, in a sentence or two.",
-                     *           "legal_entity_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
-                     *           "business_unit_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "legal_entity_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "business_unit_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
                      *           "status": "draft",
                      *           "period": "period",
                      *           "assessor": "assessor",
                      *           "start_date": "2026-03-31",
                      *           "completion_date": "2026-03-31",
-                     *           "created_by": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *           "created_by": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
                      *           "created_at": "2026-03-02T09:30:00.000Z",
                      *           "updated_at": "2026-03-02T09:30:00.000Z",
                      *           "legal_entity": {
-                     *             "id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
-                     *             "name": "Northwind Trading Ltd"
-                     *           },
-                     *           "business_unit": {
                      *             "id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
                      *             "name": "Northwind Trading Ltd"
                      *           },
-                     *           "approved_by": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "business_unit": {
+                     *             "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *             "name": "Northwind Trading Ltd"
+                     *           },
+                     *           "approved_by": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
                      *           "approved_at": "2026-03-02T09:30:00.000Z",
                      *           "final_comment": "final comment",
-                     *           "snapshot_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
-                     *           "cancelled_by": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *           "snapshot_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *           "cancelled_by": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
                      *           "cancelled_at": "2026-03-02T09:30:00.000Z",
                      *           "cancellation_reason": "cancellation reason",
+                     *           "rolled_from_bra_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
                      *           "scenarios": [
                      *             {
-                     *               "id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
-                     *               "risk_scenario_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *               "id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *               "risk_scenario_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
                      *               "name": "Northwind Trading Ltd",
                      *               "category": "External fraud",
                      *               "included": true,
@@ -8694,13 +9768,19 @@ export interface operations {
                      *                 "risk_level": "Low",
                      *                 "justification": "justification"
                      *               },
+                     *               "previous_residual_rating": {
+                     *                 "impact_score": 1,
+                     *                 "likelihood_score": 1,
+                     *                 "risk_score": 1,
+                     *                 "risk_level": "Low"
+                     *               },
                      *               "controls": [
                      *                 {
-                     *                   "id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
-                     *                   "bra_risk_scenario_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
-                     *                   "key_control_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *                   "id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *                   "bra_risk_scenario_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *                   "key_control_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
                      *                   "key_control_name": "key control name",
-                     *                   "sub_control_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *                   "sub_control_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
                      *                   "sub_control_name": "sub control name",
                      *                   "tod": "tod",
                      *                   "toe": "toe",
@@ -8712,11 +9792,11 @@ export interface operations {
                      *           ],
                      *           "controls": [
                      *             {
-                     *               "id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
-                     *               "bra_risk_scenario_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
-                     *               "key_control_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *               "id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *               "bra_risk_scenario_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *               "key_control_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
                      *               "key_control_name": "key control name",
-                     *               "sub_control_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *               "sub_control_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
                      *               "sub_control_name": "sub control name",
                      *               "tod": "tod",
                      *               "toe": "toe",
@@ -8739,23 +9819,23 @@ export interface operations {
                      *             }
                      *           ],
                      *           "appetite": {
-                     *             "id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
                      *             "risk_level": "Low",
                      *             "threshold_value": 1,
-                     *             "legal_entity_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
-                     *             "business_unit_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643"
+                     *             "legal_entity_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *             "business_unit_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21"
                      *           }
                      *         },
                      *         "actions": [
                      *           {
-                     *             "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *             "id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
                      *             "action": "action",
                      *             "owner": "owner",
                      *             "status": "created",
                      *             "priority": "low",
                      *             "action_type": "action type",
                      *             "due_date": "2026-03-31",
-                     *             "bra_risk_scenario_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21"
+                     *             "bra_risk_scenario_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643"
                      *           }
                      *         ]
                      *       },
@@ -8778,6 +9858,11 @@ export interface operations {
                                 /** @enum {unknown} */
                                 status: "created" | "in_progress" | "completed";
                             }[] | null;
+                            /**
+                             * Format: uuid
+                             * @description The BRA it was taken of: this one, or for the approval snapshot a roll-forward started from, the BRA it was rolled from
+                             */
+                            bra_id: string;
                             content: {
                                 approved_at: string | null;
                                 approved_by: string | null;
@@ -8840,6 +9925,7 @@ export interface operations {
                                 name: string;
                                 /** @description Free-text label of the assessment period */
                                 period: string;
+                                rolled_from_bra_id: string | null;
                                 /** @description Newest first */
                                 scenarios: {
                                     /** @description Category of the catalogue scenario */
@@ -8886,6 +9972,16 @@ export interface operations {
                                     } | null;
                                     /** @description Name of the catalogue scenario */
                                     name: string;
+                                    previous_residual_rating: {
+                                        impact_score: number;
+                                        likelihood_score: number;
+                                        /**
+                                         * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                         * @enum {unknown}
+                                         */
+                                        risk_level: "Low" | "Medium" | "High" | "Very High";
+                                        risk_score: number;
+                                    } | null;
                                     residual_rating: {
                                         /** @description Impact, 1 to 5 */
                                         impact_score: number;
@@ -16645,6 +17741,258 @@ export interface operations {
             };
             /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
             428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "reporting.scenario_trend": {
+        parameters: {
+            query?: {
+                /** @description Only approved BRAs of this business unit (400 when unknown or of another entity, 403 when not assigned) */
+                business_unit_id?: string;
+                /** @description Only approved BRAs of this legal entity (400 when unknown, 403 when not assigned to the caller) */
+                legal_entity_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The catalogue scenario */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: a scenario's ratings across approved BRAs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "risk_scenario": {
+                     *           "id": "9f5c4d1e-7a6b-4c2d-9e0f-5a6b7c8d9e0f",
+                     *           "name": "Cyber intrusion and data theft",
+                     *           "category": "External fraud"
+                     *         },
+                     *         "points": [
+                     *           {
+                     *             "bra": {
+                     *               "id": "1b8d6f30-7a2c-4e5d-90b1-6c7d8e9f0a1b",
+                     *               "name": "Retail Banking fraud risk assessment FY2026",
+                     *               "period": "FY2026",
+                     *               "approved_at": "2026-06-30T14:05:00.000Z",
+                     *               "snapshot_id": "4e1b9c63-0d5f-4a8b-c3e4-9f0a1b2c3d4e",
+                     *               "rolled_from_bra_id": null
+                     *             },
+                     *             "legal_entity": {
+                     *               "id": "5b1e0f7a-3c2d-4e8f-9a6b-1c2d3e4f5a6b",
+                     *               "name": "Harbourview Bank plc"
+                     *             },
+                     *             "business_unit": {
+                     *               "id": "6c2f1a8b-4d3e-4f9a-8b7c-2d3e4f5a6b7c",
+                     *               "name": "Retail Banking"
+                     *             },
+                     *             "bra_risk_scenario_id": "8e4b3c0d-6f5a-4b1c-8d9e-4f5a6b7c8d9e",
+                     *             "inherent_rating": {
+                     *               "impact_score": 5,
+                     *               "likelihood_score": 3,
+                     *               "risk_score": 15,
+                     *               "risk_level": "High"
+                     *             },
+                     *             "residual_rating": {
+                     *               "impact_score": 4,
+                     *               "likelihood_score": 3,
+                     *               "risk_score": 12,
+                     *               "risk_level": "High"
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "risk_scenario": {
+                         *         "id": "9f5c4d1e-7a6b-4c2d-9e0f-5a6b7c8d9e0f",
+                         *         "name": "Cyber intrusion and data theft",
+                         *         "category": "External fraud"
+                         *       },
+                         *       "points": [
+                         *         {
+                         *           "bra": {
+                         *             "id": "1b8d6f30-7a2c-4e5d-90b1-6c7d8e9f0a1b",
+                         *             "name": "Retail Banking fraud risk assessment FY2026",
+                         *             "period": "FY2026",
+                         *             "approved_at": "2026-06-30T14:05:00.000Z",
+                         *             "snapshot_id": "4e1b9c63-0d5f-4a8b-c3e4-9f0a1b2c3d4e",
+                         *             "rolled_from_bra_id": null
+                         *           },
+                         *           "legal_entity": {
+                         *             "id": "5b1e0f7a-3c2d-4e8f-9a6b-1c2d3e4f5a6b",
+                         *             "name": "Harbourview Bank plc"
+                         *           },
+                         *           "business_unit": {
+                         *             "id": "6c2f1a8b-4d3e-4f9a-8b7c-2d3e4f5a6b7c",
+                         *             "name": "Retail Banking"
+                         *           },
+                         *           "bra_risk_scenario_id": "8e4b3c0d-6f5a-4b1c-8d9e-4f5a6b7c8d9e",
+                         *           "inherent_rating": {
+                         *             "impact_score": 5,
+                         *             "likelihood_score": 3,
+                         *             "risk_score": 15,
+                         *             "risk_level": "High"
+                         *           },
+                         *           "residual_rating": {
+                         *             "impact_score": 4,
+                         *             "likelihood_score": 3,
+                         *             "risk_score": 12,
+                         *             "risk_level": "High"
+                         *           }
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        data: {
+                            /** @description One per approved BRA of the caller’s scope in which the scenario is included, oldest approval first (ties by BRA id) */
+                            points: {
+                                bra: {
+                                    /**
+                                     * Format: date-time
+                                     * @description When it was approved: the order of the points
+                                     */
+                                    approved_at: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The approved BRA
+                                     */
+                                    id: string;
+                                    name: string;
+                                    /** @description Its period label */
+                                    period: string;
+                                    rolled_from_bra_id: string | null;
+                                    snapshot_id: string | null;
+                                };
+                                /**
+                                 * Format: uuid
+                                 * @description The scenario link in that BRA
+                                 */
+                                bra_risk_scenario_id: string;
+                                business_unit: {
+                                    /**
+                                     * Format: uuid
+                                     * @description The business unit
+                                     */
+                                    id: string;
+                                    /** @description Name of the business unit */
+                                    name: string;
+                                } | null;
+                                inherent_rating: {
+                                    impact_score: number;
+                                    likelihood_score: number;
+                                    /**
+                                     * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                     * @enum {unknown}
+                                     */
+                                    risk_level: "Low" | "Medium" | "High" | "Very High";
+                                    risk_score: number;
+                                } | null;
+                                legal_entity: {
+                                    /**
+                                     * Format: uuid
+                                     * @description The legal entity
+                                     */
+                                    id: string;
+                                    /** @description Name of the legal entity */
+                                    name: string;
+                                };
+                                residual_rating: {
+                                    impact_score: number;
+                                    likelihood_score: number;
+                                    /**
+                                     * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                     * @enum {unknown}
+                                     */
+                                    risk_level: "Low" | "Medium" | "High" | "Very High";
+                                    risk_score: number;
+                                } | null;
+                            }[];
+                            risk_scenario: {
+                                category: string;
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

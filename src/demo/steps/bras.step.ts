@@ -131,7 +131,7 @@ export const DEMO_BRAS: readonly DemoBra[] = [
 ];
 
 /** The assessor as the API would resolve them, with their entity assignments. */
-function assessorCaller(context: DemoContext, key: string, enterpriseId: string): Caller {
+export function assessorCaller(context: DemoContext, key: string, enterpriseId: string): Caller {
   const entry = need(context.people.get(key), `demo person ${key}`);
   const caller = callerFor({ userId: entry.userId, email: entry.person.email, fullName: entry.person.fullName }, 'assessor', enterpriseId);
   caller.entityAssignments = entry.person.assignments.map((assignment) => {

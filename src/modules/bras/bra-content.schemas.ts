@@ -69,6 +69,7 @@ export const ControlLinkParams = Type.Object({ bra_id: Uuid('The BRA'), link_id:
 
 export const SnapshotSummaryView = Type.Object({
   id: Uuid(),
+  bra_id: Uuid('The BRA it was taken of: this one, or for the approval snapshot a roll-forward started from, the BRA it was rolled from'),
   kind: Type.Enum(['created', 'approved'], { description: 'Taken at creation or at approval' }),
   created_at: Timestamp(),
   created_by: Nullable(Uuid('Who created or approved the BRA')),
@@ -210,7 +211,7 @@ export const unlinkControlSchema = {
 
 export const listSnapshotsSchema = {
   summary: "List a BRA's snapshots",
-  description: `${READ} Newest first.`,
+  description: `${READ} Its creation and approval snapshots and, for a BRA rolled forward, the approval snapshot of the BRA it started from (with that BRA's id); newest first.`,
   operationId: 'bras.snapshot.list',
   tags,
   params: BraParams,
@@ -219,7 +220,7 @@ export const listSnapshotsSchema = {
 
 export const getSnapshotSchema = {
   summary: 'Get a snapshot of a BRA',
-  description: `${READ} The get-BRA data as it was, and the methodology (risk bands, applicable appetite) it was computed under.`,
+  description: `${READ} The get-BRA data as it was, and the methodology (risk bands, applicable appetite) it was computed under. Any snapshot the list gives, the inherited approval snapshot of a roll-forward included.`,
   operationId: 'bras.snapshot.get',
   tags,
   params: SnapshotParams,

@@ -51,6 +51,10 @@ export async function listScenarioRows(db: Executor, enterpriseId: string, braId
       'r.risk_score as residual_score',
       'r.risk_level as residual_level',
       'r.justification as residual_justification',
+      'l.previous_residual_impact',
+      'l.previous_residual_likelihood',
+      'l.previous_residual_score',
+      'l.previous_residual_level',
     ])
     .where('l.enterprise_id', '=', enterpriseId)
     .where('l.bra_id', '=', braId);

@@ -19,6 +19,13 @@ function rating(impact: number | null, likelihood: number | null, score: number 
   return { impact_score: impact, likelihood_score: likelihood, risk_score: score, risk_level: level, justification };
 }
 
+/** A roll-forward's reference rating (the four columns are all set or all null: a CHECK). */
+function previousRating(row: ScenarioRow): ScenarioView['previous_residual_rating'] {
+  const { previous_residual_impact: impact, previous_residual_likelihood: likelihood, previous_residual_score: score, previous_residual_level: level } = row;
+  if (impact === null || likelihood === null || score === null || level === null) return null;
+  return { impact_score: impact, likelihood_score: likelihood, risk_score: score, risk_level: level };
+}
+
 export function toScenarioView(row: ScenarioRow): ScenarioView {
   return {
     id: row.id,
@@ -28,6 +35,7 @@ export function toScenarioView(row: ScenarioRow): ScenarioView {
     included: row.included,
     inherent_rating: rating(row.inherent_impact, row.inherent_likelihood, row.inherent_score, row.inherent_level, row.inherent_justification),
     residual_rating: rating(row.residual_impact, row.residual_likelihood, row.residual_score, row.residual_level, row.residual_justification),
+    previous_residual_rating: previousRating(row),
   };
 }
 

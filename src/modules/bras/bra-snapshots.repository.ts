@@ -1,4 +1,5 @@
-import type { Executor } from '../../platform/db/schema.js';
+import type { ExpressionBuilder } from 'kysely';
+import type { DB, Executor } from '../../platform/db/schema.js';
 import type { SnapshotKind } from '../../platform/db/tables/bras.js';
 
 /** Snapshots are written once and only read afterwards (triggers refuse UPDATE, DELETE, TRUNCATE). */
@@ -21,23 +22,27 @@ export async function insertSnapshot(
     .executeTakeFirstOrThrow();
 }
 
-export async function listSnapshots(db: Executor, enterpriseId: string, braId: string) {
+/** A BRA's snapshots, and the one it inherits (the approval snapshot a roll-forward started from), when given. */
+const ofBra = (braId: string, inherited: string | null) => (eb: ExpressionBuilder<DB, 'bra_snapshots'>) =>
+  inherited === null ? eb('bra_id', '=', braId) : eb.or([eb('bra_id', '=', braId), eb('id', '=', inherited)]);
+
+export async function listSnapshots(db: Executor, enterpriseId: string, braId: string, inherited: string | null = null) {
   return db
     .selectFrom('bra_snapshots')
-    .select(['id', 'kind', 'created_at', 'created_by'])
+    .select(['id', 'bra_id', 'kind', 'created_at', 'created_by'])
     .where('enterprise_id', '=', enterpriseId)
-    .where('bra_id', '=', braId)
+    .where(ofBra(braId, inherited))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
 }
 
-export async function findSnapshot(db: Executor, enterpriseId: string, braId: string, snapshotId: string) {
+export async function findSnapshot(db: Executor, enterpriseId: string, braId: string, snapshotId: string, inherited: string | null = null) {
   return db
     .selectFrom('bra_snapshots')
-    .select(['id', 'kind', 'created_at', 'created_by', 'content', 'methodology', 'actions'])
+    .select(['id', 'bra_id', 'kind', 'created_at', 'created_by', 'content', 'methodology', 'actions'])
     .where('enterprise_id', '=', enterpriseId)
-    .where('bra_id', '=', braId)
+    .where(ofBra(braId, inherited))
     .where('id', '=', snapshotId)
     .executeTakeFirst();
 }

@@ -9,6 +9,7 @@ import { loadBraDetail, methodologyOf, type Methodology } from './bra-detail.js'
 import { findBra } from './bras.repository.js';
 import { findSnapshot, insertSnapshot, listSnapshotActions, listSnapshots } from './bra-snapshots.repository.js';
 import type { SnapshotAction } from './bra-content.schemas.js';
+import { inheritedSnapshotId } from './snapshot-lineage.js';
 import { currentSnapshotContent, type StoredContent } from './snapshot-content.js';
 import type { BraDetailView } from './bras.schemas.js';
 
@@ -75,12 +76,12 @@ export function createBraSnapshotsService({ db }: { db: Executor }) {
 
     async listSnapshots(caller: Caller, braId: string) {
       const bra = await readableBra(db, caller, braId);
-      return listSnapshots(db, bra.enterprise_id, bra.id);
+      return listSnapshots(db, bra.enterprise_id, bra.id, await inheritedSnapshotId(db, bra));
     },
 
     async getSnapshot(caller: Caller, braId: string, snapshotId: string) {
       const bra = await readableBra(db, caller, braId);
-      const snapshot = await findSnapshot(db, bra.enterprise_id, bra.id, snapshotId);
+      const snapshot = await findSnapshot(db, bra.enterprise_id, bra.id, snapshotId, await inheritedSnapshotId(db, bra));
       if (snapshot === undefined) throw notFound('Snapshot');
       // Written by takeSnapshot from these types (older ones from their earlier shape); jsonb hands them back as stored.
       return {

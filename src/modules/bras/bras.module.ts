@@ -2,6 +2,10 @@ import { checkpointKeySource, hasCheckpointKey } from '../../platform/audit/chec
 import type { Executor } from '../../platform/db/schema.js';
 import { defineModule, type ServicePlatform } from '../../platform/module.js';
 import { createCheckpointsService } from '../audit-trail/checkpoints.service.js';
+import { registerBraDiffRoutes } from './bra-diff.routes.js';
+import { createBraDiffService } from './bra-diff.service.js';
+import { registerRollForwardRoutes } from './roll-forward.routes.js';
+import { createRollForwardService } from './roll-forward.service.js';
 import { registerBraContentRoutes } from './bra-content.routes.js';
 import { createBraContentService } from './bra-content.service.js';
 import { registerBraSnapshotRoutes } from './bra-snapshots.routes.js';
@@ -24,7 +28,7 @@ function signChainAfterApproval(db: Executor, platform: ServicePlatform) {
   };
 }
 
-/** Business risk assessments (2.1, 3.1, 4.2, D6): four sibling services, each with its routes file. */
+/** Business risk assessments (2.1, 3.1, 4.2, D6): sibling services, each with its routes file. */
 export const brasModule = defineModule({
   name: 'bras',
   services: (db, platform) => ({
@@ -32,11 +36,15 @@ export const brasModule = defineModule({
     transitions: createBraTransitionsService({ db, onApproved: signChainAfterApproval(db, platform) }),
     content: createBraContentService({ db }),
     snapshots: createBraSnapshotsService({ db }),
+    diff: createBraDiffService({ db }),
+    rollForward: createRollForwardService({ db }),
   }),
   routes(api, services) {
     registerBraRoutes(api, services.bras);
     registerBraTransitionRoutes(api, services.transitions);
     registerBraContentRoutes(api, services.content);
     registerBraSnapshotRoutes(api, services.snapshots);
+    registerBraDiffRoutes(api, services.diff);
+    registerRollForwardRoutes(api, services.rollForward);
   },
 });

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../../../test/support/database.js';
 import { D5_PRINCIPALS, ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, codeOf, byRole, overEveryRole } from '../../../test/support/principals.js';
-import { braScopeFor, canApproveBra, canCreateBraIn, canEditBra, canReadBra, requireBraEditor } from './bras.policy.js';
+import { braScopeFor, canApproveBra, canCreateBraIn, canEditBra, canReadBra, canRollForwardBra, requireBraEditor } from './bras.policy.js';
 
 /** D5 for BRAs, over every role: a BRA of legal entity A's unit A1, and one of entity B. */
 const braInA1 = { legal_entity_id: ENTITY_A, business_unit_id: UNIT_A1 };
@@ -38,6 +38,21 @@ describe('bras.policy (D5)', () => {
       reviewer_elsewhere: [false, false],
     },
     (who) => [braInA1, braInB].map((place) => canCreateBraIn(who, place)),
+  );
+
+  overEveryRole(
+    'rolling an approved BRA forward: client admins; assessors assigned to its entity or unit, whoever created it; never reviewers',
+    {
+      super_admin: [false, false, false],
+      client_admin: [true, true, true],
+      assessor_of_entity_a: [true, true, false],
+      assessor_of_unit_a1: [true, false, false],
+      assessor_elsewhere: [false, false, true],
+      reviewer_of_entity_a: [false, false, false],
+      reviewer_of_unit_a1: [false, false, false],
+      reviewer_elsewhere: [false, false, false],
+    },
+    (who) => [braInA1, braInA2, braInB].map((bra) => canRollForwardBra(who, bra)),
   );
 
   overEveryRole(

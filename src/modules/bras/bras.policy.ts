@@ -41,6 +41,17 @@ export const canCreateBraIn = (caller: Principal, place: BraPlace): boolean =>
     requireAssigned(caller, place.legal_entity_id, place.business_unit_id);
   });
 
+/**
+ * Rolling an approved BRA forward (POST /bras/{id}/roll-forward): whoever may create a BRA in its place, client
+ * admins or an assessor assigned to its entity or unit. The new BRA is theirs (created_by), so they may edit it.
+ */
+export function requireBraRoller(caller: Principal, bra: BraPlace): void {
+  requireBraAuthor(caller);
+  requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
+}
+
+export const canRollForwardBra = (caller: Principal, bra: BraPlace): boolean => permits(() => requireBraRoller(caller, bra));
+
 /** PATCH, content changes (scenarios, ratings, control links) and submit: client admins, or the assessor who created it while still assigned. */
 export function requireBraEditor(caller: Principal, bra: BraPlace & { created_by: string | null }): void {
   requireMember(caller);

@@ -26,6 +26,7 @@ export const BRA_COLUMNS = [
   'b.cancelled_by',
   'b.cancelled_at',
   'b.cancellation_reason',
+  'b.rolled_from_bra_id',
 ] as const;
 
 export async function findBra(db: Executor, enterpriseId: string, braId: string, lock = false) {
@@ -132,6 +133,8 @@ export interface NewBra {
   assessor: string;
   start_date: string | null;
   created_by: string;
+  /** A roll-forward's source BRA. */
+  rolled_from_bra_id?: string | null;
 }
 
 export async function insertBra(db: Executor, enterpriseId: string, values: NewBra) {

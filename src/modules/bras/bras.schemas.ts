@@ -49,6 +49,7 @@ const braProperties = {
   cancelled_by: Nullable(Uuid('The client admin who cancelled it')),
   cancelled_at: Nullable(Timestamp()),
   cancellation_reason: Nullable(Type.String({ description: 'Reason given on cancellation' })),
+  rolled_from_bra_id: Nullable(Uuid('The approved BRA this one was rolled forward from (POST /bras/{id}/roll-forward); null otherwise')),
 };
 
 export const BraView = Type.Object(braProperties);
@@ -62,6 +63,20 @@ export const RatingObject = Type.Object({
   justification: Nullable(Type.String({ description: 'Why these scores, as the rater wrote it' })),
 });
 
+/** What a roll-forward carries from the approved BRA: a reference for the assessor, not a rating of this BRA. */
+export const PreviousRating = Type.Object(
+  {
+    impact_score: Type.Integer({ minimum: 1, maximum: 5 }),
+    likelihood_score: Type.Integer({ minimum: 1, maximum: 5 }),
+    risk_score: Type.Integer({ minimum: 1, maximum: 25 }),
+    risk_level: RiskLevel,
+  },
+  {
+    description:
+      'The residual rating this scenario had in the approved BRA this one was rolled forward from; null otherwise. A reference only: the summary, approval and appetite ignore it',
+  },
+);
+
 export const ScenarioView = Type.Object({
   id: Uuid('The scenario link (what ratings and mitigation actions refer to)'),
   risk_scenario_id: Uuid('The catalogue scenario'),
@@ -70,6 +85,7 @@ export const ScenarioView = Type.Object({
   included: Type.Boolean({ description: 'Excluded scenarios need no ratings and are not counted in the summary' }),
   inherent_rating: Nullable(RatingObject),
   residual_rating: Nullable(RatingObject),
+  previous_residual_rating: Nullable(PreviousRating),
 });
 export type ScenarioView = Static<typeof ScenarioView>;
 

@@ -22,7 +22,8 @@ describe('older snapshot content read as today’s shape', () => {
     } as StoredContent;
     const content = currentSnapshotContent(stored);
     expect(content.controls[0]!.bra_risk_scenario_id).toBeNull();
-    expect(content.scenarios[0]).toMatchObject({ controls: [], control_effectiveness: null, residual_rating: null });
+    expect(content.scenarios[0]).toMatchObject({ controls: [], control_effectiveness: null, residual_rating: null, previous_residual_rating: null });
+    expect(content.rolled_from_bra_id).toBeNull();
     expect(content.scenarios[0]!.inherent_rating).toEqual({ impact_score: 2, likelihood_score: 3, risk_score: 6, risk_level: 'Medium', justification: null });
   });
 
@@ -30,12 +31,14 @@ describe('older snapshot content read as today’s shape', () => {
     const scenarioControl = { id: 'c', bra_risk_scenario_id: 'l', key_control_id: 'k', key_control_name: 'K', sub_control_id: 's', sub_control_name: 'S', tod: 'C', toe: '4', total_effectiveness: 'Less Effective' };
     const stored = {
       ...base,
+      rolled_from_bra_id: null,
       controls: [scenarioControl],
       scenarios: [
         {
           id: 'l', risk_scenario_id: 'r', name: 'N', category: 'C', included: true,
           inherent_rating: { impact_score: 2, likelihood_score: 3, risk_score: 6, risk_level: 'Medium', justification: 'why' },
           residual_rating: null, controls: [scenarioControl], control_effectiveness: 'Less Effective',
+          previous_residual_rating: { impact_score: 3, likelihood_score: 3, risk_score: 9, risk_level: 'Medium' },
         },
       ],
     } as StoredContent;

@@ -8,13 +8,18 @@ import type { BraDetailView, ControlView, DetailScenarioView, ScenarioView } fro
  */
 type StoredRating = Omit<NonNullable<ScenarioView['inherent_rating']>, 'justification'> & { justification?: string | null };
 type StoredControl = Omit<ControlView, 'bra_risk_scenario_id'> & { bra_risk_scenario_id?: string | null };
-type StoredScenario = Omit<DetailScenarioView, 'controls' | 'control_effectiveness' | 'inherent_rating' | 'residual_rating'> & {
+type StoredScenario = Omit<DetailScenarioView, 'controls' | 'control_effectiveness' | 'inherent_rating' | 'residual_rating' | 'previous_residual_rating'> & {
+  previous_residual_rating?: DetailScenarioView['previous_residual_rating'];
   controls?: StoredControl[];
   control_effectiveness?: DetailScenarioView['control_effectiveness'];
   inherent_rating: StoredRating | null;
   residual_rating: StoredRating | null;
 };
-export type StoredContent = Omit<BraDetailView, 'scenarios' | 'controls'> & { scenarios: StoredScenario[]; controls: StoredControl[] };
+export type StoredContent = Omit<BraDetailView, 'scenarios' | 'controls' | 'rolled_from_bra_id'> & {
+  scenarios: StoredScenario[];
+  controls: StoredControl[];
+  rolled_from_bra_id?: string | null;
+};
 
 const control = (stored: StoredControl): ControlView => ({ ...stored, bra_risk_scenario_id: stored.bra_risk_scenario_id ?? null });
 const rating = (stored: StoredRating | null) => (stored === null ? null : { ...stored, justification: stored.justification ?? null });
@@ -22,10 +27,12 @@ const rating = (stored: StoredRating | null) => (stored === null ? null : { ...s
 export function currentSnapshotContent(stored: StoredContent): BraDetailView {
   return {
     ...stored,
+    rolled_from_bra_id: stored.rolled_from_bra_id ?? null,
     scenarios: stored.scenarios.map((scenario) => ({
       ...scenario,
       inherent_rating: rating(scenario.inherent_rating),
       residual_rating: rating(scenario.residual_rating),
+      previous_residual_rating: scenario.previous_residual_rating ?? null,
       controls: (scenario.controls ?? []).map(control),
       control_effectiveness: scenario.control_effectiveness ?? null,
     })),

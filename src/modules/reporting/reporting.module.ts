@@ -4,6 +4,7 @@ import { defineModule, type ServicePlatform } from '../../platform/module.js';
 import { createDashboardService } from './dashboard.service.js';
 import { createRegisterService } from './register.service.js';
 import { createReportService } from './report.service.js';
+import { createScenarioTrendService } from './scenario-trend.service.js';
 import { registerReportingRoutes, type ReportingServices } from './reporting.routes.js';
 
 function reportingServices(db: Executor, platform: ServicePlatform): ReportingServices {
@@ -15,10 +16,11 @@ function reportingServices(db: Executor, platform: ServicePlatform): ReportingSe
     }),
     dashboard: createDashboardService({ db }),
     report: createReportService({ db }),
+    trend: createScenarioTrendService({ db }),
   };
 }
 
-/** The enterprise's risk picture: the risk register (and its export), the dashboard, and each BRA's report. */
+/** The enterprise's risk picture: the risk register (and its export), the dashboard, each BRA's report, and a scenario's trend across approved BRAs. */
 export const reportingModule = defineModule({
   name: 'reporting',
   services: reportingServices,

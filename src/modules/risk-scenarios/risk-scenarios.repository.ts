@@ -72,7 +72,7 @@ export async function listRiskScenarios(
 export async function findRiskScenario(db: Executor, enterpriseId: string, riskScenarioId: string) {
   return db
     .selectFrom('risk_scenarios')
-    .select(['id', 'archived_at'])
+    .select(['id', 'name', 'category', 'archived_at'])
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', riskScenarioId)
     .executeTakeFirst();

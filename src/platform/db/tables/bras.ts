@@ -28,6 +28,8 @@ export interface BrasTable {
   cancellation_reason: string | null;
   /** One more at every change of the row (a trigger; for a BRA also of its scenarios, ratings and control links): the ETag's version. */
   row_version: Generated<number>;
+  /** The approved BRA this one was rolled forward from (the next period); null otherwise. */
+  rolled_from_bra_id: Generated<string | null>;
 }
 
 /** A catalogue scenario added to a BRA (D6.4). */
@@ -37,6 +39,11 @@ export interface BraRiskScenariosTable {
   bra_id: string;
   risk_scenario_id: string;
   included: Generated<boolean>;
+  /** After a roll-forward: the scenario's residual rating in the BRA it was rolled from (a reference); all four or none. */
+  previous_residual_impact: Generated<number | null>;
+  previous_residual_likelihood: Generated<number | null>;
+  previous_residual_score: Generated<number | null>;
+  previous_residual_level: Generated<RiskLevel | null>;
   created_by: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
