@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import type { TestContext } from '../support/app.js';
 
@@ -43,4 +45,25 @@ export async function bulkRegister(ctx: TestContext, enterpriseId: string, value
   }
   await sql`analyze`.execute(ctx.db);
   return entities * scenariosPerBra;
+}
+
+/** Every row of the first sheet of an XLSX (its cell values, from column A), read with exceljs's streaming reader. */
+export async function* xlsxRows(file: Buffer): AsyncGenerator<ExcelJS.CellValue[]> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([file]), { sharedStrings: 'cache', styles: 'ignore', hyperlinks: 'ignore', worksheets: 'emit' });
+  for await (const sheet of reader) {
+    for await (const row of sheet as AsyncIterable<ExcelJS.Row>) yield (row.values as ExcelJS.CellValue[]).slice(1);
+  }
+}
+
+/** The uncompressed size of one part of a zip (an XLSX), from its central directory. */
+export function zipEntrySize(file: Buffer, name: string): number {
+  const CENTRAL = 0x02014b50;
+  for (let at = file.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06])), offset = file.readUInt32LE(at + 16); offset < at; ) {
+    if (file.readUInt32LE(offset) !== CENTRAL) break;
+    const nameLength = file.readUInt16LE(offset + 28);
+    const entry = file.toString('utf8', offset + 46, offset + 46 + nameLength);
+    if (entry.replace(/^\//, '') === name) return file.readUInt32LE(offset + 24);
+    offset += 46 + nameLength + file.readUInt16LE(offset + 30) + file.readUInt16LE(offset + 32);
+  }
+  throw new Error(`no ${name} in the zip`);
 }

@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REGISTER_COLUMNS } from '../../src/modules/reporting/register.schemas.js';
@@ -11,7 +10,7 @@ import { sessionHeaders } from '../support/api.js';
 import { createBraEnterprise } from '../support/bras-factories.js';
 import { freshDatabase } from '../support/database.js';
 import { createUser, type TestUser } from '../support/factories.js';
-import { bulkRegister, FORMULA_SCENARIO } from './register-bulk.js';
+import { bulkRegister, FORMULA_SCENARIO, xlsxRows, zipEntrySize } from './register-bulk.js';
 
 const ENTITIES = 2_000;
 const SCENARIOS = 25;
@@ -57,14 +56,6 @@ function markerCounter(markers: string[]) {
       carry = Buffer.from(window.subarray(Math.max(0, window.length - longest + 1)));
     },
   };
-}
-
-/** Every row of the first sheet of an XLSX, read with exceljs's streaming reader. */
-async function* xlsxRows(file: Buffer): AsyncGenerator<ExcelJS.CellValue[]> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([file]), { sharedStrings: 'cache', styles: 'ignore', hyperlinks: 'ignore', worksheets: 'emit' });
-  for await (const sheet of reader) {
-    for await (const row of sheet as AsyncIterable<ExcelJS.Row>) yield (row.values as ExcelJS.CellValue[]).slice(1);
-  }
 }
 
 /**
@@ -180,6 +171,13 @@ describe('risk register export memory', async () => {
     } else {
       await checkXlsx(result.file!, ROWS, ENTITIES);
     }
-    expect(growthMb).toBeLessThan(50);
+    // A streamed export grows by a few batches plus what the garbage collector lets pile up before it runs (the
+    // audit export's measure: +1 MB to +57 MB for the same file, by machine load). One that held the file
+    // would grow by at least its size; an XLSX writer running ahead of its deflater holds the sheet's XML (it
+    // did: +20 MB for these 50,000 rows, +32 MiB for 100,000). The bound, as the audit export's, is one and a
+    // half times what would be held, at least 50 MB; the writer's own bound is src/platform/export/xlsx-stream.test.ts.
+    const heldMb = (format === 'csv' ? result.bytes : zipEntrySize(result.file!, 'xl/worksheets/sheet1.xml')) / MB;
+    process.stdout.write(`  (${format === 'csv' ? 'file' : "the sheet's XML"}: ${heldMb.toFixed(1)} MB)\n`);
+    expect(growthMb).toBeLessThan(Math.max(50, 1.5 * heldMb));
   }, 300_000);
 });
