@@ -56,11 +56,12 @@ function xlsxStream(db: Kysely<DB>, query: CompiledQuery, onError: (error: unkno
       for (const row of rows) sheet.addRow(toRegisterCells(row).map(text));
       rows.length = 0;
       await sheet.room();
+      if (sheet.failure) throw sheet.failure;
       if (sheet.gone) return;
     }
     await sheet.finish();
   })().catch((error: unknown) => {
-    if (sheet.gone) return; // the download was closed: nothing is lost, nobody to tell
+    if (sheet.gone && sheet.failure === undefined) return; // the client closed the download: nobody to tell
     onError(error);
     out.destroy(error instanceof Error ? error : new Error(String(error)));
   });

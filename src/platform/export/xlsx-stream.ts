@@ -78,8 +78,10 @@ export interface XlsxSheetStream {
   room(): Promise<void>;
   /** Bytes of XML written and not yet taken by the archive's deflater: a few chunks at most after `room()`. */
   readonly pending: number;
-  /** The download has gone (closed by the client or failed): stop writing. */
+  /** The download has gone (closed by the client, or failed): stop writing. */
   readonly gone: boolean;
+  /** The archive's own failure, when that is why the download has gone. */
+  readonly failure: Error | undefined;
   /** Ends the sheet and the workbook. */
   finish(): Promise<void>;
 }
@@ -104,6 +106,7 @@ export function xlsxSheetStream(out: Writable, sheetName: string): XlsxSheetStre
     return part;
   };
   let left = false;
+  let failure: Error | undefined;
   const leave = () => {
     if (left) return;
     left = true;
@@ -112,6 +115,8 @@ export function xlsxSheetStream(out: Writable, sheetName: string): XlsxSheetStre
   const gone = () => left || out.destroyed;
   out.once('close', leave);
   internal.zip.on('error', (error) => {
+    if (left) return; // the archive aborted because the download went away
+    failure = error;
     leave();
     out.destroy(error);
   });
@@ -141,6 +146,9 @@ export function xlsxSheetStream(out: Writable, sheetName: string): XlsxSheetStre
     },
     get gone() {
       return gone();
+    },
+    get failure() {
+      return failure;
     },
     async finish() {
       sheet.commit();
