@@ -1,9 +1,9 @@
 import { PassThrough, Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import { csvRow, formulaSafe } from '../../platform/export/csv-cell.js';
 import { cursorBatches } from '../../platform/export/cursor.js';
+import { xlsxSheetStream } from '../../platform/export/xlsx-stream.js';
 import { toRegisterCells } from './register.presenter.js';
 import type { RegisterRow } from './register.repository.js';
 import { REGISTER_COLUMNS } from './register.schemas.js';
@@ -41,32 +41,27 @@ function csvStream(db: Kysely<DB>, query: CompiledQuery, onError: (error: unknow
 }
 
 /**
- * XLSX with exceljs's streaming writer: each row is committed (written and dropped) as it comes, no shared
- * string table (it would grow with the rows), and the next batch is fetched only once the download has
- * taken what is written so far. Memory stays flat whatever the number of rows.
+ * XLSX with exceljs's streaming writer (`xlsxSheetStream`): each row is committed (written and dropped) as
+ * it comes, no shared string table, and the next batch is fetched only once the sheet's XML written so far
+ * has moved on towards the download. Memory stays flat whatever the number of rows; a client that goes
+ * away ends the loop, which rolls the cursor back at once.
  */
-const drainedOrClosed = (stream: PassThrough) =>
-  new Promise<void>((resolve) => {
-    stream.once('drain', resolve);
-    stream.once('close', resolve);
-  });
-
 function xlsxStream(db: Kysely<DB>, query: CompiledQuery, onError: (error: unknown) => void): Readable {
   const out = new PassThrough({ highWaterMark: 64 * 1024 });
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet('Risk register');
+  const sheet = xlsxSheetStream(out, 'Risk register');
   const text = (cell: string | number | boolean | null) => (typeof cell === 'string' ? formulaSafe(cell) : cell);
   (async () => {
-    sheet.addRow([...REGISTER_COLUMNS]).commit();
+    sheet.addRow(REGISTER_COLUMNS);
     for await (const rows of cursorBatches<RegisterRow>(db, query, BATCH)) {
-      for (const row of rows) sheet.addRow(toRegisterCells(row).map(text)).commit();
+      for (const row of rows) sheet.addRow(toRegisterCells(row).map(text));
       rows.length = 0;
-      if (out.writableNeedDrain) await drainedOrClosed(out);
-      if (out.destroyed) return; // the client went away: leaving the loop rolls the cursor back
-
+      await sheet.room();
+      if (sheet.failure) throw sheet.failure;
+      if (sheet.gone) return;
     }
-    await workbook.commit();
+    await sheet.finish();
   })().catch((error: unknown) => {
+    if (sheet.gone && sheet.failure === undefined) return; // the client closed the download: nobody to tell
     onError(error);
     out.destroy(error instanceof Error ? error : new Error(String(error)));
   });
