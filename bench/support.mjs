@@ -81,7 +81,8 @@ export async function startService(name, database, { nodeArgs = [], env = {} } =
     ...database,
     HOST: '127.0.0.1',
     PORT: String(port),
-    PUBLIC_URL: baseUrl,
+    // One issuer for every service of a run: a token stays valid on the next service on the same database.
+    PUBLIC_URL: 'http://bench.example.test',
     AUTH_ANON_KEY: ANON_KEY,
     AUTH_SERVICE_ROLE_KEY: SERVICE_ROLE_KEY,
     BOOTSTRAP_SUPER_ADMIN_EMAIL: SUPER_ADMIN.email,
@@ -148,7 +149,8 @@ export const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' '
  * per request). A short warm-up first, not counted. Non-2xx answers fail the measurement unless allowed.
  */
 export async function measure({ url, pid, connections, duration, warmup = 3, headers = {}, requests, method, body, allowNon2xx = false, amount }) {
-  const base = { url, connections, headers, method, body, requests };
+  const clients = amount === undefined ? connections : Math.min(connections, amount);
+  const base = Object.fromEntries(Object.entries({ url, connections: clients, headers, method, body, requests }).filter(([, value]) => value !== undefined));
   if (warmup > 0 && amount === undefined) await autocannon({ ...base, duration: warmup });
   const cpuBefore = cpuSeconds(pid);
   const peakRss = rssSampler(pid);
