@@ -72,7 +72,28 @@ export function statementsBetween(text, database, startMarker, endMarker) {
       ? parseParameters(detail.text) : [];
     statements.push({ pid: entry.pid, text: statement[1].trim(), params });
   }
-  return statements;
+  return withoutBackgroundWork(statements);
+}
+
+/**
+ * The service's background work (the outbox dispatcher, webhook leases, the alert monitor, health history)
+ * runs on its own timers and may fall between the markers: not the request's. A transaction left empty by
+ * that (BEGIN then COMMIT) goes too.
+ */
+const BACKGROUND = [
+  /from "event_outbox" order by "seq"/, /pg_try_advisory_xact_lock/, /^update webhook_endpoints set lease_until/i, /^update mail_outbox set lease/i, /"system_alerts"/,
+  /"enterprise_health_history"/, /count\(\*\) as "overdue" from "mitigation_actions"/, /^select e\.id as enterprise_id,/,
+];
+
+export function withoutBackgroundWork(statements) {
+  const kept = statements.filter(({ text }) => !BACKGROUND.some((pattern) => pattern.test(text)));
+  return kept.filter((statement, i) => {
+    const nextOfPid = (from) => kept.slice(from + 1).find((other) => other.pid === statement.pid);
+    const previousOfPid = (from) => kept.slice(0, from).reverse().find((other) => other.pid === statement.pid);
+    if (/^begin\b/i.test(statement.text)) return !/^commit\b/i.test(nextOfPid(i)?.text ?? '');
+    if (/^commit\b/i.test(statement.text)) return !/^begin\b/i.test(previousOfPid(i)?.text ?? '');
+    return true;
+  });
 }
 
 /** Turns statement logging on for the connections opened from now on to `database` (off again with the returned function). */
@@ -90,11 +111,11 @@ export async function logStatements(adminUrl, database) {
 }
 
 /**
- * Captures what one request sends: `send()` runs once to warm (caches, a principal the service keeps for a few
- * seconds), then once between markers. `markerUrl` connects to the bench database (so the markers are logged).
+ * Captures what one request sends: `warm()` (default: `send()`) runs first (caches, a principal the service keeps
+ * for a few seconds; null: nothing), then `send()` between markers. `markerUrl` connects to the bench database (so the markers are logged).
  */
-export async function capture({ logPath = DEFAULT_PG_LOG, markerUrl, database, name, send }) {
-  await send();
+export async function capture({ logPath = DEFAULT_PG_LOG, markerUrl, database, name, send, warm = send }) {
+  if (warm !== null) await warm();
   const marker = new pg.Client({ connectionString: markerUrl });
   await marker.connect();
   const offset = statSync(logPath).size;
@@ -111,38 +132,70 @@ export async function capture({ logPath = DEFAULT_PG_LOG, markerUrl, database, n
 
 const quote = (value) => (value === null || value === undefined ? 'NULL' : `'${String(value).replace(/'/g, "''")}'`);
 
-/** An audit entry's insert: its id and chain_seq ($1, $3) are what a replay must make afresh. */
-export const isAuditInsert = (text) => /^insert into "audit_log"/i.test(text);
+const isWrite = (text) => /^(insert|update|delete)\b/i.test(text);
+const isTransactionControl = (text) => /^(begin|commit|rollback)\b/i.test(text);
 
 /**
- * A statement with its parameters written in, as pgbench sends it. An audit entry gets a new id and the
- * sequence number its transaction's head update has just taken, as the writer gives them: the captured ones
- * are taken by then.
+ * What a replay must make afresh, by the column a parameter goes to: a generated `id` or token hash (the captured
+ * one is taken by then), the `chain_seq` of an audit entry or checkpoint (the one its transaction's head update has
+ * just taken) and a checkpoint's `last_entry_id` (that entry). `{ fresh }` replaces the captured value.
  */
-export function inlined({ text, params }) {
-  const raw = isAuditInsert(text)
-    ? { 1: 'gen_random_uuid()', 3: `(select last_seq from audit_chain_heads where chain_key = ${quote(params[1])})` }
-    : {};
-  return text.replace(/\$(\d+)\b/g, (_, n) => raw[n] ?? quote(params[Number(n) - 1]));
+export function freshParameters(text, params) {
+  const insert = /^insert into "(\w+)" \(([^)]*)\) values (.*)$/is.exec(text);
+  if (insert === null) return params;
+  const [, table, columnList, values] = insert;
+  const columns = columnList.split(',').map((column) => column.trim().replace(/"/g, ''));
+  const out = [...params];
+  [...values.matchAll(/\$(\d+)/g)].forEach((match, k) => {
+    const column = columns[k % columns.length];
+    const at = Number(match[1]) - 1;
+    if (column === 'id' || column === 'token_hash') out[at] = { fresh: 'uuid' };
+    else if (column === 'chain_seq' && (table === 'audit_log' || table === 'audit_checkpoints')) out[at] = { fresh: 'seq', chain: params[columns.indexOf('enterprise_id')] ?? null };
+    else if (column === 'last_entry_id' && table === 'audit_checkpoints') out[at] = { fresh: 'entry', chain: params[columns.indexOf('enterprise_id')] ?? null };
+  });
+  return out;
 }
 
 /**
- * The pgbench script of a request: its statements in order; a transaction the service commits ends in
- * ROLLBACK instead (a write repeats without its ids colliding; the commit's flush is not counted).
+ * A request's statements as a replay runs them, per connection: a connection that writes runs in one
+ * transaction that ends in ROLLBACK (so that the write repeats, and the statements the service sends after its
+ * COMMIT still find what they refer to); a reading one runs as captured.
  */
+export function replayGroups(statements) {
+  const groups = new Map();
+  for (const { pid, text, params } of statements) {
+    if (!groups.has(pid)) groups.set(pid, []);
+    groups.get(pid).push({ text, params: freshParameters(text, params) });
+  }
+  return [...groups.values()].map((group) =>
+    group.some(({ text }) => isWrite(text) || isTransactionControl(text))
+      ? [{ text: 'begin', params: [] }, ...group.filter(({ text }) => !isTransactionControl(text)), { text: 'rollback', params: [] }]
+      : group);
+}
+
+/** A statement with its parameters written in, as pgbench sends it (fresh ones as SQL that makes them). */
+export function inlined({ text, params }) {
+  const head = (chain) => `(select last_seq from audit_chain_heads where chain_key = ${quote(chain)})`;
+  const sql = (value) =>
+    value?.fresh === 'uuid' ? 'gen_random_uuid()'
+      : value?.fresh === 'seq' ? head(value.chain)
+        : value?.fresh === 'entry' ? `(select id from audit_log where enterprise_id = ${quote(value.chain)} and chain_seq = ${head(value.chain)})`
+          : quote(value);
+  return text.replace(/\$(\d+)\b/g, (_, n) => sql(params[Number(n) - 1]));
+}
+
+/** The pgbench script of a request: its connections' statements one after the other (see replayGroups). */
 export function pgbenchScript(statements) {
-  return statements
-    .map((statement) => {
-      const sql = inlined(statement);
-      return /^commit\b/i.test(sql) ? 'rollback;' : `${sql.replace(/;\s*$/, '')};`;
-    })
+  return replayGroups(statements)
+    .flat()
+    .map((statement) => `${inlined(statement).replace(/;\s*$/, '')};`)
     .join('\n');
 }
 
-/** pgbench -f script at `clients` connections for `seconds`: transactions (requests) per second and mean latency. */
-export function pgbench({ url, script, clients, seconds, file }) {
-  writeFileSync(file, `${script}\n`);
-  const run = spawnSync('pgbench', ['-n', '-f', file, '-c', String(clients), '-j', '2', '-T', String(seconds), '-M', 'extended', url], { encoding: 'utf8' });
+/** pgbench -f script… (one picked at random per transaction) at `clients` connections for `seconds`: transactions (requests) per second and mean latency. */
+export function pgbench({ url, scripts, clients, seconds }) {
+  for (const { file, script } of scripts) writeFileSync(file, `${script}\n`);
+  const run = spawnSync('pgbench', ['-n', ...scripts.flatMap(({ file }) => ['-f', file]), '-c', String(clients), '-j', '2', '-T', String(seconds), '-M', 'extended', url], { encoding: 'utf8' });
   const tps = /tps = ([\d.]+)/.exec(run.stdout);
   const latency = /latency average = ([\d.]+) ms/.exec(run.stdout);
   const failed = /number of failed transactions: (\d+)/.exec(run.stdout);

@@ -89,6 +89,8 @@ export async function startService(name, database, { nodeArgs = [], env = {} } =
     BOOTSTRAP_SUPER_ADMIN_PASSWORD: SUPER_ADMIN.password,
     RATE_LIMIT_PER_MINUTE: '1000000',
     RATE_LIMIT_PER_HOUR: '100000000',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: '1000000',
+    RATE_LIMIT_SIGN_IN_PER_HOUR: '100000000',
     LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL ?? 'warn',
     NODE_ENV: 'production',
     ...env,
@@ -150,7 +152,7 @@ export const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' '
  */
 export async function measure({ url, pid, connections, duration, warmup = 3, headers = {}, requests, method, body, allowNon2xx = false, amount }) {
   const clients = amount === undefined ? connections : Math.min(connections, amount);
-  const base = Object.fromEntries(Object.entries({ url, connections: clients, headers, method, body, requests }).filter(([, value]) => value !== undefined));
+  const base = Object.fromEntries(Object.entries({ url, connections: clients, headers, method, body, requests, timeout: 120 }).filter(([, value]) => value !== undefined));
   if (warmup > 0 && amount === undefined) await autocannon({ ...base, duration: warmup });
   const cpuBefore = cpuSeconds(pid);
   const peakRss = rssSampler(pid);
