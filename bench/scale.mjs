@@ -4,7 +4,7 @@
 //   npm run bench -- [--scale medium] [--database-url postgres://postgres@127.0.0.1:5432/bench_medium]
 //                    [--embedded /var/tmp/bench-embedded-medium] [--duration 10] [--connections 32]
 //                    [--only register,dashboard] [--no-limits] [--export-rows 1000000] [--out results.json]
-//                    [--pg-log /var/log/postgresql/postgresql-15-main.log] [--service-node-options "--cpu-prof"]
+//                    [--pg-log /var/log/postgresql/postgresql-15-main.log] [--service-node-options="--cpu-prof"]
 //
 // The data must be there (npm run bench:data -- --scale <scale> [--embedded <dir>]). The service runs as it is
 // deployed (`node dist/main.js`, NODE_ENV production, LOG_LEVEL warn), per-user and per-address rate limits

@@ -10,9 +10,11 @@ import autocannon from 'autocannon';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** `--name value` from argv, or the fallback; `--flag` alone reads as true. */
+/** `--name value` or `--name=value` from argv, or the fallback; `--flag` alone reads as true. */
 export function options(argv = process.argv.slice(2)) {
   return (name, fallback) => {
+    const inline = argv.find((arg) => arg.startsWith(`--${name}=`));
+    if (inline !== undefined) return inline.slice(name.length + 3);
     const at = argv.indexOf(`--${name}`);
     if (at === -1) return fallback;
     const value = argv[at + 1];
