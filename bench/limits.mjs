@@ -83,7 +83,10 @@ export function statementsBetween(text, database, startMarker, endMarker) {
 const BACKGROUND = [
   /from "event_outbox" order by "seq"/, /pg_try_advisory_xact_lock/, /^update webhook_endpoints set lease_until/i, /^update mail_outbox set lease/i, /"system_alerts"/,
   /"enterprise_health_history"/, /count\(\*\) as "overdue" from "mitigation_actions"/, /^select e\.id as enterprise_id,/,
+  /^insert into "event_keys"/, /^insert into webhook_deliveries/, /^delete from "event_outbox"/, /^select a\.id, a\.enterprise_id, a\.action, a\.owner/,
 ];
+/** The overdue-actions job's events (one per overdue action), among a request's own events. */
+const isJobEvent = ({ text, params }) => /^insert into "event_outbox"/.test(text) && String(params[1] ?? '').startsWith('mitigation_action.overdue');
 
 /**
  * The caller's principal is read once per user every few seconds (PRINCIPAL_TTL), not per request: under load
@@ -91,8 +94,25 @@ const BACKGROUND = [
  */
 const AMORTIZED = [/^select "u"\."id", "u"\."email", "u"\."full_name", "u"\."active", "u"\."is_super_admin", "m"\."role"/];
 
+/** A transaction of the overdue-actions job: its query, then an event (and its key) per overdue action. */
+const BACKGROUND_TRANSACTIONS = [/^select a\.id, a\.enterprise_id, a\.action, a\.owner/];
+
 export function withoutBackgroundWork(statements) {
-  const kept = statements.filter(({ text }) => ![...BACKGROUND, ...AMORTIZED].some((pattern) => pattern.test(text)));
+  // A transaction that holds a background job's statement is the job's, all of it.
+  const dropped = new Set();
+  const open = new Map();
+  statements.forEach((statement, i) => {
+    if (/^begin\b/i.test(statement.text)) open.set(statement.pid, [i]);
+    else if (open.has(statement.pid)) open.get(statement.pid).push(i);
+    const members = open.get(statement.pid) ?? [i];
+    if (BACKGROUND_TRANSACTIONS.some((pattern) => pattern.test(statement.text))) members.forEach((at) => dropped.add(at));
+    if (/^(commit|rollback)\b/i.test(statement.text)) {
+      if (members.some((at) => dropped.has(at))) members.forEach((at) => dropped.add(at));
+      open.delete(statement.pid);
+    }
+  });
+  const kept = statements.filter((statement, i) =>
+    !dropped.has(i) && !isJobEvent(statement) && ![...BACKGROUND, ...AMORTIZED].some((pattern) => pattern.test(statement.text)));
   return kept.filter((statement, i) => {
     const nextOfPid = (from) => kept.slice(from + 1).find((other) => other.pid === statement.pid);
     const previousOfPid = (from) => kept.slice(0, from).reverse().find((other) => other.pid === statement.pid);

@@ -173,6 +173,7 @@ export async function measure({ url, pid, connections, duration, warmup = 3, hea
     cpuMs: cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / Math.max(answered, 1),
     peakRssMiB: peak,
     non2xx: result.non2xx,
+    timeouts: result.timeouts,
   };
 }
 
