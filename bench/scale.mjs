@@ -3,7 +3,7 @@
 //
 //   npm run bench -- [--scale medium] [--database-url postgres://postgres@127.0.0.1:5432/bench_medium]
 //                    [--embedded /var/tmp/bench-embedded-medium] [--duration 10] [--connections 32]
-//                    [--only register,dashboard] [--no-limits] [--export-rows 1000000] [--out results.json]
+//                    [--only register,dashboard] [--no-limits] [--export-rows 1000000 | --no-export] [--out results.json]
 //                    [--pg-log /var/log/postgresql/postgresql-15-main.log] [--service-node-options="--cpu-prof"]
 //
 // The data must be there (npm run bench:data -- --scale <scale> [--embedded <dir>]). The service runs as it is
@@ -34,6 +34,7 @@ const CONNECTIONS = Number(option('connections', '32'));
 const ONLY = option('only', null);
 const LIMITS = !option('no-limits', false);
 const EXPORT_ROWS = Number(option('export-rows', '1000000'));
+const NO_EXPORT = option('no-export', false) !== false;
 const PG_LOG = option('pg-log', DEFAULT_PG_LOG);
 const OUT = option('out', null);
 const NODE_OPTIONS = String(option('service-node-options', '')).split(' ').filter(Boolean);
@@ -314,11 +315,14 @@ async function main() {
   }
 
   // The export: the service's CSV of the newest EXPORT_ROWS entries against COPY of the same rows.
-  const exports = { rows: serverLeg.exportRows, from: serverLeg.exportFrom };
-  exports.service = await exportOnce(serverLeg);
-  exports.copy = copyLimit(serverLeg);
-  exports.disconnectMs = await disconnect(serverLeg);
-  if (embeddedLeg) exports.embedded = await exportOnce(embeddedLeg);
+  let exports = null;
+  if (!NO_EXPORT) {
+    exports = { rows: serverLeg.exportRows, from: serverLeg.exportFrom };
+    exports.service = await exportOnce(serverLeg);
+    exports.copy = copyLimit(serverLeg);
+    exports.disconnectMs = await disconnect(serverLeg);
+    if (embeddedLeg) exports.embedded = await exportOnce(embeddedLeg);
+  }
 
   printTable(results, exports);
   if (OUT) writeFileSync(OUT, JSON.stringify({ scale: SCALE, connections: CONNECTIONS, duration: DURATION, results, exports }, null, 1));
@@ -339,6 +343,10 @@ function printTable(results, exports) {
       `${fixed(row.database?.rps)} | ${ratio(s?.rps, row.database?.rps)} | ${fixed(row.embedded?.rps)} | ${ratio(row.embedded?.rps, s?.rps)} |`);
   }
   const e = exports;
+  if (e === null) {
+    log(`load average at the end: ${loadAverage()}`);
+    return;
+  }
   log(`\nAudit export, CSV, ${e.rows.toLocaleString('en')} rows (from ${e.from}): service ${e.service.seconds.toFixed(1)} s ` +
     `(${fixed(e.service.rowsPerSecond)} rows/s, ${(e.service.bytes / 1048576).toFixed(0)} MiB, peak RSS ${fixed(e.service.peakRssMiB)} MiB, CPU ${fixed(e.service.cpuMs)} ms); ` +
     `psql COPY ${e.copy.seconds.toFixed(1)} s (${fixed(e.copy.rowsPerSecond)} rows/s): ratio ${ratio(e.service.rowsPerSecond, e.copy.rowsPerSecond)}; ` +
