@@ -256,7 +256,10 @@ export async function generate(url, scale, { log = () => undefined } = {}) {
       await worker.connect();
       try {
         await worker.query('set synchronous_commit = off');
-        for (let tenant = queue.shift(); tenant !== undefined; tenant = queue.shift()) entries += await auditChain(worker, tenant);
+        for (let tenant = queue.shift(); tenant !== undefined; tenant = queue.shift()) {
+          const written = await auditChain(worker, tenant);
+          entries += written;
+        }
       } finally {
         await worker.end();
       }
