@@ -11,11 +11,10 @@
 // run is not refused; everything else (token check, rate limiting, principal, validation, serialization,
 // logging) is on. Before measuring, the script checks that both servers answer byte-identical JSON.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { cpuSeconds, stop, waitFor } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -48,25 +47,6 @@ function start(name, command, commandArgs, env) {
   children.push(child);
   child.startedAt = startedAt;
   return child;
-}
-
-async function stop(child) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function waitFor(url) {
-  for (let i = 0; i < 300; i += 1) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`${url} did not come up`);
 }
 
 async function call(method, path, { token, apikey, body } = {}) {
@@ -123,16 +103,6 @@ async function body(url, headers) {
   const response = await fetch(url, { headers });
   if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`);
   return response.text();
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux; null elsewhere). */
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
 }
 
 async function measure(url, headers, pid) {

@@ -16,8 +16,6 @@
 // the export of 100,000 rows (CSV, then XLSX) is downloaded while the service's RSS is sampled from /proc
 // every 20 ms, beside the export of the medium enterprise's 4,000 rows for comparison.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -25,6 +23,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../src/platform/db/engine.ts';
 import { migrateToLatest } from '../src/platform/db/migrator.ts';
+import { cpuSeconds, freePort, rssMiB } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -38,14 +37,6 @@ const ANON_KEY = 'bench-anon-key-0123456789abcdef';
 const SERVICE_ROLE_KEY = 'bench-service-role-key-0123456789abcdef';
 const SUPER = { email: 'bench-super@example.test', password: 'bench super password' };
 const log = (...parts) => console.log(...parts);
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 // ---- the database -------------------------------------------------------------------------------------
 const admin = new pg.Client({ connectionString: `${SERVER_URL}/postgres` });
@@ -182,11 +173,6 @@ await generate(large.id, { entities: 1000, unitsPerEntity: 3, brasPerPlace: 1, s
 await data.close();
 
 // ---- load ---------------------------------------------------------------------------------------------
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 async function load(label, path, token) {
   const headers = { authorization: `Bearer ${token}` };
