@@ -9,6 +9,7 @@ import { loadBraDetail, methodologyOf, type Methodology } from './bra-detail.js'
 import { findBra } from './bras.repository.js';
 import { findSnapshot, insertSnapshot, listSnapshotActions, listSnapshots } from './bra-snapshots.repository.js';
 import type { SnapshotAction } from './bra-content.schemas.js';
+import { withCreatorNames } from './bra-people.js';
 import { currentSnapshotContent, type StoredContent } from './snapshot-content.js';
 import type { BraDetailView } from './bras.schemas.js';
 
@@ -56,12 +57,13 @@ export function createBraSnapshotsService({ db }: { db: Executor }) {
       if (bra.status === 'approved' && bra.snapshot_id !== null) {
         const snapshot = await findSnapshot(db, bra.enterprise_id, bra.id, bra.snapshot_id);
         if (snapshot === undefined) throw new Error(`The approval snapshot of BRA ${bra.id} is missing`);
+        const methodology = snapshot.methodology as Methodology;
         return {
           basis: 'approval_snapshot',
           snapshot_id: snapshot.id,
           as_of: snapshot.created_at,
-          content: currentSnapshotContent(snapshot.content as StoredContent),
-          methodology: snapshot.methodology as Methodology,
+          content: currentSnapshotContent(snapshot.content as StoredContent, methodology),
+          methodology,
           actions: (snapshot.actions ?? []) as SnapshotAction[],
         };
       }
@@ -75,7 +77,7 @@ export function createBraSnapshotsService({ db }: { db: Executor }) {
 
     async listSnapshots(caller: Caller, braId: string) {
       const bra = await readableBra(db, caller, braId);
-      return listSnapshots(db, bra.enterprise_id, bra.id);
+      return withCreatorNames(db, await listSnapshots(db, bra.enterprise_id, bra.id));
     },
 
     async getSnapshot(caller: Caller, braId: string, snapshotId: string) {
@@ -83,10 +85,12 @@ export function createBraSnapshotsService({ db }: { db: Executor }) {
       const snapshot = await findSnapshot(db, bra.enterprise_id, bra.id, snapshotId);
       if (snapshot === undefined) throw notFound('Snapshot');
       // Written by takeSnapshot from these types (older ones from their earlier shape); jsonb hands them back as stored.
+      const methodology = snapshot.methodology as Methodology;
+      const [named] = await withCreatorNames(db, [snapshot]);
       return {
-        ...snapshot,
-        content: currentSnapshotContent(snapshot.content as StoredContent),
-        methodology: snapshot.methodology as Methodology,
+        ...named!,
+        content: currentSnapshotContent(snapshot.content as StoredContent, methodology),
+        methodology,
         actions: (snapshot.actions ?? null) as SnapshotAction[] | null,
       };
     },
