@@ -51,6 +51,9 @@ export const D5_ROUTE_ACCESS: Record<string, RouteAccess> = {
   'GET /bras/:bra_id/snapshots/:snapshot_id': BRA_READ,
   'DELETE /bras/:bra_id/controls/:link_id': BRA_WRITE,
   'GET /bras/:bra_id/report': BRA_READ,
+  'POST /bras/:bra_id/scenarios/bulk': BRA_WRITE,
+  'GET /bras/:bra_id/comments': BRA_READ,
+  'POST /bras/:bra_id/comments': BRA_READ,
 
   'GET /risk-register': BRA_READ,
   'GET /risk-register/export': BRA_READ,

@@ -2,6 +2,8 @@ import { checkpointKeySource, hasCheckpointKey } from '../../platform/audit/chec
 import type { Executor } from '../../platform/db/schema.js';
 import { defineModule, type ServicePlatform } from '../../platform/module.js';
 import { createCheckpointsService } from '../audit-trail/checkpoints.service.js';
+import { registerBraCommentRoutes } from './bra-comments.routes.js';
+import { createBraCommentsService } from './bra-comments.service.js';
 import { registerBraContentRoutes } from './bra-content.routes.js';
 import { createBraContentService } from './bra-content.service.js';
 import { registerBraSnapshotRoutes } from './bra-snapshots.routes.js';
@@ -9,6 +11,8 @@ import { createBraSnapshotsService } from './bra-snapshots.service.js';
 import { registerBraTransitionRoutes } from './bra-transitions.routes.js';
 import { createBraTransitionsService } from './bra-transitions.service.js';
 import { registerBraRoutes } from './bras.routes.js';
+import { registerBulkScenarioRoutes } from './bulk-scenarios.routes.js';
+import { createBulkScenariosService } from './bulk-scenarios.service.js';
 import { createBrasService } from './bras.service.js';
 
 /**
@@ -24,7 +28,7 @@ function signChainAfterApproval(db: Executor, platform: ServicePlatform) {
   };
 }
 
-/** Business risk assessments (2.1, 3.1, 4.2, D6): four sibling services, each with its routes file. */
+/** Business risk assessments (2.1, 3.1, 4.2, D6): sibling services, each with its routes file. */
 export const brasModule = defineModule({
   name: 'bras',
   services: (db, platform) => ({
@@ -32,11 +36,15 @@ export const brasModule = defineModule({
     transitions: createBraTransitionsService({ db, onApproved: signChainAfterApproval(db, platform) }),
     content: createBraContentService({ db }),
     snapshots: createBraSnapshotsService({ db }),
+    comments: createBraCommentsService({ db }),
+    bulkScenarios: createBulkScenariosService({ db }),
   }),
   routes(api, services) {
     registerBraRoutes(api, services.bras);
     registerBraTransitionRoutes(api, services.transitions);
     registerBraContentRoutes(api, services.content);
     registerBraSnapshotRoutes(api, services.snapshots);
+    registerBraCommentRoutes(api, services.comments);
+    registerBulkScenarioRoutes(api, services.bulkScenarios);
   },
 });
