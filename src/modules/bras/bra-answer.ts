@@ -1,6 +1,6 @@
 import type { Executor } from '../../platform/db/schema.js';
 import { loadBraDetail, methodologyOf } from './bra-detail.js';
-import { countComments, latestVerdicts } from './bra-comments.repository.js';
+import { commentDigest } from './bra-comments.repository.js';
 import { braPeople, pinnedThreshold } from './bra-people.repository.js';
 import { userRef } from './bra-people.js';
 import type { BraRow } from './bras.repository.js';
@@ -18,11 +18,10 @@ export async function loadBraAnswer(db: Executor, bra: BraRow): Promise<BraAnswe
   const today = (await methodologyOf(db, bra)).appetite.threshold_value;
   const approved = bra.status === 'approved' && bra.snapshot_id !== null;
   const pinned = approved ? await pinnedThreshold(db, bra.enterprise_id, bra.id, bra.snapshot_id!) : null;
-  const [detail, people, commentCount, verdicts] = await Promise.all([
+  const [detail, people, comments] = await Promise.all([
     loadBraDetail(db, bra.enterprise_id, bra.id, pinned ?? today),
     braPeople(db, bra.enterprise_id, bra.id),
-    countComments(db, bra.enterprise_id, bra.id),
-    latestVerdicts(db, bra.enterprise_id, bra.id),
+    commentDigest(db, bra.enterprise_id, bra.id),
   ]);
   return {
     ...detail,
@@ -30,8 +29,8 @@ export async function loadBraAnswer(db: Executor, bra: BraRow): Promise<BraAnswe
     approved_by_user: userRef(people, detail.approved_by),
     cancelled_by_user: userRef(people, detail.cancelled_by),
     ...(approved ? { current_appetite_breaches: appetiteBreaches(detail.scenarios, today) } : {}),
-    comment_count: commentCount,
-    latest_verdicts: verdicts.map((verdict) => ({
+    comment_count: comments.count,
+    latest_verdicts: comments.verdicts.map((verdict) => ({
       author_id: verdict.author_id,
       author_user: { id: verdict.author_id, full_name: verdict.full_name },
       verdict: verdict.verdict,
