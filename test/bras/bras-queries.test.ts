@@ -58,6 +58,10 @@ describe('get-BRA is a fixed number of statements whatever the number of scenari
     expect(body.controls).toHaveLength(7);
     expect(body.summary).toMatchObject({ total_scenarios: 6, assessed_scenarios: 6 });
     expect(await statementsOf(`/api/v1/bras/${large.id}/scenarios`)).toBe(await statementsOf(`/api/v1/bras/${small.id}/scenarios`));
+    // An approved BRA adds one: the threshold its approval snapshot pinned.
+    const approved = await ctx.app.inject({ method: 'POST', url: `/api/v1/bras/${large.id}/approve`, headers: await headersOf(w.admin), payload: {} });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(await statementsOf(`/api/v1/bras/${large.id}`)).toBe(smallCount + 1);
     expect(await statementsOf(`/api/v1/bras/${large.id}/controls`)).toBe(await statementsOf(`/api/v1/bras/${small.id}/controls`));
   });
 });
