@@ -7872,6 +7872,10 @@ export interface operations {
                      *           "risk_level": "Low",
                      *           "justification": "justification",
                      *           "created_by": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *           "created_by_user": {
+                     *             "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *             "full_name": "Olivia Hart"
+                     *           },
                      *           "created_at": "2026-03-02T09:30:00.000Z",
                      *           "superseded_at": "2026-03-02T09:30:00.000Z"
                      *         }
@@ -7888,6 +7892,15 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             created_by: string | null;
+                            created_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
                             /** Format: uuid */
                             id: string;
                             impact_score: number;
@@ -8042,6 +8055,10 @@ export interface operations {
                      *         "risk_level": "Low",
                      *         "justification": "justification",
                      *         "created_by": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *         "created_by_user": {
+                     *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "full_name": "Olivia Hart"
+                     *         },
                      *         "created_at": "2026-03-02T09:30:00.000Z",
                      *         "superseded_at": "2026-03-02T09:30:00.000Z"
                      *       },
@@ -8058,6 +8075,15 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             created_by: string | null;
+                            created_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
                             /** Format: uuid */
                             id: string;
                             impact_score: number;

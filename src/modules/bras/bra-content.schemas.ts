@@ -46,6 +46,7 @@ export const RatingView = Type.Object({
   risk_level: RiskLevel,
   justification: Nullable(Type.String()),
   created_by: Nullable(Uuid('Who recorded it')),
+  created_by_user: Nullable(UserRef),
   created_at: Timestamp(),
   superseded_at: Nullable(Timestamp('When a newer rating of the same link and type replaced it; null for current ratings')),
 });
