@@ -142,6 +142,11 @@ describe('the demo says what a person then sees (decisions.md, First run)', asyn
     expect(listed).toHaveLength(total);
   });
 
+  it('says the BRA under review carries the reviewer\'s comments', () => {
+    expect(progress).toContain('- Review comments');
+    expect(progress).toContainEqual(expect.stringMatching(/^ {2}Commercial Lending credit process BRA FY2026: 3 comments, the reviewer's latest verdict recommend_approval$/));
+  });
+
   it('prints no heading without something under it', () => {
     progress.forEach((line, index) => {
       if (!line.startsWith('- ') || line.endsWith(': done')) return;

@@ -30,6 +30,7 @@ import { safeClientsStep } from './steps/safe-clients.step.js';
 import { starterLibraryStep } from './steps/starter-library.step.js';
 import { platformAdminStep } from './steps/platform-admin.step.js';
 import { reportingStep } from './steps/reporting.step.js';
+import { reviewCommentsStep } from './steps/review-comments.step.js';
 import { teamStep } from './steps/team.step.js';
 import { webhooksStep } from './steps/webhooks.step.js';
 
@@ -51,6 +52,7 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   passwordsStep,
   invitationStep,
   brasStep,
+  reviewCommentsStep,
   actionsStep,
   continuityStep,
   governanceStep,

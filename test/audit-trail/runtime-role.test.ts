@@ -73,9 +73,12 @@ describe('the runtime database role', async () => {
     expect(await refusal(sql`set session_replication_role = replica`)).toMatch(/^42501: permission denied to set parameter "session_replication_role"/);
   });
 
-  it('the signed checkpoints are append-only for it too; other tables stay writable', async () => {
+  it('the signed checkpoints and review comments are append-only for it too; other tables stay writable', async () => {
     expect(await refusal(sql`update audit_checkpoints set entry_count = 0`)).toBe('42501: permission denied for table audit_checkpoints');
     expect(await refusal(sql`delete from audit_checkpoints`)).toBe('42501: permission denied for table audit_checkpoints');
+    expect(await refusal(sql`update bra_comments set body = 'x'`)).toBe('42501: permission denied for table bra_comments');
+    expect(await refusal(sql`delete from bra_comments`)).toBe('42501: permission denied for table bra_comments');
+    expect(await refusal(sql`select count(*) from bra_comments`)).toBe('allowed');
     expect(await refusal(sql`update enterprises set updated_at = now() where id = ${enterprise.id}`)).toBe('allowed');
     expect(await refusal(sql`update audit_chain_heads set last_seq = last_seq where chain_key = ${enterprise.id}`)).toBe('allowed');
   });

@@ -100,6 +100,7 @@ describe('BRA scenarios, ratings and control links', async () => {
         risk_level: 'Very High',
         justification: 'Frequent attempts',
         created_by: w.assessor.id,
+        created_by_user: { id: w.assessor.id, full_name: w.assessor.fullName },
         created_at: expect.stringMatching(/Z$/),
         superseded_at: null,
       });
@@ -113,6 +114,7 @@ describe('BRA scenarios, ratings and control links', async () => {
       expect(current.map((r: { risk_score: number }) => r.risk_score).sort()).toEqual([4, 9]);
       const history = (await call(w.reviewer, 'GET', `/bras/${bra.id}/ratings?history=true`)).json().data;
       expect(history).toHaveLength(3);
+      expect(history.map((r: { created_by_user: unknown }) => r.created_by_user)).toEqual(history.map(() => ({ id: w.assessor.id, full_name: w.assessor.fullName })));
       expect(history.find((r: { id: string }) => r.id === first.json().data.id)).toMatchObject({ superseded_at: expect.stringMatching(/Z$/) });
       const scenarios = (await call(w.reviewer, 'GET', `/bras/${bra.id}/scenarios`)).json().data;
       expect(scenarios[0]).toMatchObject({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BRAS } from '../../src/demo/steps/bras.step.js';
 import { DEMO_ROLL_FORWARD } from '../../src/demo/steps/continuity.step.js';
+import { REVIEWED_DEMO_BRA } from '../../src/demo/steps/review-comments.step.js';
 import { DEMO_ENTERPRISE } from '../../src/demo/demo-data.js';
 import { runDemo } from '../../src/demo/run-demo.js';
 import { createTestContext } from '../support/app.js';
@@ -94,5 +95,40 @@ describe('demo BRAs', async () => {
       ['Payment fraud by impersonation', 'residual', [2, 3]],
     ]);
     expect(diff.scenarios).toEqual({ added: [], removed: [], included: [], excluded: [] });
+    // The rolled-forward BRA's review has begun: the assessor's note and the reviewer's verdicts.
+    const detail = await get(`/bras/${next.id}`);
+    expect(detail.comment_count).toBe(3);
+    expect(detail.latest_verdicts.map((v: { verdict: string }) => v.verdict)).toEqual(['recommend_approval']);
+  });
+
+  it('the BRA under review carries the review: an assessor note, then the reviewer asks for changes and recommends approval', async () => {
+    const reviewer = result.credentials.find((c) => c.role === 'reviewer')!;
+    const assessor = result.credentials.find((c) => c.email.startsWith('marcus'))!;
+    const headers = await signIn(reviewer.email, reviewer.password!);
+    const list = (await ctx.app.inject({ method: 'GET', url: '/api/v1/bras', headers })).json().data;
+    const bra = list.find((b: { name: string }) => b.name === REVIEWED_DEMO_BRA);
+    expect(bra).toMatchObject({ status: 'under_review' });
+    const comments = await ctx.app.inject({ method: 'GET', url: `/api/v1/bras/${bra.id}/comments`, headers });
+    expect(comments.statusCode, comments.body).toBe(200);
+    expect(comments.json().data.map((c: { author_user: { full_name: string }; verdict: string | null }) => [c.author_user.full_name, c.verdict])).toEqual([
+      [assessor.fullName, null],
+      [reviewer.fullName, 'changes_requested'],
+      [reviewer.fullName, 'recommend_approval'],
+    ]);
+    const detail = (await ctx.app.inject({ method: 'GET', url: `/api/v1/bras/${bra.id}`, headers })).json().data;
+    expect(detail.comment_count).toBe(3);
+    expect(detail.latest_verdicts).toEqual([expect.objectContaining({ author_user: expect.objectContaining({ full_name: reviewer.fullName }), verdict: 'recommend_approval' })]);
+  });
+
+  it('the approved BRA names its approver, and its summary names the scenarios above appetite', async () => {
+    const admin = result.credentials.find((c) => c.role === 'admin')!;
+    const headers = await signIn(admin.email, admin.password!);
+    const list = (await ctx.app.inject({ method: 'GET', url: '/api/v1/bras?status=approved', headers })).json().data;
+    const detail = (await ctx.app.inject({ method: 'GET', url: `/api/v1/bras/${list[0].id}`, headers })).json().data;
+    expect(detail.approved_by_user).toEqual({ id: detail.approved_by, full_name: admin.fullName });
+    expect(detail.summary.scenarios_above_appetite).toHaveLength(detail.summary.risks_above_appetite);
+    // The governance step lowers the bank's appetite after the approval: today's breaches are more than the approved ones.
+    expect(detail.current_appetite_breaches.length).toBeGreaterThan(detail.summary.scenarios_above_appetite.length);
+    for (const breach of detail.current_appetite_breaches) expect(breach.residual_score).toBeGreaterThan(breach.threshold);
   });
 });

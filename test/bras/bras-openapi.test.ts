@@ -25,6 +25,9 @@ describe('OpenAPI document: BRA routes', async () => {
     ['post', '/api/v1/bras/{bra_id}/controls', 'bras.control.link'],
     ['get', '/api/v1/bras/{bra_id}/snapshots', 'bras.snapshot.list'],
     ['get', '/api/v1/bras/{bra_id}/snapshots/{snapshot_id}', 'bras.snapshot.get'],
+    ['post', '/api/v1/bras/{bra_id}/scenarios/bulk', 'bras.scenario.bulk_add'],
+    ['get', '/api/v1/bras/{bra_id}/comments', 'bras.comment.list'],
+    ['post', '/api/v1/bras/{bra_id}/comments', 'bras.comment.create'],
   ] as const;
 
   it.each(ROUTES)('%s %s is %s, with a summary, a success schema and the error responses', (method, path, operationId) => {
@@ -51,5 +54,22 @@ describe('OpenAPI document: BRA routes', async () => {
     const create = operation('post', '/api/v1/bras').requestBody.content['application/json'].schema;
     expect(create.required).toEqual(expect.arrayContaining(['name', 'legal_entity_id', 'period', 'assessor']));
     expect(create.additionalProperties).toBe(false);
+  });
+
+  it('describes comments, bulk scenarios and the get-BRA\'s new members, with examples', () => {
+    const detail = JSON.stringify(operation('get', '/api/v1/bras/{bra_id}').responses['200']);
+    for (const field of ['applicable_threshold', 'above_appetite', 'scenarios_above_appetite', 'current_appetite_breaches', 'approved_by_user', 'cancelled_by_user', 'comment_count', 'latest_verdicts']) {
+      expect(detail).toContain(`"${field}"`);
+    }
+    expect(JSON.stringify(operation('get', '/api/v1/bras/{bra_id}/snapshots').responses['200'])).toContain('"created_by_user"');
+    for (const [method, path] of [['post', '/api/v1/bras/{bra_id}/comments'], ['post', '/api/v1/bras/{bra_id}/scenarios/bulk']] as const) {
+      const media = operation(method, path).requestBody.content['application/json'];
+      expect(media.example ?? media.examples ?? media.schema.examples, path).toBeDefined();
+      const answer = operation(method, path).responses['201'].content['application/json'];
+      expect(answer.example ?? answer.examples, path).toBeDefined();
+    }
+    const comments = operation('get', '/api/v1/bras/{bra_id}/comments');
+    expect(comments.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'page_size']));
+    expect(JSON.stringify(comments.responses['200'])).toContain('"pagination"');
   });
 });

@@ -50,13 +50,18 @@ describe('get-BRA is a fixed number of statements whatever the number of scenari
     const smallCount = await statementsOf(`/api/v1/bras/${small.id}`);
     const largeCount = await statementsOf(`/api/v1/bras/${large.id}`);
     expect(largeCount).toBe(smallCount);
-    // The BRA row, the appetite, then the BRA with names, scenarios, controls and summary counts.
-    expect(smallCount).toBeLessThanOrEqual(6);
+    // The BRA row, the appetite, then the BRA with names, scenarios, controls and summary counts; the
+    // people it names (one join), its comment count with its latest verdicts (one statement).
+    expect(smallCount).toBeLessThanOrEqual(8);
     const body = (await ctx.app.inject({ method: 'GET', url: `/api/v1/bras/${large.id}`, headers: await headersOf(w.admin) })).json().data;
     expect(body.scenarios).toHaveLength(9);
     expect(body.controls).toHaveLength(7);
     expect(body.summary).toMatchObject({ total_scenarios: 6, assessed_scenarios: 6 });
     expect(await statementsOf(`/api/v1/bras/${large.id}/scenarios`)).toBe(await statementsOf(`/api/v1/bras/${small.id}/scenarios`));
+    // An approved BRA adds one: the threshold its approval snapshot pinned.
+    const approved = await ctx.app.inject({ method: 'POST', url: `/api/v1/bras/${large.id}/approve`, headers: await headersOf(w.admin), payload: {} });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(await statementsOf(`/api/v1/bras/${large.id}`)).toBe(smallCount + 1);
     expect(await statementsOf(`/api/v1/bras/${large.id}/controls`)).toBe(await statementsOf(`/api/v1/bras/${small.id}/controls`));
   });
 });

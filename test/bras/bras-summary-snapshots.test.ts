@@ -37,7 +37,13 @@ describe('BRA summary and snapshots', async () => {
   describe('summary (D6.8, D6.9, D10.6)', () => {
     it('counts included scenarios, the fully rated ones, and residual scores above the enterprise default (9); excluded ones not at all', async () => {
       const bra = await braWithMixedRatings(w.entity.id, null);
-      expect(await summaryOf(bra.id)).toEqual({ total_scenarios: 4, assessed_scenarios: 2, risks_above_appetite: 2, completion_percentage: 50 });
+      expect(await summaryOf(bra.id)).toEqual({
+        total_scenarios: 4,
+        assessed_scenarios: 2,
+        risks_above_appetite: 2,
+        completion_percentage: 50,
+        scenarios_above_appetite: [expect.objectContaining({ residual_score: 16, threshold: 9 }), expect.objectContaining({ residual_score: 12, threshold: 9 })],
+      });
     });
 
     it('a legal-entity override replaces the default for every BRA of the entity; a unit override wins for BRAs of that unit', async () => {
@@ -59,7 +65,7 @@ describe('BRA summary and snapshots', async () => {
     it('no included scenarios: everything 0, completion 0', async () => {
       const bra = await createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: w.entity.id, status: 'in_progress' });
       await rateBoth(ctx, await addScenarioLink(ctx, bra, false), [5, 5], [5, 5]);
-      expect(await summaryOf(bra.id)).toEqual({ total_scenarios: 0, assessed_scenarios: 0, risks_above_appetite: 0, completion_percentage: 0 });
+      expect(await summaryOf(bra.id)).toEqual({ total_scenarios: 0, assessed_scenarios: 0, risks_above_appetite: 0, completion_percentage: 0, scenarios_above_appetite: [] });
     });
   });
 
@@ -88,8 +94,8 @@ describe('BRA summary and snapshots', async () => {
       const response = await call(w.admin, 'GET', `/bras/${braId}/snapshots`);
       expect(response.statusCode).toBe(200);
       expect(response.json().data).toEqual([
-        { id: snapshotId, bra_id: braId, kind: 'approved', created_at: expect.stringMatching(/Z$/), created_by: w.admin.id },
-        { id: expect.any(String), bra_id: braId, kind: 'created', created_at: expect.stringMatching(/Z$/), created_by: w.admin.id },
+        { id: snapshotId, bra_id: braId, kind: 'approved', created_at: expect.stringMatching(/Z$/), created_by: w.admin.id, created_by_user: { id: w.admin.id, full_name: w.admin.fullName } },
+        { id: expect.any(String), bra_id: braId, kind: 'created', created_at: expect.stringMatching(/Z$/), created_by: w.admin.id, created_by_user: { id: w.admin.id, full_name: w.admin.fullName } },
       ]);
     });
 
@@ -98,8 +104,10 @@ describe('BRA summary and snapshots', async () => {
       expect(response.statusCode, response.body).toBe(200);
       const data = response.json().data;
       expect(data).toMatchObject({ id: snapshotId, kind: 'approved', created_by: w.admin.id });
-      expect(data.content).toEqual(approvedView);
-      expect(data.content.summary).toEqual({ total_scenarios: 2, assessed_scenarios: 2, risks_above_appetite: 1, completion_percentage: 100 });
+      // The get-BRA's own members (people by name, comments, today's breaches) are not part of the content.
+      const { created_by_user, approved_by_user, cancelled_by_user, comment_count, latest_verdicts, current_appetite_breaches, ...content } = approvedView;
+      expect(data.content).toEqual(content);
+      expect(data.content.summary).toMatchObject({ total_scenarios: 2, assessed_scenarios: 2, risks_above_appetite: 1, completion_percentage: 100 });
       expect(data.methodology).toEqual({
         risk_bands: [
           { level: 'Low', min: 1, max: 4 },
@@ -114,12 +122,14 @@ describe('BRA summary and snapshots', async () => {
       expect(createdSnapshot.content).toMatchObject({ id: braId, status: 'draft', scenarios: [], controls: [], snapshot_id: null });
     });
 
-    it('a later appetite change and new test results change the live BRA but never the snapshot', async () => {
+    it("a later appetite change and new test results change the live BRA's breaches and controls, never its summary or the snapshot", async () => {
       const before = (await call(w.admin, 'GET', `/bras/${braId}/snapshots/${snapshotId}`)).json().data;
       await sql`update risk_appetites set threshold_value = 5 where id = ${appetite.id}`.execute(ctx.db);
       await ctx.db.updateTable('sub_controls').set({ tod: 'E', toe: '5', total_effectiveness: 'Not Effective' }).where('id', '=', subControl.id).execute();
       const live = (await call(w.admin, 'GET', `/bras/${braId}`)).json().data;
-      expect(live.summary.risks_above_appetite).toBe(2);
+      // Approved means as approved: the summary keeps the pinned appetite; today's shows beside it.
+      expect(live.summary.risks_above_appetite).toBe(1);
+      expect(live.current_appetite_breaches).toHaveLength(2);
       expect(live.controls[0].total_effectiveness).toBe('Not Effective');
       const after = (await call(w.admin, 'GET', `/bras/${braId}/snapshots/${snapshotId}`)).json().data;
       expect(after).toEqual(before);

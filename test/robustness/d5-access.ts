@@ -53,6 +53,9 @@ export const D5_ROUTE_ACCESS: Record<string, RouteAccess> = {
   'GET /bras/:bra_id/report': BRA_READ,
   'GET /bras/:bra_id/diff': BRA_READ,
   'POST /bras/:bra_id/roll-forward': row('enterprise', 'assigned', 'none'),
+  'POST /bras/:bra_id/scenarios/bulk': BRA_WRITE,
+  'GET /bras/:bra_id/comments': BRA_READ,
+  'POST /bras/:bra_id/comments': BRA_READ,
 
   'GET /risk-register': BRA_READ,
   'GET /risk-register/export': BRA_READ,

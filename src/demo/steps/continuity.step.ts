@@ -1,6 +1,7 @@
 import { DEMO_ENTERPRISE } from '../demo-data.js';
 import { need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { assessorCaller, braCountNote } from './bras.step.js';
+import { addReviewComments } from './review-comments.step.js';
 
 /** The next period of the approved demo BRA, and the ratings its assessor has recorded so far. */
 export const DEMO_ROLL_FORWARD = {
@@ -19,7 +20,7 @@ export const DEMO_ROLL_FORWARD = {
 
 /**
  * Continuity: the assessor rolls the approved Retail Banking BRA forward to FY2027 and re-rates two scenarios,
- * which moves it to in_progress; the diff against the FY2026 approval shows what changed. Runs after the
+ * which moves it to in_progress, and the review begins (comments); the diff against the FY2026 approval shows what changed. Runs after the
  * actions step, so the FY2026 BRA's open actions are listed for re-linking. The BRA count note is recounted.
  */
 export const continuityStep: DemoStep = {
@@ -43,9 +44,12 @@ export const continuityStep: DemoStep = {
         await content.recordRating(assessor, next.id, { bra_risk_scenario_id: link.id, rating_type: type, impact_score: impact, likelihood_score: likelihood });
       }
     }
+    // The new period's review starts while it is in progress: the assessor's note and the reviewer's verdicts.
+    const comments = await addReviewComments(context, next.id);
     const made = await bras.get(clientAdmin, next.id);
     context.rolledForwardBraId = next.id;
     context.log(`  ${made.name}: ${made.status}`);
+    context.log(`  its review has begun: ${comments} comments, the reviewer's latest verdict recommend_approval`);
     const from = need(source.snapshot_id, 'the approval snapshot');
     const changes = await diff.diff(clientAdmin, next.id, { from, to: 'current' });
     context.log(`  diff against the FY2026 approval: ${changes.ratings.length} rating changes, ${next.open_actions.length} open action(s) to re-link`);

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DataResponse, FreeText, ListResponse, Message, MessageOnly, Nullable, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
+import { UserRef } from './bra-answer.schemas.js';
 import { BraDetailView, BraParams, ControlView, RiskLevel, ScenarioView } from './bras.schemas.js';
 
 /** A BRA's scenarios (D6.4), ratings (D6.5), control links (D6.6) and snapshots (D6.10). */
@@ -45,6 +46,7 @@ export const RatingView = Type.Object({
   risk_level: RiskLevel,
   justification: Nullable(Type.String()),
   created_by: Nullable(Uuid('Who recorded it')),
+  created_by_user: Nullable(UserRef),
   created_at: Timestamp(),
   superseded_at: Nullable(Timestamp('When a newer rating of the same link and type replaced it; null for current ratings')),
 });
@@ -73,6 +75,7 @@ export const SnapshotSummaryView = Type.Object({
   kind: Type.Enum(['created', 'approved'], { description: 'Taken at creation or at approval' }),
   created_at: Timestamp(),
   created_by: Nullable(Uuid('Who created or approved the BRA')),
+  created_by_user: Nullable(UserRef),
 });
 
 export const Methodology = Type.Object(

@@ -25,6 +25,7 @@ import { requireBraEditor } from './bras.policy.js';
 import type { ControlView, ScenarioView } from './bras.schemas.js';
 import { rateRisk } from './risk-rating.js';
 import { announceResidualCrossing } from './above-appetite.js';
+import { withCreatorNames } from './bra-people.js';
 
 const invalidReference = (field: string, why: string) => new AppError('INVALID_REFERENCE', `${field} ${why}`, { field });
 
@@ -88,7 +89,7 @@ export function createBraContentService({ db }: { db: Executor }) {
 
     async listRatings(caller: Caller, braId: string, history: boolean): Promise<RatingView[]> {
       const bra = await readableBra(db, caller, braId);
-      return listRatings(db, bra.enterprise_id, bra.id, history);
+      return withCreatorNames(db, await listRatings(db, bra.enterprise_id, bra.id, history));
     },
 
     async recordRating(caller: Caller, braId: string, body: RecordRatingBody): Promise<RatingView> {
@@ -125,7 +126,8 @@ export function createBraContentService({ db }: { db: Executor }) {
         });
         await touchBra(trx, caller, bra, 'rating recorded');
         await announceResidualCrossing(trx, bra, rating, supersededScore);
-        return rating;
+        const [named] = await withCreatorNames(trx, [rating]);
+        return named!;
       });
     },
 

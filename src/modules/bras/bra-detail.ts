@@ -9,6 +9,7 @@ import { toBraView, toControlView, toScenarioView } from './bra-presenter.js';
 import type { BraDetailView } from './bras.schemas.js';
 import { RISK_BANDS } from './risk-rating.js';
 import { controlsByScenario, weakestEffectiveness } from './scenario-controls.js';
+import { withAppetite } from './scenario-appetite.js';
 import type { TotalEffectiveness } from '../../platform/db/tables/controls.js';
 
 /** The bands and the appetite record that applied, as a snapshot pins them. */
@@ -38,7 +39,8 @@ export async function methodologyOf(
 /**
  * The get-BRA data (2.1), each scenario with the controls linked to it and their weakest effectiveness:
  * four statements (the BRA, its scenarios, its controls, the summary counts)
- * whatever the number of scenarios and controls. Also what a snapshot stores.
+ * whatever the number of scenarios and controls, each scenario flagged against the threshold and the
+ * summary listing those above it (scenario-appetite.ts). Also what a snapshot stores.
  */
 export async function loadBraDetail(db: Executor, enterpriseId: string, braId: string, threshold: number): Promise<BraDetailView> {
   const [bra, scenarios, controls, counts] = await Promise.all([
@@ -50,7 +52,7 @@ export async function loadBraDetail(db: Executor, enterpriseId: string, braId: s
   if (bra === undefined) throw new Error(`BRA ${braId} vanished while it was being read`);
   const controlViews = controls.map(toControlView);
   const byScenario = controlsByScenario(controlViews);
-  return {
+  const detail = {
     ...toBraView(bra),
     scenarios: scenarios.map((row) => {
       const linked = byScenario.get(row.id) ?? [];
@@ -59,4 +61,5 @@ export async function loadBraDetail(db: Executor, enterpriseId: string, braId: s
     controls: controlViews,
     summary: summarise(counts),
   };
+  return withAppetite(detail, threshold);
 }

@@ -32,6 +32,7 @@ const side: fc.Arbitrary<DiffSide> = fc
         assessed_scenarios: fc.nat(9),
         risks_above_appetite: fc.nat(9),
         completion_percentage: fc.nat(100),
+        scenarios_above_appetite: fc.constant([] as DiffSide['content']['summary']['scenarios_above_appetite']),
       }),
       threshold: fc.option(fc.integer({ min: 1, max: 25 })),
     }),
@@ -47,6 +48,8 @@ const side: fc.Arbitrary<DiffSide> = fc
         inherent_rating: s.inherent,
         residual_rating: s.residual,
         previous_residual_rating: null,
+        applicable_threshold: null,
+        above_appetite: null,
         controls: [],
         control_effectiveness: null,
       })),
@@ -115,6 +118,8 @@ describe('the diff of two states of a BRA (pure)', () => {
         ? null
         : { impact_score: residual[0], likelihood_score: residual[1], risk_score: residual[0] * residual[1], risk_level: riskLevelOf(residual[0] * residual[1]), justification: 'why' },
     previous_residual_rating: null,
+    applicable_threshold: null,
+    above_appetite: null,
     controls: [],
     control_effectiveness: null,
   });
@@ -129,7 +134,7 @@ describe('the diff of two states of a BRA (pure)', () => {
     toe: total === null ? null : '1',
     total_effectiveness: total,
   });
-  const summary = { total_scenarios: 2, assessed_scenarios: 2, risks_above_appetite: 1, completion_percentage: 100 };
+  const summary = { total_scenarios: 2, assessed_scenarios: 2, risks_above_appetite: 1, completion_percentage: 100, scenarios_above_appetite: [] as DiffSide['content']['summary']['scenarios_above_appetite'] };
   const methodology = (threshold: number) => ({ risk_bands: RISK_BANDS.map((b) => ({ ...b })), appetite: { risk_level: 'High' as const, threshold_value: threshold } });
 
   it('names each kind of change, matching scenarios by catalogue id whatever their link ids', () => {

@@ -10,6 +10,7 @@ import { findBra } from './bras.repository.js';
 import { findSnapshot, insertSnapshot, listSnapshotActions, listSnapshots } from './bra-snapshots.repository.js';
 import type { SnapshotAction } from './bra-content.schemas.js';
 import { inheritedSnapshotId } from './snapshot-lineage.js';
+import { withCreatorNames } from './bra-people.js';
 import { currentSnapshotContent, type StoredContent } from './snapshot-content.js';
 import type { BraDetailView } from './bras.schemas.js';
 
@@ -57,12 +58,13 @@ export function createBraSnapshotsService({ db }: { db: Executor }) {
       if (bra.status === 'approved' && bra.snapshot_id !== null) {
         const snapshot = await findSnapshot(db, bra.enterprise_id, bra.id, bra.snapshot_id);
         if (snapshot === undefined) throw new Error(`The approval snapshot of BRA ${bra.id} is missing`);
+        const methodology = snapshot.methodology as Methodology;
         return {
           basis: 'approval_snapshot',
           snapshot_id: snapshot.id,
           as_of: snapshot.created_at,
-          content: currentSnapshotContent(snapshot.content as StoredContent),
-          methodology: snapshot.methodology as Methodology,
+          content: currentSnapshotContent(snapshot.content as StoredContent, methodology),
+          methodology,
           actions: (snapshot.actions ?? []) as SnapshotAction[],
         };
       }
@@ -76,7 +78,7 @@ export function createBraSnapshotsService({ db }: { db: Executor }) {
 
     async listSnapshots(caller: Caller, braId: string) {
       const bra = await readableBra(db, caller, braId);
-      return listSnapshots(db, bra.enterprise_id, bra.id, await inheritedSnapshotId(db, bra));
+      return withCreatorNames(db, await listSnapshots(db, bra.enterprise_id, bra.id, await inheritedSnapshotId(db, bra)));
     },
 
     async getSnapshot(caller: Caller, braId: string, snapshotId: string) {
@@ -84,10 +86,12 @@ export function createBraSnapshotsService({ db }: { db: Executor }) {
       const snapshot = await findSnapshot(db, bra.enterprise_id, bra.id, snapshotId, await inheritedSnapshotId(db, bra));
       if (snapshot === undefined) throw notFound('Snapshot');
       // Written by takeSnapshot from these types (older ones from their earlier shape); jsonb hands them back as stored.
+      const methodology = snapshot.methodology as Methodology;
+      const [named] = await withCreatorNames(db, [snapshot]);
       return {
-        ...snapshot,
-        content: currentSnapshotContent(snapshot.content as StoredContent),
-        methodology: snapshot.methodology as Methodology,
+        ...named!,
+        content: currentSnapshotContent(snapshot.content as StoredContent, methodology),
+        methodology,
         actions: (snapshot.actions ?? null) as SnapshotAction[] | null,
       };
     },

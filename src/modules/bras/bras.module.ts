@@ -6,6 +6,8 @@ import { registerBraDiffRoutes } from './bra-diff.routes.js';
 import { createBraDiffService } from './bra-diff.service.js';
 import { registerRollForwardRoutes } from './roll-forward.routes.js';
 import { createRollForwardService } from './roll-forward.service.js';
+import { registerBraCommentRoutes } from './bra-comments.routes.js';
+import { createBraCommentsService } from './bra-comments.service.js';
 import { registerBraContentRoutes } from './bra-content.routes.js';
 import { createBraContentService } from './bra-content.service.js';
 import { registerBraSnapshotRoutes } from './bra-snapshots.routes.js';
@@ -13,6 +15,8 @@ import { createBraSnapshotsService } from './bra-snapshots.service.js';
 import { registerBraTransitionRoutes } from './bra-transitions.routes.js';
 import { createBraTransitionsService } from './bra-transitions.service.js';
 import { registerBraRoutes } from './bras.routes.js';
+import { registerBulkScenarioRoutes } from './bulk-scenarios.routes.js';
+import { createBulkScenariosService } from './bulk-scenarios.service.js';
 import { createBrasService } from './bras.service.js';
 
 /**
@@ -38,6 +42,8 @@ export const brasModule = defineModule({
     snapshots: createBraSnapshotsService({ db }),
     diff: createBraDiffService({ db }),
     rollForward: createRollForwardService({ db }),
+    comments: createBraCommentsService({ db }),
+    bulkScenarios: createBulkScenariosService({ db }),
   }),
   routes(api, services) {
     registerBraRoutes(api, services.bras);
@@ -46,5 +52,7 @@ export const brasModule = defineModule({
     registerBraSnapshotRoutes(api, services.snapshots);
     registerBraDiffRoutes(api, services.diff);
     registerRollForwardRoutes(api, services.rollForward);
+    registerBraCommentRoutes(api, services.comments);
+    registerBulkScenarioRoutes(api, services.bulkScenarios);
   },
 });

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../../../test/support/database.js';
 import { D5_PRINCIPALS, ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, codeOf, byRole, overEveryRole } from '../../../test/support/principals.js';
-import { braScopeFor, canApproveBra, canCreateBraIn, canEditBra, canReadBra, canRollForwardBra, requireBraEditor } from './bras.policy.js';
+import { braScopeFor, canApproveBra, canCommentOnBra, canCreateBraIn, canEditBra, canGiveBraVerdict, canReadBra, canRollForwardBra, requireBraEditor } from './bras.policy.js';
 
 /** D5 for BRAs, over every role: a BRA of legal entity A's unit A1, and one of entity B. */
 const braInA1 = { legal_entity_id: ENTITY_A, business_unit_id: UNIT_A1 };
@@ -77,6 +77,36 @@ describe('bras.policy (D5)', () => {
     'approving, cancelling, returning: client admins only',
     byRole({ admin: true }),
     (who) => canApproveBra(who),
+  );
+
+  overEveryRole(
+    'commenting on a BRA (POST /bras/{id}/comments): client admins; assessors and reviewers assigned to it',
+    {
+      super_admin: [false, false],
+      client_admin: [true, true],
+      assessor_of_entity_a: [true, false],
+      assessor_of_unit_a1: [true, false],
+      assessor_elsewhere: [false, true],
+      reviewer_of_entity_a: [true, false],
+      reviewer_of_unit_a1: [true, false],
+      reviewer_elsewhere: [false, true],
+    },
+    (who) => [braInA1, braInB].map((bra) => canCommentOnBra(who, bra)),
+  );
+
+  overEveryRole(
+    'a comment with a verdict: client admins; reviewers assigned to the BRA; never assessors',
+    {
+      super_admin: [false, false],
+      client_admin: [true, true],
+      assessor_of_entity_a: [false, false],
+      assessor_of_unit_a1: [false, false],
+      assessor_elsewhere: [false, false],
+      reviewer_of_entity_a: [true, false],
+      reviewer_of_unit_a1: [true, false],
+      reviewer_elsewhere: [false, true],
+    },
+    (who) => [braInA1, braInB].map((bra) => canGiveBraVerdict(who, bra)),
   );
 
   it('an assessor who created a BRA and then lost the assignment may no longer change it (403)', () => {

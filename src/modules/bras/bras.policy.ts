@@ -72,3 +72,22 @@ export function requireBraApprover(caller: Principal): void {
 }
 
 export const canApproveBra = (caller: Principal): boolean => permits(() => requireBraApprover(caller));
+
+/**
+ * Review comments (issue 35): whoever reads the BRA and is a client admin, an assessor or a reviewer may
+ * comment (the state, in progress or under review, is the service's business: 409).
+ */
+export function requireBraCommenter(caller: Principal, bra: BraPlace): void {
+  requireBraReader(caller, bra);
+  requireRole(caller, ['admin', 'assessor', 'reviewer'], 'commenting on BRAs');
+}
+
+export const canCommentOnBra = (caller: Principal, bra: BraPlace): boolean => permits(() => requireBraCommenter(caller, bra));
+
+/** A comment with a verdict: client admins and reviewers who may comment; an assessor's opinion of their work is no review. */
+export function requireBraVerdictGiver(caller: Principal, bra: BraPlace): void {
+  requireBraCommenter(caller, bra);
+  requireRole(caller, ['admin', 'reviewer'], 'giving verdicts on BRAs');
+}
+
+export const canGiveBraVerdict = (caller: Principal, bra: BraPlace): boolean => permits(() => requireBraVerdictGiver(caller, bra));

@@ -11,6 +11,7 @@ import {
   Uuid,
   errorResponses,
 } from '../../platform/http/schemas.js';
+import { braAnswerProperties, scenarioAppetiteProperties, summaryAppetiteProperties } from './bra-answer.schemas.js';
 
 /** The BRA's own resources (2.1, 4.2); its scenarios, ratings, controls and snapshots are in bra-content.schemas.ts. */
 
@@ -109,6 +110,7 @@ export const Effectiveness = Type.Enum(['Highly Effective', 'Effective', 'Modera
 /** A scenario as the get-BRA shows it: with the controls linked to it and their weakest effectiveness. */
 export const DetailScenarioView = Type.Object({
   ...ScenarioView.properties,
+  ...scenarioAppetiteProperties,
   controls: Type.Array(ControlView, { description: 'The controls linked to this scenario (BRA-wide links are not repeated here), newest first' }),
   control_effectiveness: Nullable(
     Type.Enum([...Effectiveness.enum], {
@@ -126,6 +128,7 @@ export const SummaryView = Type.Object({
     description: "Included scenarios whose residual risk score exceeds the threshold of the BRA's applicable appetite (D6.9)",
   }),
   completion_percentage: Type.Integer({ description: 'round(100 × assessed / total); 0 when total is 0' }),
+  ...summaryAppetiteProperties,
 });
 
 export const BraDetailView = Type.Object({
@@ -135,6 +138,10 @@ export const BraDetailView = Type.Object({
   summary: SummaryView,
 });
 export type BraDetailView = Static<typeof BraDetailView>;
+
+/** The get-BRA answer: the BRA's data with the people it names, its review comments and (approved) today's breaches. */
+export const BraAnswerView = Type.Object({ ...BraDetailView.properties, ...braAnswerProperties });
+export type BraAnswerView = Static<typeof BraAnswerView>;
 
 export const BraParams = Type.Object({ bra_id: Uuid('The BRA') });
 
@@ -221,11 +228,14 @@ export const createBraSchema = {
 
 export const getBraSchema = {
   summary: 'Get a BRA with its scenarios, controls and summary',
-  description: 'Readable by client admins, and by assessors and reviewers assigned to its entity or unit (D5).',
+  description:
+    'Readable by client admins, and by assessors and reviewers assigned to its entity or unit (D5). ' +
+    "An approved BRA's summary and scenario flags are those of its approval (the appetite pinned by its approval snapshot); " +
+    "current_appetite_breaches shows today's.",
   operationId: 'bras.get',
   tags,
   params: BraParams,
-  response: { 200: DataResponse(BraDetailView), ...errorResponses([404]) },
+  response: { 200: DataResponse(BraAnswerView), ...errorResponses([404]) },
 };
 
 export const updateBraSchema = {

@@ -9,7 +9,7 @@ import { loadPage, pageRequest, type Page } from '../../platform/http/pagination
 import { takeSnapshot } from './bra-snapshots.service.js';
 import { lockedBra, readableBra, reportBraVersion, requireEditable } from './bra-access.js';
 import { recordBraChange } from './bra-changes.js';
-import { loadBraDetail, methodologyOf } from './bra-detail.js';
+import { loadBraAnswer } from './bra-answer.js';
 import { toBraView } from './bra-presenter.js';
 import { findBusinessUnit, findLegalEntity } from '../legal-entities/legal-entities.repository.js';
 import {
@@ -20,7 +20,7 @@ import {
   type BraChanges,
 } from './bras.repository.js';
 import { braScopeFor, requireBraAuthor, requireBraEditor } from './bras.policy.js';
-import type { BraDetailView, BraView, CreateBraBody, ListBrasQuery, UpdateBraBody } from './bras.schemas.js';
+import type { BraAnswerView, BraDetailView, BraView, CreateBraBody, ListBrasQuery, UpdateBraBody } from './bras.schemas.js';
 
 const invalidReference = (field: string, what: string) =>
   new AppError('INVALID_REFERENCE', `${field} does not refer to ${what} of your enterprise`, { field });
@@ -114,11 +114,11 @@ export function createBrasService({ db }: { db: Executor }) {
       });
     },
 
-    async get(caller: Caller, braId: string): Promise<BraDetailView> {
+    /** The BRA's data with the people it names, its comments and, approved, as approved (bra-answer.ts). */
+    async get(caller: Caller, braId: string): Promise<BraAnswerView> {
       const bra = await readableBra(db, caller, braId);
       servedVersion(caller, bra.row_version);
-      const { appetite } = await methodologyOf(db, bra);
-      return loadBraDetail(db, bra.enterprise_id, bra.id, appetite.threshold_value);
+      return loadBraAnswer(db, bra);
     },
 
     /** 4.2 rules 1–4; immutable fields never reach here (the body schema refuses them, 422). */

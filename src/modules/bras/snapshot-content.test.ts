@@ -39,9 +39,24 @@ describe('older snapshot content read as today’s shape', () => {
           inherent_rating: { impact_score: 2, likelihood_score: 3, risk_score: 6, risk_level: 'Medium', justification: 'why' },
           residual_rating: null, controls: [scenarioControl], control_effectiveness: 'Less Effective',
           previous_residual_rating: { impact_score: 3, likelihood_score: 3, risk_score: 9, risk_level: 'Medium' },
+          applicable_threshold: 9, above_appetite: null,
         },
       ],
+      summary: { ...base.summary, scenarios_above_appetite: [] },
     } as StoredContent;
     expect(currentSnapshotContent(stored)).toEqual(stored);
+    expect(currentSnapshotContent(stored, { appetite: { threshold_value: 9 } })).toEqual(stored);
+  });
+
+  it('flags the scenarios of an older snapshot and lists its breaches under the threshold it pinned', () => {
+    const rated = (id: string, score: number) => ({
+      id, risk_scenario_id: `r${id}`, name: `N${id}`, category: 'C', included: true,
+      inherent_rating: { impact_score: 5, likelihood_score: 5, risk_score: 25, risk_level: 'Very High' },
+      residual_rating: { impact_score: 1, likelihood_score: score, risk_score: score, risk_level: 'Low' },
+    });
+    const stored = { ...base, controls: [], scenarios: [rated('1', 4), rated('2', 3)] } as unknown as StoredContent;
+    const content = currentSnapshotContent(stored, { appetite: { threshold_value: 3 } });
+    expect(content.scenarios.map((s) => [s.applicable_threshold, s.above_appetite])).toEqual([[3, true], [3, false]]);
+    expect(content.summary.scenarios_above_appetite).toEqual([{ id: '1', risk_scenario_id: 'r1', name: 'N1', residual_score: 4, threshold: 3 }]);
   });
 });

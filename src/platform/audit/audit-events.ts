@@ -12,6 +12,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ENTITY_TYPES = [
   'bra',
   'bra_rating',
+  'bra_comment',
   'control',
   'mitigation_action',
   'legal_entity',

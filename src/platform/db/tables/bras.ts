@@ -105,4 +105,19 @@ export interface BrasTables {
   bra_ratings: BraRatingsTable;
   bra_snapshots: BraSnapshotsTable;
   bra_controls: BraControlsTable;
+  bra_comments: BraCommentsTable;
+}
+
+export type BraCommentVerdict = 'recommend_approval' | 'changes_requested';
+
+/** A review comment on a BRA, optionally on one of its scenario links, with an optional verdict. Append-only (triggers). */
+export interface BraCommentsTable {
+  id: Generated<string>;
+  enterprise_id: string;
+  bra_id: string;
+  bra_risk_scenario_id: string | null;
+  author_id: string;
+  body: string;
+  verdict: BraCommentVerdict | null;
+  created_at: CreatedAt;
 }
