@@ -441,7 +441,7 @@ export interface paths {
         };
         /**
          * Get a BRA with its scenarios, controls and summary
-         * @description Readable by client admins, and by assessors and reviewers assigned to its entity or unit (D5).
+         * @description Readable by client admins, and by assessors and reviewers assigned to its entity or unit (D5). An approved BRA's summary and scenario flags are those of its approval (the appetite pinned by its approval snapshot); current_appetite_breaches shows today's.
          */
         get: operations["bras.get"];
         put?: never;
@@ -490,6 +490,30 @@ export interface paths {
          * @description Client admins only. Any state but approved and cancelled (else 409 INVALID_STATE); a cancelled BRA cannot be reopened.
          */
         post: operations["bras.cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bras/{bra_id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a BRA's review comments
+         * @description Readable by Client admins, and assessors and reviewers assigned to the BRA (D5). Oldest first, paginated, each with its author's name.
+         */
+        get: operations["bras.comment.list"];
+        put?: never;
+        /**
+         * Comment on a BRA
+         * @description Client admins, and assessors and reviewers assigned to the BRA (D5). Only while the BRA is in progress or under review (else 409 INVALID_STATE). A verdict (recommend_approval, changes_requested) only from client admins and reviewers (403 for an assessor). Comments are never edited or deleted; each is audited (create of a bra_comment). A comment changes nothing else of the BRA (nor its ETag).
+         */
+        post: operations["bras.comment.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -686,6 +710,26 @@ export interface paths {
          * @description Client admins, or the assessor who created the BRA while still assigned (D5); only while draft or in progress (else 409 INVALID_STATE). A draft BRA moves to in_progress (D6.7).
          */
         patch: operations["bras.scenario.update"];
+        trace?: never;
+    };
+    "/api/v1/bras/{bra_id}/scenarios/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add many catalogue scenarios to a BRA
+         * @description The same rules as adding one (client admins, or the assessor who created the BRA while still assigned; only while draft or in progress, else 409 INVALID_STATE; a draft moves to in_progress), for all of them or none: an id that is unknown, of another enterprise or archived is 400 INVALID_REFERENCE (details.risk_scenario_ids names them), one already in the BRA 409 CONFLICT, and then nothing is added. One audit entry per scenario added. Takes an Idempotency-Key.
+         */
+        post: operations["bras.scenario.bulk_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/bras/{bra_id}/snapshots": {
@@ -4659,7 +4703,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "control" | "mitigation_action" | "legal_entity" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook";
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Items per page; values above 100 are clamped to 100 */
@@ -5121,7 +5165,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "control" | "mitigation_action" | "legal_entity" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook";
                 /** @description File format (default json) */
                 format?: "json" | "csv";
                 /** @description Entries from this UTC date on (inclusive), YYYY-MM-DD */
@@ -6022,6 +6066,8 @@ export interface operations {
                      *               "risk_score": 1,
                      *               "risk_level": "Low"
                      *             },
+                     *             "applicable_threshold": 1,
+                     *             "above_appetite": true,
                      *             "controls": [
                      *               {
                      *                 "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
@@ -6055,8 +6101,51 @@ export interface operations {
                      *           "total_scenarios": 1,
                      *           "assessed_scenarios": 1,
                      *           "risks_above_appetite": 1,
-                     *           "completion_percentage": 1
-                     *         }
+                     *           "completion_percentage": 1,
+                     *           "scenarios_above_appetite": [
+                     *             {
+                     *               "id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *               "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *               "name": "Card-not-present fraud",
+                     *               "residual_score": 12,
+                     *               "threshold": 9
+                     *             }
+                     *           ]
+                     *         },
+                     *         "created_by_user": {
+                     *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "full_name": "Olivia Hart"
+                     *         },
+                     *         "approved_by_user": {
+                     *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "full_name": "Olivia Hart"
+                     *         },
+                     *         "cancelled_by_user": {
+                     *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "full_name": "Olivia Hart"
+                     *         },
+                     *         "current_appetite_breaches": [
+                     *           {
+                     *             "id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *             "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *             "name": "Card-not-present fraud",
+                     *             "residual_score": 12,
+                     *             "threshold": 9
+                     *           }
+                     *         ],
+                     *         "comment_count": 0,
+                     *         "latest_verdicts": [
+                     *           {
+                     *             "author_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *             "author_user": {
+                     *               "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *               "full_name": "Olivia Hart"
+                     *             },
+                     *             "verdict": "recommend_approval",
+                     *             "comment_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "created_at": "2026-03-02T09:30:00.000Z"
+                     *           }
+                     *         ]
                      *       },
                      *       "message": "Done"
                      *     }
@@ -6065,6 +6154,15 @@ export interface operations {
                         data: {
                             approved_at: string | null;
                             approved_by: string | null;
+                            approved_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
                             /** @description Name of the assessor */
                             assessor: string;
                             business_unit: {
@@ -6080,6 +6178,17 @@ export interface operations {
                             cancellation_reason: string | null;
                             cancelled_at: string | null;
                             cancelled_by: string | null;
+                            cancelled_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
+                            /** @description Review comments on the BRA */
+                            comment_count: number;
                             completion_date: string | null;
                             /** @description Every control link, BRA-wide and per scenario; newest first */
                             controls: {
@@ -6102,10 +6211,77 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             created_by: string | null;
+                            created_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
+                            /** @description Approved BRAs only: the included scenarios above today's applicable appetite, while summary and the scenario flags stay as approved (under the appetite pinned by the approval snapshot) */
+                            current_appetite_breaches?: {
+                                /**
+                                 * Format: uuid
+                                 * @description The scenario link
+                                 */
+                                id: string;
+                                /** @description Name of the catalogue scenario */
+                                name: string;
+                                /** @description Its current residual risk score */
+                                residual_score: number;
+                                /**
+                                 * Format: uuid
+                                 * @description The catalogue scenario
+                                 */
+                                risk_scenario_id: string;
+                                /** @description The appetite threshold it exceeds */
+                                threshold: number;
+                            }[];
                             description: string | null;
                             final_comment: string | null;
                             /** Format: uuid */
                             id: string;
+                            /** @description The latest verdict of each user who gave one, newest first */
+                            latest_verdicts: {
+                                /**
+                                 * Format: uuid
+                                 * @description Who gave it
+                                 */
+                                author_id: string;
+                                /**
+                                 * @description The user named by the sibling id member, with their name
+                                 * @example {
+                                 *       "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                                 *       "full_name": "Olivia Hart"
+                                 *     }
+                                 */
+                                author_user: {
+                                    /** @description Their full name */
+                                    full_name: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The user
+                                     */
+                                    id: string;
+                                };
+                                /**
+                                 * Format: uuid
+                                 * @description The comment that carries it
+                                 */
+                                comment_id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was given
+                                 */
+                                created_at: string;
+                                /**
+                                 * @description A reviewer's opinion on the BRA as it stands
+                                 * @enum {unknown}
+                                 */
+                                verdict: "recommend_approval" | "changes_requested";
+                            }[];
                             legal_entity: {
                                 /**
                                  * Format: uuid
@@ -6127,6 +6303,8 @@ export interface operations {
                             rolled_from_bra_id: string | null;
                             /** @description Newest first */
                             scenarios: {
+                                above_appetite: boolean | null;
+                                applicable_threshold: number | null;
                                 /** @description Category of the catalogue scenario */
                                 category: string;
                                 control_effectiveness: ("Highly Effective" | "Effective" | "Moderately Effective" | "Less Effective" | "Not Effective") | null;
@@ -6215,6 +6393,25 @@ export interface operations {
                                 completion_percentage: number;
                                 /** @description Included scenarios whose residual risk score exceeds the threshold of the BRA's applicable appetite (D6.9) */
                                 risks_above_appetite: number;
+                                /** @description The scenarios risks_above_appetite counts, by name: highest residual score first, then by name */
+                                scenarios_above_appetite: {
+                                    /**
+                                     * Format: uuid
+                                     * @description The scenario link
+                                     */
+                                    id: string;
+                                    /** @description Name of the catalogue scenario */
+                                    name: string;
+                                    /** @description Its current residual risk score */
+                                    residual_score: number;
+                                    /**
+                                     * Format: uuid
+                                     * @description The catalogue scenario
+                                     */
+                                    risk_scenario_id: string;
+                                    /** @description The appetite threshold it exceeds */
+                                    threshold: number;
+                                }[];
                                 /** @description Included scenarios */
                                 total_scenarios: number;
                             };
@@ -6859,6 +7056,397 @@ export interface operations {
             };
             /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
             428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "bras.comment.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page; values above 100 are clamped to 100 */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The BRA */
+                bra_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: list a BRA's review comments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0f3c9a7e-2b4d-4c6e-8a1f-3b5d7e9f1a2c",
+                     *           "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                     *           "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *           "body": "The residual likelihood of card-not-present fraud assumes the 3-D Secure rollout is complete; it is not yet in two markets.",
+                     *           "verdict": "changes_requested",
+                     *           "author_id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "author_user": {
+                     *             "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *             "full_name": "Rafael Ortiz"
+                     *           },
+                     *           "created_at": "2026-06-24T09:12:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "page_size": 1,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": true,
+                     *         "has_prev": true
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description Who wrote it
+                             */
+                            author_id: string;
+                            /**
+                             * @description The user named by the sibling id member, with their name
+                             * @example {
+                             *       "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                             *       "full_name": "Olivia Hart"
+                             *     }
+                             */
+                            author_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            };
+                            /** @description What was said */
+                            body: string;
+                            /**
+                             * Format: uuid
+                             * @description The BRA
+                             */
+                            bra_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: uuid
+                             * @description The comment
+                             */
+                            id: string;
+                            scenario_id: string | null;
+                            verdict: ("recommend_approval" | "changes_requested") | null;
+                        }[];
+                        /** @description Human-readable success text */
+                        message?: string;
+                        pagination: {
+                            has_next: boolean;
+                            has_prev: boolean;
+                            page: number;
+                            /** @description The page size used (after clamping) */
+                            page_size: number;
+                            total: number;
+                            total_pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "bras.comment.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (a UUID): a retry with the same key and the same request replays the first answer for 24 hours instead of acting twice. Over 255 characters: 400.
+                 * @example 5c0e5f9e-8d0b-4f3a-9a57-5d2f3b1c7e21
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The BRA */
+                bra_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "The residual likelihood of card-not-present fraud assumes the 3-D Secure rollout is complete; it is not yet in two markets.",
+                 *       "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                 *       "verdict": "changes_requested"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The comment, 1 to 5,000 characters */
+                    body: string;
+                    scenario_id?: string | null;
+                    verdict?: ("recommend_approval" | "changes_requested") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: comment on a BRA */
+            201: {
+                headers: {
+                    /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0f3c9a7e-2b4d-4c6e-8a1f-3b5d7e9f1a2c",
+                     *         "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                     *         "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *         "body": "The residual likelihood of card-not-present fraud assumes the 3-D Secure rollout is complete; it is not yet in two markets.",
+                     *         "verdict": "changes_requested",
+                     *         "author_id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *         "author_user": {
+                     *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "full_name": "Rafael Ortiz"
+                     *         },
+                     *         "created_at": "2026-06-24T09:12:00.000Z"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0f3c9a7e-2b4d-4c6e-8a1f-3b5d7e9f1a2c",
+                         *       "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                         *       "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                         *       "body": "The residual likelihood of card-not-present fraud assumes the 3-D Secure rollout is complete; it is not yet in two markets.",
+                         *       "verdict": "changes_requested",
+                         *       "author_id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                         *       "author_user": {
+                         *         "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                         *         "full_name": "Rafael Ortiz"
+                         *       },
+                         *       "created_at": "2026-06-24T09:12:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description Who wrote it
+                             */
+                            author_id: string;
+                            /**
+                             * @description The user named by the sibling id member, with their name
+                             * @example {
+                             *       "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                             *       "full_name": "Olivia Hart"
+                             *     }
+                             */
+                            author_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            };
+                            /** @description What was said */
+                            body: string;
+                            /**
+                             * Format: uuid
+                             * @description The BRA
+                             */
+                            bra_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: uuid
+                             * @description The comment
+                             */
+                            id: string;
+                            scenario_id: string | null;
+                            verdict: ("recommend_approval" | "changes_requested") | null;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state; or IDEMPOTENCY_IN_PROGRESS: a request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema; or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7858,6 +8446,10 @@ export interface operations {
                      *           "risk_level": "Low",
                      *           "justification": "justification",
                      *           "created_by": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *           "created_by_user": {
+                     *             "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *             "full_name": "Olivia Hart"
+                     *           },
                      *           "created_at": "2026-03-02T09:30:00.000Z",
                      *           "superseded_at": "2026-03-02T09:30:00.000Z"
                      *         }
@@ -7874,6 +8466,15 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             created_by: string | null;
+                            created_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
                             /** Format: uuid */
                             id: string;
                             impact_score: number;
@@ -8028,6 +8629,10 @@ export interface operations {
                      *         "risk_level": "Low",
                      *         "justification": "justification",
                      *         "created_by": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *         "created_by_user": {
+                     *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "full_name": "Olivia Hart"
+                     *         },
                      *         "created_at": "2026-03-02T09:30:00.000Z",
                      *         "superseded_at": "2026-03-02T09:30:00.000Z"
                      *       },
@@ -8044,6 +8649,15 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             created_by: string | null;
+                            created_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
                             /** Format: uuid */
                             id: string;
                             impact_score: number;
@@ -8554,6 +9168,8 @@ export interface operations {
                      *               "risk_score": 1,
                      *               "risk_level": "Low"
                      *             },
+                     *             "applicable_threshold": 1,
+                     *             "above_appetite": true,
                      *             "controls": [
                      *               {
                      *                 "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
@@ -8587,7 +9203,16 @@ export interface operations {
                      *           "total_scenarios": 1,
                      *           "assessed_scenarios": 1,
                      *           "risks_above_appetite": 1,
-                     *           "completion_percentage": 1
+                     *           "completion_percentage": 1,
+                     *           "scenarios_above_appetite": [
+                     *             {
+                     *               "id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *               "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *               "name": "Card-not-present fraud",
+                     *               "residual_score": 12,
+                     *               "threshold": 9
+                     *             }
+                     *           ]
                      *         },
                      *         "open_actions": [
                      *           {
@@ -8690,6 +9315,8 @@ export interface operations {
                             rolled_from_bra_id: string | null;
                             /** @description Newest first */
                             scenarios: {
+                                above_appetite: boolean | null;
+                                applicable_threshold: number | null;
                                 /** @description Category of the catalogue scenario */
                                 category: string;
                                 control_effectiveness: ("Highly Effective" | "Effective" | "Moderately Effective" | "Less Effective" | "Not Effective") | null;
@@ -8778,6 +9405,25 @@ export interface operations {
                                 completion_percentage: number;
                                 /** @description Included scenarios whose residual risk score exceeds the threshold of the BRA's applicable appetite (D6.9) */
                                 risks_above_appetite: number;
+                                /** @description The scenarios risks_above_appetite counts, by name: highest residual score first, then by name */
+                                scenarios_above_appetite: {
+                                    /**
+                                     * Format: uuid
+                                     * @description The scenario link
+                                     */
+                                    id: string;
+                                    /** @description Name of the catalogue scenario */
+                                    name: string;
+                                    /** @description Its current residual risk score */
+                                    residual_score: number;
+                                    /**
+                                     * Format: uuid
+                                     * @description The catalogue scenario
+                                     */
+                                    risk_scenario_id: string;
+                                    /** @description The appetite threshold it exceeds */
+                                    threshold: number;
+                                }[];
                                 /** @description Included scenarios */
                                 total_scenarios: number;
                             };
@@ -9564,6 +10210,251 @@ export interface operations {
             };
         };
     };
+    "bras.scenario.bulk_add": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (a UUID): a retry with the same key and the same request replays the first answer for 24 hours instead of acting twice. Over 255 characters: 400.
+                 * @example 5c0e5f9e-8d0b-4f3a-9a57-5d2f3b1c7e21
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The BRA */
+                bra_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "risk_scenario_ids": [
+                 *         "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                 *         "5d9f2a3b-8c4e-4f6a-8b1c-2d3e4f5a6b7c"
+                 *       ],
+                 *       "included": true
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Whether they are assessed (default true), for all of them
+                     * @default true
+                     */
+                    included?: boolean;
+                    /** @description 1 to 100 distinct catalogue scenarios, added in this order */
+                    risk_scenario_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created: add many catalogue scenarios to a BRA */
+            201: {
+                headers: {
+                    /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "risk_scenario_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *           "name": "Northwind Trading Ltd",
+                     *           "category": "External fraud",
+                     *           "included": true,
+                     *           "inherent_rating": {
+                     *             "impact_score": 1,
+                     *             "likelihood_score": 1,
+                     *             "risk_score": 1,
+                     *             "risk_level": "Low",
+                     *             "justification": "justification"
+                     *           },
+                     *           "residual_rating": {
+                     *             "impact_score": 1,
+                     *             "likelihood_score": 1,
+                     *             "risk_score": 1,
+                     *             "risk_level": "Low",
+                     *             "justification": "justification"
+                     *           },
+                     *           "previous_residual_rating": {
+                     *             "impact_score": 1,
+                     *             "likelihood_score": 1,
+                     *             "risk_score": 1,
+                     *             "risk_level": "Low"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The scenario links added, in the order asked */
+                        data: {
+                            /** @description Category of the catalogue scenario */
+                            category: string;
+                            /**
+                             * Format: uuid
+                             * @description The scenario link (what ratings and mitigation actions refer to)
+                             */
+                            id: string;
+                            /** @description Excluded scenarios need no ratings and are not counted in the summary */
+                            included: boolean;
+                            inherent_rating: {
+                                /** @description Impact, 1 to 5 */
+                                impact_score: number;
+                                justification: string | null;
+                                /** @description Likelihood, 1 to 5 */
+                                likelihood_score: number;
+                                /**
+                                 * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                 * @enum {unknown}
+                                 */
+                                risk_level: "Low" | "Medium" | "High" | "Very High";
+                                /** @description impact × likelihood */
+                                risk_score: number;
+                            } | null;
+                            /** @description Name of the catalogue scenario */
+                            name: string;
+                            previous_residual_rating: {
+                                impact_score: number;
+                                likelihood_score: number;
+                                /**
+                                 * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                 * @enum {unknown}
+                                 */
+                                risk_level: "Low" | "Medium" | "High" | "Very High";
+                                risk_score: number;
+                            } | null;
+                            residual_rating: {
+                                /** @description Impact, 1 to 5 */
+                                impact_score: number;
+                                justification: string | null;
+                                /** @description Likelihood, 1 to 5 */
+                                likelihood_score: number;
+                                /**
+                                 * @description The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High
+                                 * @enum {unknown}
+                                 */
+                                risk_level: "Low" | "Medium" | "High" | "Very High";
+                                /** @description impact × likelihood */
+                                risk_score: number;
+                            } | null;
+                            /**
+                             * Format: uuid
+                             * @description The catalogue scenario
+                             */
+                            risk_scenario_id: string;
+                        }[];
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state; or IDEMPOTENCY_IN_PROGRESS: a request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema; or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "bras.snapshot.list": {
         parameters: {
             query?: never;
@@ -9590,7 +10481,11 @@ export interface operations {
                      *           "bra_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
                      *           "kind": "created",
                      *           "created_at": "2026-03-02T09:30:00.000Z",
-                     *           "created_by": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432"
+                     *           "created_by": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *           "created_by_user": {
+                     *             "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *             "full_name": "Olivia Hart"
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -9605,6 +10500,15 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             created_by: string | null;
+                            created_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
                             /** Format: uuid */
                             id: string;
                             /**
@@ -9717,6 +10621,10 @@ export interface operations {
                      *         "kind": "created",
                      *         "created_at": "2026-03-02T09:30:00.000Z",
                      *         "created_by": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *         "created_by_user": {
+                     *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "full_name": "Olivia Hart"
+                     *         },
                      *         "content": {
                      *           "id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
                      *           "name": "Northwind Trading Ltd",
@@ -9774,6 +10682,8 @@ export interface operations {
                      *                 "risk_score": 1,
                      *                 "risk_level": "Low"
                      *               },
+                     *               "applicable_threshold": 1,
+                     *               "above_appetite": true,
                      *               "controls": [
                      *                 {
                      *                   "id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
@@ -9807,7 +10717,16 @@ export interface operations {
                      *             "total_scenarios": 1,
                      *             "assessed_scenarios": 1,
                      *             "risks_above_appetite": 1,
-                     *             "completion_percentage": 1
+                     *             "completion_percentage": 1,
+                     *             "scenarios_above_appetite": [
+                     *               {
+                     *                 "id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *                 "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *                 "name": "Card-not-present fraud",
+                     *                 "residual_score": 12,
+                     *                 "threshold": 9
+                     *               }
+                     *             ]
                      *           }
                      *         },
                      *         "methodology": {
@@ -9928,6 +10847,8 @@ export interface operations {
                                 rolled_from_bra_id: string | null;
                                 /** @description Newest first */
                                 scenarios: {
+                                    above_appetite: boolean | null;
+                                    applicable_threshold: number | null;
                                     /** @description Category of the catalogue scenario */
                                     category: string;
                                     control_effectiveness: ("Highly Effective" | "Effective" | "Moderately Effective" | "Less Effective" | "Not Effective") | null;
@@ -10016,6 +10937,25 @@ export interface operations {
                                     completion_percentage: number;
                                     /** @description Included scenarios whose residual risk score exceeds the threshold of the BRA's applicable appetite (D6.9) */
                                     risks_above_appetite: number;
+                                    /** @description The scenarios risks_above_appetite counts, by name: highest residual score first, then by name */
+                                    scenarios_above_appetite: {
+                                        /**
+                                         * Format: uuid
+                                         * @description The scenario link
+                                         */
+                                        id: string;
+                                        /** @description Name of the catalogue scenario */
+                                        name: string;
+                                        /** @description Its current residual risk score */
+                                        residual_score: number;
+                                        /**
+                                         * Format: uuid
+                                         * @description The catalogue scenario
+                                         */
+                                        risk_scenario_id: string;
+                                        /** @description The appetite threshold it exceeds */
+                                        threshold: number;
+                                    }[];
                                     /** @description Included scenarios */
                                     total_scenarios: number;
                                 };
@@ -10028,6 +10968,15 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             created_by: string | null;
+                            created_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
                             /** Format: uuid */
                             id: string;
                             /**
