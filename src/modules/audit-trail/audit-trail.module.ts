@@ -34,7 +34,7 @@ export const auditTrailModule = defineModule({
       intervalJob('audit-trail.checkpoints', minutes * 60_000, platform.log, async () => {
         const signed = await checkpoints.signChainsAhead();
         if (signed > 0) platform.log.info({ signed }, 'audit checkpoints signed');
-      }),
+      }, { oncePerPeriod: platform.database.db }),
     ];
   },
 });

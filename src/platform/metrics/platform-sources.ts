@@ -1,8 +1,9 @@
 import type pg from 'pg';
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { auditEntriesWritten } from '../audit/audit-counts.js';
 import { openAlertCounts } from '../monitoring/alert-counts.js';
 import type { Database } from '../db/engine.js';
+import { jobRoundCounts } from '../scheduling/job-runs.js';
 import type { Metrics } from './metrics.js';
 
 const ALERT_TYPES = ['enterprise_health', 'authentication', 'performance', 'database', 'system'] as const;
@@ -22,6 +23,21 @@ export function registerPlatformMetrics(metrics: Metrics, database: Database, po
     poolGauge('risk_db_pool_idle_connections', 'Idle connections in the pool', () => pool.idleCount);
     poolGauge('risk_db_pool_waiting_requests', 'Queries waiting for a pooled connection', () => pool.waitingCount);
   }
+  // Rounds of the jobs that run once per period across instances: this process's share (ran) and the
+  // periods another instance had (skipped). Summed over the instances, `ran` is one per period.
+  new Counter({
+    name: 'risk_scheduled_job_rounds_total',
+    help: 'Rounds of the once-per-period jobs on this instance, by job and outcome (ran: claimed the period; skipped: another instance had it)',
+    labelNames: ['job', 'outcome'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [job, count] of jobRoundCounts()) {
+        this.inc({ job, outcome: 'ran' }, count.ran);
+        this.inc({ job, outcome: 'skipped' }, count.skipped);
+      }
+    },
+  });
   const ok = metrics.queryDuration.series({ outcome: 'ok' });
   const failed = metrics.queryDuration.series({ outcome: 'error' });
   const stopObserving = database.observeQueries((ms, error) => (error ? failed : ok)(ms / 1000));
