@@ -36,6 +36,7 @@ async function main(): Promise<void> {
     await app.close();
     await runtime.monitor.close();
     await runtime.rateLimitStore.close();
+    await runtime.reads?.close();
     await runtime.database.close();
   });
 
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
     await app.close().catch(() => undefined);
     await runtime.monitor.close().catch(() => undefined);
     await runtime.rateLimitStore.close().catch(() => undefined);
+    await runtime.reads?.close().catch(() => undefined);
     await runtime.database.close().catch(() => undefined);
     throw error;
   }

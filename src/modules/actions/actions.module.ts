@@ -11,7 +11,7 @@ import { announceOverdueActions } from './overdue-events.js';
  */
 export const actionsModule = defineModule({
   name: 'actions',
-  services: (db) => createActionsService({ db }),
+  services: (db, platform) => createActionsService({ db, reads: platform.reads }),
   routes: registerActionRoutes,
   jobs: (platform) => [
     {

@@ -16,6 +16,7 @@ function auditTrailServices(db: Executor, platform: ServicePlatform): AuditTrail
       db,
       checkpoints,
       onExportError: (error) => platform.log.error({ err: error }, 'audit export failed while streaming'),
+      reads: platform.reads,
     }),
   };
 }
