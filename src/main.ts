@@ -8,7 +8,7 @@ import { createMetrics } from './platform/metrics/metrics.js';
 import { listenMetrics } from './platform/metrics/metrics.routes.js';
 import { localUrl, printStartupBanner } from './platform/startup-banner.js';
 import { recordRunningService } from './platform/running-services.js';
-import { checkTokenIssuer, explainIssuerChange } from './platform/startup-checks.js';
+import { checkTokenIssuer, explainIssuerChange, untrustedCheckpointKeys } from './platform/startup-checks.js';
 import { onShutdownSignals } from './shutdown.js';
 import { configuredOrExit } from './startup-gate.js';
 
@@ -22,6 +22,13 @@ async function main(): Promise<void> {
   if (config.auth.mode === 'embedded') {
     const issuer = await checkTokenIssuer(runtime.database.db, config);
     if (issuer.changed) announce(explainIssuerChange(issuer));
+  }
+  const foreign = await untrustedCheckpointKeys(runtime.database.db, config).catch(() => []);
+  if (foreign.length > 0) {
+    log.warn(
+      { key_ids: foreign },
+      'audit checkpoints on this database are signed by keys this instance does not trust: give every instance the same AUDIT_SIGNING_KEY (docs/scaling.md)',
+    );
   }
   const metrics = config.metrics.enabled ? createMetrics() : null;
   const app = await buildApp({ ...runtime, metrics, jobs: true });
