@@ -155,7 +155,11 @@ describe('scale-out: two instances, PgBouncer, a streaming replica, Redis', () =
       expect(other.body.data).toEqual([]);
       const list = await call(b, 'GET', '/api/v1/bras', reader);
       expect(list.status).toBe(200);
-      expect(await metricValue(b, ROUTED, { target: 'replica' })).toBe(replicaBefore + 2);
+      // The export streams from a cursor in a read-only transaction on the standby.
+      const exported = await call(b, 'GET', `/api/v1/audit/export?format=csv&entity_id=${id}`, reader);
+      expect(exported.status).toBe(200);
+      expect(String(exported.body)).not.toContain(id);
+      expect(await metricValue(b, ROUTED, { target: 'replica' })).toBe(replicaBefore + 3);
     } finally {
       await replica.query('select pg_wal_replay_resume()').catch(() => undefined);
       await replica.end();

@@ -150,7 +150,12 @@ export interface ReplicaRoutingOptions {
 export function replicaRouting(options: ReplicaRoutingOptions): ReadRouting {
   const { primary, maxLagMs, marks, log } = options;
   const pool = new pg.Pool({ connectionString: options.replicaUrl, max: options.poolSize ?? 10, connectionTimeoutMillis: 2_000 });
-  guardPool(pool);
+  // A connection to the replica lost (the replica stopped, restarted, failed over): its reads go to the
+  // primary at once, until the next probe finds it answering again.
+  guardPool(pool, () => {
+    reachable = false;
+    lagMs = null;
+  });
   const replica = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const counts = new Map<string, number>();
   const count = countingRouting(counts);
