@@ -21,7 +21,7 @@ export async function queueDeliveries(trx: Transaction<DB>, events: readonly Out
     from unnest(${column('seq')}::bigint[], ${column('id')}::uuid[], ${column('enterprise_id')}::uuid[],
                 ${column('type')}::text[], ${column('body')}::text[]) as e (seq, id, enterprise_id, type, body)
     join webhook_endpoints w on w.enterprise_id = e.enterprise_id and w.enabled and e.type = any (w.event_types)
-    on conflict (endpoint_id, event_id) do nothing`.execute(trx);
+    on conflict (enterprise_id, endpoint_id, event_id) do nothing`.execute(trx);
   return Number(result.numAffectedRows ?? 0);
 }
 

@@ -24,6 +24,7 @@ const MIGRATION_FILES = [
   '20261127190000_webhook_versions.sql',
   '20261127200000_organisation_row_versions.sql',
   '20261128200000_scheduled_job_runs.sql',
+  '20261128300000_sharding_ready.sql',
 ] as const;
 
 export interface SqlMigration {
