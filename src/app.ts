@@ -40,6 +40,7 @@ import { registerHttpMetrics } from './platform/metrics/http-metrics.js';
 import { registerMetricsRoute } from './platform/metrics/metrics.routes.js';
 import { registerPlatformMetrics } from './platform/metrics/platform-sources.js';
 import { poolOf } from './platform/db/engine.js';
+import { primaryOnly, type ReadRouting } from './platform/db/read-routing.js';
 import { API_PREFIX, type App, type AppModule, type Platform, type RuntimeDeps } from './platform/module.js';
 
 export interface AppDeps extends RuntimeDeps {
@@ -158,7 +159,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     forbidden: (request, error) => recordAccessDenied(database.db, request, request.principal!, error.message),
   });
   await registerOpenApi(app, config);
-  registerHealthRoute(app, database, config.version, monitor);
+  const reads = deps.reads ?? primaryOnly();
+  registerHealthRoute(app, database, config.version, monitor, reads);
   const consolePage = await registerConsole(app, {
     anonKey: config.auth.mode === 'embedded' ? (deps.secrets?.anonKey ?? null) : null,
     dir: deps.consoleDir,
@@ -178,10 +180,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     log: app.log,
     domain: new URL(config.publicUrl).hostname,
   });
-  const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals, log: app.log, mail };
+  const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals, log: app.log, mail, reads };
   const modules = deps.modules ?? MODULES;
   if (metrics !== null) {
-    const stopObserving = registerPlatformMetrics(metrics, database, poolOf(database.db));
+    const stopObserving = registerPlatformMetrics(metrics, database, poolOf(database.db), reads);
     app.addHook('onClose', async () => stopObserving());
     for (const module of modules) for (const source of module.metrics?.() ?? []) metrics.addSource(source, database.db);
     if (config.metrics.token !== null) registerMetricsRoute(app, metrics, config.metrics.token);
@@ -220,6 +222,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       api.addHook('onRoute', (route) => {
         attachConditionalRequests(route, config.requireIfMatch);
         attachIdempotency(route, database.db);
+        // Last: after an Idempotency-Key request's commit, which happens in its own onSend.
+        if (config.replica !== null) attachWriteMark(route, reads);
       });
       for (const module of modules) await module.routes(api, module.services(database.db, platform));
       if (deps.extendApi !== undefined) await deps.extendApi(api, platform);
@@ -241,4 +245,28 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     stopJobs = startJobs([mailJob, idempotencySweepJob(platform), ...modules.flatMap((module) => module.jobs?.(platform) ?? [])]);
   }
   return app;
+}
+
+const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Read-your-writes (db/read-routing.ts): a caller's successful change notes the primary's WAL position
+ * before its answer leaves (after the change has committed, the last of the route's onSend hooks), so
+ * that the caller's next read, on any instance, waits for the replica to have it or goes to the primary.
+ */
+function attachWriteMark(route: RouteOptions, reads: ReadRouting): void {
+  const methods = [route.method].flat();
+  if (!methods.some((method) => CHANGES.has(method))) return;
+  const mark = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const principal = request.principal;
+    if (principal !== null && reply.statusCode < 400) {
+      try {
+        await reads.noteWrite(principal.userId);
+      } catch (error) {
+        request.log.warn({ err: error }, 'could not note the change for read-your-writes');
+      }
+    }
+    return payload;
+  };
+  route.onSend = [...[route.onSend ?? []].flat(), mark] as RouteOptions['onSend'];
 }

@@ -209,6 +209,20 @@ describe('audit settings (D7.5)', () => {
     expect(() => loadConfig({ MIGRATION_DATABASE_URL: owner })).toThrow(/MIGRATION_DATABASE_URL/);
   });
 
+  it('takes a read replica (DATABASE_REPLICA_URL, REPLICA_MAX_LAG_MS) and DATABASE_POOLER only beside a server DATABASE_URL', () => {
+    const server = { DATABASE_URL: 'postgres://service@db:5432/risk' };
+    expect(loadConfig({}).replica).toBeNull();
+    expect(loadConfig({}).pooler).toBe('none');
+    expect(loadConfig({ ...server, DATABASE_REPLICA_URL: 'postgres://service@replica:5432/risk' }).replica).toEqual({ url: 'postgres://service@replica:5432/risk', maxLagMs: 5_000 });
+    expect(loadConfig({ ...server, DATABASE_REPLICA_URL: 'postgres://r/risk', REPLICA_MAX_LAG_MS: '250' }).replica?.maxLagMs).toBe(250);
+    expect(() => loadConfig({ ...server, DATABASE_REPLICA_URL: 'postgres://r/risk', REPLICA_MAX_LAG_MS: '60001' })).toThrow(/REPLICA_MAX_LAG_MS/);
+    expect(() => loadConfig({ ...server, DATABASE_REPLICA_URL: 'mysql://r/risk' })).toThrow(/DATABASE_REPLICA_URL/);
+    expect(() => loadConfig({ DATABASE_REPLICA_URL: 'postgres://r/risk' })).toThrow(/DATABASE_REPLICA_URL/);
+    expect(loadConfig({ ...server, DATABASE_POOLER: 'pgbouncer' }).pooler).toBe('pgbouncer');
+    expect(() => loadConfig({ ...server, DATABASE_POOLER: 'pgpool' })).toThrow(/DATABASE_POOLER/);
+    expect(() => loadConfig({ DATABASE_POOLER: 'pgbouncer' })).toThrow(/DATABASE_POOLER/);
+  });
+
   it('turns metrics on with METRICS_PORT (loopback unless METRICS_HOST says otherwise) or METRICS_TOKEN (20+ characters), off by default', () => {
     expect(loadConfig({}).metrics).toEqual({ enabled: false, host: '127.0.0.1', port: null, token: null });
     expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ enabled: true, host: '127.0.0.1', port: 9464, token: null });

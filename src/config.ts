@@ -44,6 +44,17 @@ export interface Config {
   host: string;
   publicUrl: string;
   database: DatabaseTarget;
+  /**
+   * DATABASE_REPLICA_URL: a streaming replica of DATABASE_URL that the reads allowed to (audit search and
+   * export, effectiveness, heat maps, list totals) use while it is within REPLICA_MAX_LAG_MS
+   * (db/read-routing.ts); null: every read on the primary.
+   */
+  replica: { url: string; maxLagMs: number } | null;
+  /**
+   * DATABASE_POOLER: `pgbouncer` when DATABASE_URL reaches the database through PgBouncer in transaction
+   * mode: no statement is sent outside Kysely's own path (db/prepared.ts). `none`: a direct connection.
+   */
+  pooler: 'none' | 'pgbouncer';
   /** MIGRATION_DATABASE_URL: the owner role that runs migrations and grants DATABASE_URL's role its rights; null: DATABASE_URL migrates. */
   migrationDatabaseUrl: string | null;
   dataDir: string;
@@ -232,11 +243,23 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
     throw new ConfigError('MIGRATION_DATABASE_URL', 'needs DATABASE_URL to name a PostgreSQL server (the embedded engine has one role)');
   }
 
+  const replicaUrl = url(env, 'DATABASE_REPLICA_URL', ['postgres:', 'postgresql:']);
+  if (replicaUrl !== null && target.kind !== 'postgres') {
+    throw new ConfigError('DATABASE_REPLICA_URL', 'needs DATABASE_URL to name a PostgreSQL server (the replica follows it)');
+  }
+  const maxLagMs = integer(env, 'REPLICA_MAX_LAG_MS', 5_000, 0, 60_000);
+  const pooler = oneOf(env, 'DATABASE_POOLER', ['none', 'pgbouncer'] as const, 'none');
+  if (pooler !== 'none' && target.kind !== 'postgres') {
+    throw new ConfigError('DATABASE_POOLER', 'needs DATABASE_URL to name the pooler (the embedded engine has none)');
+  }
+
   return {
     port,
     host,
     publicUrl,
     database: target,
+    replica: replicaUrl === null ? null : { url: replicaUrl, maxLagMs },
+    pooler,
     migrationDatabaseUrl,
     dataDir,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),

@@ -8,7 +8,7 @@ import { createMetrics } from './platform/metrics/metrics.js';
 import { listenMetrics } from './platform/metrics/metrics.routes.js';
 import { localUrl, printStartupBanner } from './platform/startup-banner.js';
 import { recordRunningService } from './platform/running-services.js';
-import { checkTokenIssuer, explainIssuerChange } from './platform/startup-checks.js';
+import { checkTokenIssuer, explainIssuerChange, untrustedCheckpointKeys } from './platform/startup-checks.js';
 import { onShutdownSignals } from './shutdown.js';
 import { configuredOrExit } from './startup-gate.js';
 
@@ -23,6 +23,13 @@ async function main(): Promise<void> {
     const issuer = await checkTokenIssuer(runtime.database.db, config);
     if (issuer.changed) announce(explainIssuerChange(issuer));
   }
+  const foreign = await untrustedCheckpointKeys(runtime.database.db, config).catch(() => []);
+  if (foreign.length > 0) {
+    log.warn(
+      { key_ids: foreign },
+      'audit checkpoints on this database are signed by keys this instance does not trust: give every instance the same AUDIT_SIGNING_KEY (docs/scaling.md)',
+    );
+  }
   const metrics = config.metrics.enabled ? createMetrics() : null;
   const app = await buildApp({ ...runtime, metrics, jobs: true });
   let metricsServer: Server | null = null;
@@ -36,6 +43,7 @@ async function main(): Promise<void> {
     await app.close();
     await runtime.monitor.close();
     await runtime.rateLimitStore.close();
+    await runtime.reads?.close();
     await runtime.database.close();
   });
 
@@ -51,6 +59,7 @@ async function main(): Promise<void> {
     await app.close().catch(() => undefined);
     await runtime.monitor.close().catch(() => undefined);
     await runtime.rateLimitStore.close().catch(() => undefined);
+    await runtime.reads?.close().catch(() => undefined);
     await runtime.database.close().catch(() => undefined);
     throw error;
   }

@@ -1,3 +1,4 @@
+import { primaryOnly } from '../platform/db/read-routing.js';
 import type { Config } from '../config.js';
 import { pino } from 'pino';
 import { moduleServices } from '../modules/index.js';
@@ -157,7 +158,7 @@ function newContext(
   const quiet = { ...mail, wake: () => undefined };
   const services: DemoServices = {
     // The demo streams no export, the one service work that logs off a request: nothing to show.
-    ...moduleServices(db, { config, principals, log: silent, mail: quiet }),
+    ...moduleServices(db, { config, principals, log: silent, mail: quiet, reads: primaryOnly() }),
     provider: createProviderService({
       db,
       secrets,

@@ -1,5 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from './db/schema.js';
 import type { Job } from './module.js';
+import { claimJobPeriod } from './scheduling/job-runs.js';
+
+export interface IntervalJobOptions {
+  /**
+   * A scan that must run once per period however many instances share the database (overdue check, audit
+   * checkpoints): each round first claims its period there (scheduling/job-runs.ts) and is skipped when
+   * another instance has it. Jobs that share out queued work by claims of their own (SKIP LOCKED: mail,
+   * webhook deliveries, the idempotency sweep) need none and run on every instance.
+   */
+  oncePerPeriod?: Kysely<DB>;
+}
 
 /**
  * A job that runs `round` every `everyMs`. Never two rounds at once (a tick that comes while a round is
@@ -11,14 +24,19 @@ export function intervalJob(
   everyMs: number,
   log: Pick<FastifyBaseLogger, 'error'>,
   round: () => Promise<void>,
+  options: IntervalJobOptions = {},
 ): Job {
+  const shared = options.oncePerPeriod;
+  const run = shared === undefined ? round : async () => {
+    if (await claimJobPeriod(shared, name, everyMs)) await round();
+  };
   return {
     name,
     start() {
       let running: Promise<void> | null = null;
       const timer = setInterval(() => {
         if (running !== null) return;
-        running = round()
+        running = run()
           .catch((error: unknown) => log.error({ err: error, job: name }, 'a background job round failed'))
           .finally(() => {
             running = null;

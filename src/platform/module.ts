@@ -1,3 +1,4 @@
+import type { ReadRouting } from './db/read-routing.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { Config } from '../config.js';
@@ -35,10 +36,12 @@ export interface Platform {
   log: FastifyBaseLogger;
   /** The mail outbox's sender: services queue mail in their transaction and wake it on commit. */
   mail: MailDelivery;
+  /** Where the reads that may lag go (db/read-routing.ts): the replica, when one is configured and fit. */
+  reads: ReadRouting;
 }
 
 /** What services may take from the platform besides the executor they are bound to. */
-export type ServicePlatform = Pick<Platform, 'config' | 'principals' | 'log' | 'mail'>;
+export type ServicePlatform = Pick<Platform, 'config' | 'principals' | 'log' | 'mail' | 'reads'>;
 
 /** What the service prepares before it can serve (runtime.ts): the app and the demo are built on it. */
 export interface RuntimeDeps {
@@ -50,6 +53,8 @@ export interface RuntimeDeps {
   rateLimitStore: RateLimitStore;
   /** The Prometheus metrics (METRICS_PORT or METRICS_TOKEN set); null: none collected, nothing on the request path. */
   metrics?: Metrics | null;
+  /** The read replica's routing (DATABASE_REPLICA_URL); absent: every read on the primary. */
+  reads?: ReadRouting;
 }
 
 /**

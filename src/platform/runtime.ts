@@ -7,6 +7,7 @@ import { OWNER_WARNING, setUpSchema } from './db/schema-setup.js';
 import { ensureBootstrapSuperAdmin } from './auth/provider/bootstrap.js';
 import { createMonitor } from './monitoring/alert-monitor.js';
 import { createRateLimitStore } from './http/rate-limit/create-store.js';
+import { memoryWriteMarks, primaryOnly, redisWriteMarks, replicaRouting, type ReadRouting } from './db/read-routing.js';
 
 /**
  * Everything the app needs before it can serve: the database (migrated), the provider's secrets, the
@@ -17,7 +18,7 @@ export async function prepareRuntime(
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>,
   announce: Announce,
 ): Promise<RuntimeDeps> {
-  const database = await openDatabase(config.database, { log: (message) => log.info(message) });
+  const database = await openDatabase(config.database, { log: (message) => log.info(message), pooler: config.pooler });
   try {
     const { applied, ownerRuns } = await setUpSchema(config, database);
     if (applied.length > 0) log.info({ applied }, 'migrations applied');
@@ -29,9 +30,17 @@ export async function prepareRuntime(
     }
     const monitor = createMonitor(database.db, log);
     const rateLimitStore = await createRateLimitStore(config.redisUrl);
-    return { config, database, secrets, monitor, rateLimitStore };
+    const reads = await readRouting(config, database.db, log);
+    return { config, database, secrets, monitor, rateLimitStore, reads };
   } catch (error) {
     await database.close();
     throw error;
   }
+}
+
+/** DATABASE_REPLICA_URL set: reads routed to it (callers' last changes kept in Redis when REDIS_URL is set). */
+async function readRouting(config: Config, primary: RuntimeDeps['database']['db'], log: Pick<FastifyBaseLogger, 'warn'>): Promise<ReadRouting> {
+  if (config.replica === null) return primaryOnly();
+  const marks = config.redisUrl === null ? memoryWriteMarks() : await redisWriteMarks(config.redisUrl);
+  return replicaRouting({ primary, replicaUrl: config.replica.url, maxLagMs: config.replica.maxLagMs, marks, log });
 }

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
-import { checkKeyFiles } from './audit/checkpoint-key.js';
+import { checkKeyFiles, checkpointKeySource, hasCheckpointKey } from './audit/checkpoint-key.js';
 import type { DB } from './db/schema.js';
 import { recordPlatformValue } from './auth/secrets.js';
 import { PlacementError } from './db/embedded/binaries.js';
@@ -194,4 +194,22 @@ export function explainIssuerChange(check: IssuerCheck): string {
     `Set the same PUBLIC_URL (or AUTH_ISSUER) on every instance. If the service has simply moved to a new address,`,
     `nothing needs doing: tokens issued before the move stop working and users sign in again.`,
   ].join('\n');
+}
+
+/**
+ * Instances on one database must sign audit checkpoints with one key (AUDIT_SIGNING_KEY, docs/scaling.md):
+ * the key is never in the database (D7.5), so instances with DATA_DIRs of their own would each sign with
+ * their own file's key, and each one's verification would distrust the others' checkpoints. The key ids
+ * of the last day's checkpoints this instance does not trust; empty when all agree (or it has no key yet).
+ */
+export async function untrustedCheckpointKeys(db: Kysely<DB>, config: Config): Promise<string[]> {
+  if (!hasCheckpointKey(config)) return [];
+  const trusted = checkpointKeySource(config)().trusted;
+  const rows = await db
+    .selectFrom('audit_checkpoints')
+    .select('key_id')
+    .distinct()
+    .where('signed_at', '>', new Date(Date.now() - 24 * 3_600_000))
+    .execute();
+  return rows.map((row) => row.key_id).filter((keyId) => !trusted.has(keyId));
 }

@@ -45,6 +45,7 @@ export const SHARDING_EXEMPTIONS: ShardingExemptions = {
     system_alerts: "the super admins' alert queue, across enterprises (enterprise_id null: a platform alert)",
     idempotency_keys: 'stored first answers per caller (user_id); a super admin has no enterprise',
     audit_chain_heads: "one row per hash chain, keyed by the enterprise's id or 'platform' (see audit_log)",
+    scheduled_job_runs: "the scheduled jobs' claims of their periods (once per period across instances): the platform's, no tenant's",
   },
   platformRows: {
     audit_log:

@@ -97,7 +97,7 @@ describe('GET /metrics with METRICS_TOKEN on the service listener', async () => 
     // Checkpoint age appears once a checkpoint exists: sign one.
     const superAdmin = await createUser(ctx, { role: 'super_admin' });
     await ctx.app.inject({ method: 'POST', url: '/api/v1/admin/enterprises', headers: bearer(await tokenFor(ctx, superAdmin)), payload: { name: `Docs ${randomUUID()}`, country: 'GB' } });
-    const platform = { config: ctx.config, principals: null as never, log: ctx.app.log, mail: null as never };
+    const platform = { config: ctx.config, principals: null as never, log: ctx.app.log, mail: null as never, reads: null as never };
     await moduleServices(ctx.database.db, platform)['audit-trail'].checkpoints.signChainsAhead();
     const exposition = await scrape();
     const exposed = new Set([...exposition.samples.map((sample) => sample.name), ...exposition.families.keys()]);

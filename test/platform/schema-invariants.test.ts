@@ -30,6 +30,8 @@ describe('tenant keys in the schema', async () => {
     'audit_chain_heads',
     // Stored answers of Idempotency-Key requests, per caller (a super admin has no enterprise).
     'idempotency_keys',
+    // The scheduled jobs' claims of their periods (once per period across instances, docs/scaling.md).
+    'scheduled_job_runs',
   ];
 
   it('every table is either platform-wide by design or carries enterprise_id', () => {

@@ -54,6 +54,8 @@ export interface TestContextOptions {
   consoleDir?: string;
   /** Run the modules' background work (AppDeps.jobs); default false, as mounting routes starts nothing. */
   jobs?: boolean;
+  /** The read replica's routing (AppDeps.reads); default every read on the primary. */
+  reads?: AppDeps['reads'];
 }
 
 /**
@@ -94,6 +96,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     jobs: options.jobs ?? false,
     metrics: options.metrics ?? null,
     consoleDir: options.consoleDir ?? CONSOLE_FIXTURE,
+    ...(options.reads === undefined ? {} : { reads: options.reads }),
   });
   let closed = false;
   const context: TestContext = {

@@ -57,7 +57,8 @@ export async function startService(env: Record<string, string>): Promise<Service
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['dist/main.js'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl },
+    // PUBLIC_URL: the instance's own address, unless the caller names a shared one (instances behind one balancer).
+    env: { ...process.env, LOG_LEVEL: 'warn', PUBLIC_URL: baseUrl, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -21297,12 +21297,33 @@ export interface operations {
                      * @example {
                      *       "status": "ok",
                      *       "version": "1.0.0",
-                     *       "database": "ok"
+                     *       "database": "ok",
+                     *       "replica": {
+                     *         "state": "ok",
+                     *         "lag_ms": 0,
+                     *         "reads": "replica"
+                     *       }
                      *     }
                      */
                     "application/json": {
                         /** @enum {string} */
                         database: "ok";
+                        /**
+                         * @description The read replica (DATABASE_REPLICA_URL), when one is configured; absent otherwise. Its trouble never fails the check: its reads go to the primary.
+                         * @example {
+                         *       "state": "ok",
+                         *       "lag_ms": 0,
+                         *       "reads": "replica"
+                         *     }
+                         */
+                        replica?: {
+                            /** @description How far the replica was behind the primary at the last probe (every second); null when it did not answer */
+                            lag_ms: number | null;
+                            /** @description Where the reads allowed on the replica go now */
+                            reads: "replica" | "primary";
+                            /** @description ok: within REPLICA_MAX_LAG_MS; lagging: further behind; unreachable: it does not answer */
+                            state: "ok" | "lagging" | "unreachable";
+                        };
                         /** @enum {string} */
                         status: "ok";
                         version: string;

@@ -11,7 +11,7 @@ import { announceOverdueActions } from './overdue-events.js';
  */
 export const actionsModule = defineModule({
   name: 'actions',
-  services: (db) => createActionsService({ db }),
+  services: (db, platform) => createActionsService({ db, reads: platform.reads }),
   routes: registerActionRoutes,
   jobs: (platform) => [
     {
@@ -25,6 +25,6 @@ export const actionsModule = defineModule({
     // Webhooks' mitigation_action.overdue: actions that became overdue, announced through the outbox.
     intervalJob('actions.overdue_events', 60_000, platform.log, async () => {
       await announceOverdueActions(platform.database.db, new Date());
-    }),
+    }, { oncePerPeriod: platform.database.db }),
   ],
 });

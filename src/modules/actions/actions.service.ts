@@ -2,6 +2,7 @@ import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import { requireAssigned, requireMember, seesWholeEnterprise } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
+import { PRIMARY_READS, type RoutedReads } from '../../platform/db/read-routing.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
@@ -58,13 +59,15 @@ export interface ActionsServiceDeps {
   db: Executor;
   /** Today's instant; the service reads the UTC date from it at every call (tests keep the real clock). */
   now?: () => Date;
+  /** Where the list's total may be read (the replica, db/read-routing.ts); default the primary. */
+  reads?: RoutedReads;
 }
 
 /**
  * Mitigation actions (2.4, 3.2, 4.4, D7.3). Every change and its `mitigation_action` audit entry share one
  * transaction; a refused change leaves no trace but the access_denied entry of a 403.
  */
-export function createActionsService({ db, now = () => new Date() }: ActionsServiceDeps) {
+export function createActionsService({ db, now = () => new Date(), reads = PRIMARY_READS }: ActionsServiceDeps) {
   /**
    * The single action a PATCH or an archive names, locked: another enterprise's or an unknown id is 404, one
    * of the caller's enterprise outside their scope 403 (D10.1).
@@ -99,7 +102,8 @@ export function createActionsService({ db, now = () => new Date() }: ActionsServ
       };
       const page = await loadPage(
         pageRequest(query),
-        () => countActions(db, enterpriseId, caller, filter),
+        // The total may come from the replica (db/read-routing.ts); the rows come from the primary.
+        async () => countActions(await reads.executorFor(db, caller.userId), enterpriseId, caller, filter),
         (limit, offset) => listActions(db, enterpriseId, caller, filter, limit, offset),
       );
       return { ...page, data: page.data.map((row) => presentAction(row, today)) };

@@ -16,6 +16,7 @@ function auditTrailServices(db: Executor, platform: ServicePlatform): AuditTrail
       db,
       checkpoints,
       onExportError: (error) => platform.log.error({ err: error }, 'audit export failed while streaming'),
+      reads: platform.reads,
     }),
   };
 }
@@ -34,7 +35,7 @@ export const auditTrailModule = defineModule({
       intervalJob('audit-trail.checkpoints', minutes * 60_000, platform.log, async () => {
         const signed = await checkpoints.signChainsAhead();
         if (signed > 0) platform.log.info({ signed }, 'audit checkpoints signed');
-      }),
+      }, { oncePerPeriod: platform.database.db }),
     ];
   },
 });

@@ -2,6 +2,7 @@ import type { Caller } from '../../platform/auth/principal.js';
 import { walkAuditChain } from '../../platform/audit/chain-verifier.js';
 import type { Kysely } from 'kysely';
 import type { DB, Executor } from '../../platform/db/schema.js';
+import { PRIMARY_READS, type RoutedReads } from '../../platform/db/read-routing.js';
 import { AppError } from '../../platform/http/errors.js';
 import { pageRequest, paginationInfo } from '../../platform/http/pagination.js';
 import { requireAuditor } from './audit-trail.policy.js';
@@ -55,13 +56,16 @@ const attributeFiltersOf = (query: SearchAuditQuery | ExportAuditQuery): Attribu
 });
 
 export function createAuditTrailService({
-  db,
+  db: primary,
   checkpoints,
   onExportError,
+  reads = PRIMARY_READS,
 }: {
   db: Kysely<DB>;
   checkpoints: CheckpointsService;
   onExportError: (error: unknown) => void;
+  /** Search and export may read from the replica (db/read-routing.ts), the caller's own changes included. */
+  reads?: RoutedReads;
 }) {
   return {
     /**
@@ -71,6 +75,7 @@ export function createAuditTrailService({
      */
     async search(caller: Caller, query: SearchAuditQuery) {
       requireAuditor(caller);
+      const db = await reads.executorFor(primary, caller.userId);
       const enterpriseId = caller.enterpriseId;
       const request = pageRequest(query);
       const filters = attributeFiltersOf(query);
@@ -111,6 +116,7 @@ export function createAuditTrailService({
      */
     async export(caller: Caller, query: ExportAuditQuery, now = new Date()) {
       requireAuditor(caller);
+      const db = await reads.executorFor(primary, caller.userId);
       const format = query.format ?? 'json';
       const range = await filteredRange(db, caller.enterpriseId, query);
       const bounded = range.from === null || range.to === null ? { from: 1, to: 0 } : { from: range.from, to: range.to };
@@ -130,7 +136,8 @@ export function createAuditTrailService({
       requireAuditor(caller);
       const anchorsBetween =
         kept === undefined ? checkpoints.anchorsOf(caller.enterpriseId) : checkpoints.anchorsWithKept(caller.enterpriseId, kept);
-      const walk = await walkAuditChain(db, caller.enterpriseId, { anchorsBetween });
+      // Verification reads the primary: its answer is about the chain as written, not as replicated.
+      const walk = await walkAuditChain(primary, caller.enterpriseId, { anchorsBetween });
       return {
         valid: walk.valid,
         entries_checked: walk.entries_checked,

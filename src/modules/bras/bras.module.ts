@@ -36,7 +36,7 @@ function signChainAfterApproval(db: Executor, platform: ServicePlatform) {
 export const brasModule = defineModule({
   name: 'bras',
   services: (db, platform) => ({
-    bras: createBrasService({ db }),
+    bras: createBrasService({ db, reads: platform.reads }),
     transitions: createBraTransitionsService({ db, onApproved: signChainAfterApproval(db, platform) }),
     content: createBraContentService({ db }),
     snapshots: createBraSnapshotsService({ db }),

@@ -1,5 +1,6 @@
 import { requireAssigned, requireMember, seesLegalEntity } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
+import { PRIMARY_READS, type RoutedReads } from '../../platform/db/read-routing.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
 import { emitEvent } from '../../platform/events/outbox.js';
@@ -29,7 +30,7 @@ const invalidReference = (field: string, what: string) =>
  * Business risk assessments (2.1, 3.1, 4.2, D6). A factory bound to an executor: given a transaction,
  * every write joins it.
  */
-export function createBrasService({ db }: { db: Executor }) {
+export function createBrasService({ db, reads = PRIMARY_READS }: { db: Executor; reads?: RoutedReads }) {
   return {
     /** D5: admins see the enterprise, assessors and reviewers their assignments (a SQL predicate). */
     async list(caller: Caller, query: ListBrasQuery): Promise<Page<BraView>> {
@@ -53,7 +54,8 @@ export function createBrasService({ db }: { db: Executor }) {
       const scope = braScopeFor(caller);
       const page = await loadPage(
         pageRequest(query),
-        () => countBras(db, enterpriseId, filter, scope),
+        // The total may come from the replica (db/read-routing.ts); the rows come from the primary.
+        async () => countBras(await reads.executorFor(db, caller.userId), enterpriseId, filter, scope),
         (limit, offset) => listBras(db, enterpriseId, filter, scope, limit, offset),
       );
       return { data: page.data.map(toBraView), pagination: page.pagination };

@@ -20,7 +20,7 @@ export const controlsModule = defineModule({
     keyControls: createKeyControlsService({ db }),
     subControls: createSubControlsService({ db }),
     tests: createSubControlTestsService({ db }),
-    effectiveness: createEffectivenessService({ db }),
+    effectiveness: createEffectivenessService({ db, reads: platform.reads }),
     libraryImport: createLibraryImportService({ db }),
     libraryExport: createLibraryExportService({
       db,

@@ -1,4 +1,5 @@
 import type { Caller } from '../../platform/auth/principal.js';
+import { PRIMARY_READS, type RoutedReads } from '../../platform/db/read-routing.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { utcToday } from '../actions/overdue.js';
 import { completionPercentage } from '../bras/bra-summary.js';
@@ -21,11 +22,15 @@ const EFFECTIVENESS_KEYS = {
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
-/** The dashboard (reporting.dashboard): the figures of one statement, shaped. */
-export function createDashboardService({ db }: { db: Executor }) {
+/**
+ * The dashboard (reporting.dashboard): the figures of one statement, shaped. Its heat maps, effectiveness
+ * and trend may be read from the replica (db/read-routing.ts).
+ */
+export function createDashboardService({ db: primary, reads = PRIMARY_READS }: { db: Executor; reads?: RoutedReads }) {
   return {
     async dashboard(caller: Caller, query: DashboardQuery, now = new Date()): Promise<DashboardView> {
       requireRegisterReader(caller);
+      const db = await reads.executorFor(primary, caller.userId);
       await checkPlaceFilter(db, caller, query);
       const place = { legal_entity_id: query.legal_entity_id, business_unit_id: query.business_unit_id };
       const figures = await dashboardFigures(db, {

@@ -14,7 +14,7 @@ function reportingServices(db: Executor, platform: ServicePlatform): ReportingSe
       db: db as Kysely<DB>,
       onExportError: (error) => platform.log.error({ err: error }, 'risk register export failed while streaming'),
     }),
-    dashboard: createDashboardService({ db }),
+    dashboard: createDashboardService({ db, reads: platform.reads }),
     report: createReportService({ db }),
     trend: createScenarioTrendService({ db }),
   };

@@ -62,11 +62,20 @@ export interface OpenOptions {
   connectionTimeoutMs?: number;
   /** Start-up messages of the embedded server (started, joined, initialised). */
   log?: (message: string) => void;
+  /**
+   * `pgbouncer` (DATABASE_POOLER): the connection goes through PgBouncer in transaction mode, so every
+   * statement takes Kysely's path (prepared.ts does not hand statements to the pool directly).
+   */
+  pooler?: 'none' | 'pgbouncer';
 }
 
 export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
   const pool = { max: options.poolSize ?? 10, connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000 };
-  if (target.kind === 'postgres') return openPool(target.url, null, pool, 'postgres', null, async () => undefined);
+  if (target.kind === 'postgres') {
+    const database = openPool(target.url, null, pool, 'postgres', null, async () => undefined);
+    if (options.pooler === 'pgbouncer') directPools.delete(database.db);
+    return database;
+  }
   if (target.kind === 'embedded-dir') {
     const server = await joinEmbeddedServer(target.dataDir, options.log !== undefined ? { log: options.log } : {});
     return onServer(server, pool, () => server.release());
@@ -98,6 +107,8 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
 type PoolOptions = { max: number; connectionTimeoutMillis: number };
 
 const pools = new WeakMap<object, pg.Pool>();
+/** The pools prepared.ts may send statements to directly: all but those behind PgBouncer (DATABASE_POOLER). */
+const directPools = new WeakMap<object, pg.Pool>();
 
 /**
  * The pg pool under a database's own Kysely instance; undefined for anything else (a transaction, a
@@ -105,6 +116,11 @@ const pools = new WeakMap<object, pg.Pool>();
  */
 export function poolOf(executor: object): pg.Pool | undefined {
   return pools.get(executor);
+}
+
+/** poolOf, for a database not behind PgBouncer in transaction mode (DATABASE_POOLER=pgbouncer); else undefined. */
+export function directPoolOf(executor: object): pg.Pool | undefined {
+  return directPools.get(executor);
 }
 
 async function onServer(server: EmbeddedServer, pool: PoolOptions, release: () => Promise<void>): Promise<Database> {
@@ -136,6 +152,7 @@ function openPool(
     log: (event) => observer?.(event.queryDurationMillis, event.level === 'error'),
   });
   pools.set(db, pool);
+  directPools.set(db, pool);
   let closed = false;
   return {
     db,

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
-import { poolOf } from './engine.js';
+import { directPoolOf } from './engine.js';
 import type { DB, Executor } from './schema.js';
 
 /**
@@ -14,7 +14,10 @@ import type { DB, Executor } from './schema.js';
  * On the database itself (not in a transaction) the statement goes to the pg pool directly, as a bare
  * pg handler sends it: Kysely's connection provider, driver and result handling wrap each query in half
  * a dozen promises. No Kysely plugin is configured, so the rows are the same; a transaction's queries
- * stay on its connection, through Kysely.
+ * stay on its connection, through Kysely. Behind PgBouncer in transaction mode (DATABASE_POOLER=pgbouncer)
+ * every statement takes Kysely's path: both send unnamed statements only (Parse, Bind, Execute and Sync in
+ * one exchange), which a pooler in transaction mode passes through; no named, server-side prepared
+ * statement is ever created, since PgBouncer before 1.21 cannot keep one across transactions.
  */
 export function preparedQuery<A extends readonly unknown[], R>(
   build: (db: Kysely<DB>, ...args: A) => Compilable<R>,
@@ -23,7 +26,7 @@ export function preparedQuery<A extends readonly unknown[], R>(
   return async (executor, ...args) => {
     if (compiled === undefined) compiled = compile(build, executor as Kysely<DB>, args.length);
     const parameters = compiled.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
-    const pool = poolOf(executor);
+    const pool = directPoolOf(executor);
     if (pool !== undefined) return (await pool.query(compiled.query.sql, parameters)).rows as R[];
     const result = await executor.executeQuery<R>({ ...compiled.query, parameters });
     return result.rows;

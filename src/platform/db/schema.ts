@@ -15,6 +15,7 @@ import type { LegalEntitiesTables } from './tables/legal-entities.js';
 import type { MailTables } from './tables/mail.js';
 import type { MonitoringTables } from './tables/monitoring.js';
 import type { RiskScenariosTables } from './tables/risk-scenarios.js';
+import type { SchedulingTables } from './tables/scheduling.js';
 import type { UsersTables } from './tables/users.js';
 import type { WebhooksTables } from './tables/webhooks.js';
 
@@ -40,7 +41,8 @@ export type DB = EnterprisesTables &
   IdempotencyTables &
   EventsTables &
   WebhooksTables &
-  HealthTables;
+  HealthTables &
+  SchedulingTables;
 
 /** What repositories take: the database itself or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;

@@ -2,12 +2,27 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { isDatabaseUnavailable } from '../db/constraint-errors.js';
 import type { Database } from '../db/engine.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import type { Monitor } from '../monitoring/monitor.js';
 
+const ReplicaHealth = Type.Object(
+  {
+    state: Type.Union([Type.Literal('ok'), Type.Literal('lagging'), Type.Literal('unreachable')], {
+      description: 'ok: within REPLICA_MAX_LAG_MS; lagging: further behind; unreachable: it does not answer',
+    }),
+    lag_ms: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'How far the replica was behind the primary at the last probe (every second); null when it did not answer' }),
+    reads: Type.Union([Type.Literal('replica'), Type.Literal('primary')], { description: 'Where the reads allowed on the replica go now' }),
+  },
+  {
+    description: 'The read replica (DATABASE_REPLICA_URL), when one is configured; absent otherwise. Its trouble never fails the check: its reads go to the primary.',
+    examples: [{ state: 'ok', lag_ms: 0, reads: 'replica' }],
+  },
+);
 const HealthOk = Type.Object({
   status: Type.Literal('ok'),
   version: Type.String(),
   database: Type.Literal('ok'),
+  replica: Type.Optional(ReplicaHealth),
 });
 const HealthDown = Type.Object({
   status: Type.Literal('unavailable'),
@@ -20,6 +35,7 @@ export function registerHealthRoute(
   database: Database,
   version: string,
   monitor: Pick<Monitor, 'databaseError'>,
+  reads: Pick<ReadRouting, 'status'>,
 ): void {
   app.get(
     '/health',
@@ -39,7 +55,8 @@ export function registerHealthRoute(
     async (_request, reply) => {
       try {
         await withTimeout(pingTwice(database), 2_000);
-        return { status: 'ok' as const, version, database: 'ok' as const };
+        const replica = reads.status();
+        return { status: 'ok' as const, version, database: 'ok' as const, ...(replica === null ? {} : { replica }) };
       } catch (error) {
         // An outage seen only by health checks still raises its `database` alert (D9.5).
         monitor.databaseError(error, true);

@@ -2,6 +2,7 @@ import { operationOf } from '../http/operation.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { claimJobPeriod } from '../scheduling/job-runs.js';
 import { createAlertQueue } from './alert-queue.js';
 import { raiseAlert, type AlertInput } from './alert-raiser.js';
 import { AuthFailureTracker } from './auth-failure-tracker.js';
@@ -41,13 +42,29 @@ export function createMonitor(
   const queue = createAlertQueue((alert) => raiseAlert(db, alert), log);
   let round: Promise<void> | null = null;
 
-  async function runRound(): Promise<void> {
+  const intervalMs = options.intervalMs ?? CHECK_INTERVAL_MS;
+
+  /**
+   * `shared`: the timer's rounds. This process's own windows (auth failures, response times) are checked
+   * on every instance; the checks of stored data (enterprise health and its scores) once per period across
+   * the instances on the database (scheduling/job-runs.ts). flush() runs them here and now.
+   */
+  async function runRound(shared: boolean): Promise<void> {
     queue.newRound();
     const now = Date.now();
     authFailures.sweep(now);
     const p95 = responses.p95(now);
     if (p95 !== null && p95 > P95_LIMIT_MS) queue.enqueue(performanceAlert(p95));
-    for (const check of checks) {
+    let mine = checks.length > 0;
+    if (mine && shared) {
+      try {
+        mine = await claimJobPeriod(db, 'monitor.periodic_checks', intervalMs);
+      } catch (error) {
+        log.warn({ err: error }, 'periodic alert checks: could not claim the period');
+        mine = false;
+      }
+    }
+    for (const check of mine ? checks : []) {
       let alerts: AlertInput[];
       try {
         alerts = await check(db);
@@ -61,14 +78,14 @@ export function createMonitor(
   }
 
   /** One round at a time: a slow round (database trouble) is not overlapped by the next tick. */
-  function periodic(): Promise<void> {
-    round ??= runRound().finally(() => {
+  function periodic(shared: boolean): Promise<void> {
+    round ??= runRound(shared).finally(() => {
       round = null;
     });
     return round;
   }
 
-  const timer = setInterval(() => void periodic(), options.intervalMs ?? CHECK_INTERVAL_MS);
+  const timer = setInterval(() => void periodic(true), intervalMs);
   timer.unref();
 
   return {
@@ -126,7 +143,7 @@ export function createMonitor(
     async flush() {
       // A round already under way may have begun before the caller's events: run a complete one after it.
       if (round !== null) await round;
-      await periodic();
+      await periodic(false);
     },
     async close() {
       clearInterval(timer);

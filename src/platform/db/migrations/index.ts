@@ -25,6 +25,7 @@ const MIGRATION_FILES = [
   '20261127200000_organisation_row_versions.sql',
   '20261128100000_bra_comments.sql',
   '20261128150000_bra_roll_forward.sql',
+  '20261128200000_scheduled_job_runs.sql',
   '20261128300000_sharding_ready.sql',
 ] as const;
 
