@@ -25,7 +25,7 @@ describe('adding many scenarios to a BRA', async () => {
     expect(response.statusCode, response.body).toBe(201);
     const data = response.json().data;
     expect(data.map((s: { risk_scenario_id: string }) => s.risk_scenario_id)).toEqual([c!.id, a!.id, b!.id]);
-    expect(data[0]).toEqual({ id: expect.any(String), risk_scenario_id: c!.id, name: c!.name, category: c!.category, included: false, inherent_rating: null, residual_rating: null });
+    expect(data[0]).toEqual({ id: expect.any(String), risk_scenario_id: c!.id, name: c!.name, category: c!.category, included: false, inherent_rating: null, residual_rating: null, previous_residual_rating: null });
     const entries = await auditEntries(ctx, { entityId: bra.id, entityType: 'bra', action: 'update' });
     const added = entries.filter((e) => e.action_details['change'] === 'scenario_added');
     expect(added.map((e) => e.action_details['risk_scenario_id'])).toEqual([c!.id, a!.id, b!.id]);

@@ -151,8 +151,8 @@ describe('BRA continuity: roll-forward, snapshots and diff', async () => {
       const created = (await rollForward(w.assessor, source.bra.id)).json().data;
       const listed = await ok(w.reviewer, 'GET', `/bras/${created.id}/snapshots`);
       expect(listed).toEqual([
-        { id: expect.any(String), bra_id: created.id, kind: 'created', created_at: expect.any(String), created_by: w.assessor.id },
-        { id: source.approvalSnapshot, bra_id: source.bra.id, kind: 'approved', created_at: expect.any(String), created_by: w.admin.id },
+        { id: expect.any(String), bra_id: created.id, kind: 'created', created_at: expect.any(String), created_by: w.assessor.id, created_by_user: { id: w.assessor.id, full_name: w.assessor.fullName } },
+        { id: source.approvalSnapshot, bra_id: source.bra.id, kind: 'approved', created_at: expect.any(String), created_by: w.admin.id, created_by_user: { id: w.admin.id, full_name: w.admin.fullName } },
       ]);
       // Readable through the new BRA; the source's own list is unchanged.
       expect((await ok(w.reviewer, 'GET', `/bras/${created.id}/snapshots/${source.approvalSnapshot}`)).bra_id).toBe(source.bra.id);
