@@ -33,7 +33,7 @@ export interface OneTimeLinksDeps extends TokenGrantsDeps {
  */
 export function createOneTimeLinks(
   deps: OneTimeLinksDeps,
-  grants: Pick<ReturnType<typeof createTokenGrants>, 'startSession'>,
+  grants: Pick<ReturnType<typeof createTokenGrants>, 'startSession' | 'tokensFor'>,
   authenticate: (authorization: string | undefined, origin: RequestOrigin) => Promise<Principal>,
 ) {
   const { db } = deps;
@@ -56,17 +56,19 @@ export function createOneTimeLinks(
     }
     if (presented === undefined || presented === '') throw invalidRequest('token_hash is required');
     const now = new Date();
-    return inTransaction(db, async ({ trx }) => {
+    const started = await inTransaction(db, async ({ trx }) => {
       const link = await findOneTimeTokenForUse(trx, hashOneTimeToken(presented));
       if (link === undefined || link.kind !== type || link.used_at !== null || link.revoked_at !== null || link.expires_at <= now) {
         deps.monitor.authFailure({ account: null, enterpriseId: null, ip: origin.ip });
         throw otpExpired();
       }
-      const account = await repo.findAccountById(trx, link.user_id);
+      const account = await repo.lockAccount(trx, link.user_id);
       if (account === undefined || !account.active) throw otpExpired();
       await markOneTimeTokenUsed(trx, link.id, now);
       return grants.startSession(trx, account, origin, now, { method: type as OneTimeKind, one_time_link_id: link.id });
     });
+    // Signed once the session has committed, with no connection held.
+    return grants.tokensFor(started);
   }
 
   /** Recovery requests whose lookup and queueing are still under way (the app waits for them when closing). */

@@ -92,3 +92,14 @@ export async function claimRefreshToken(db: Executor, tokenId: number, at: Date)
 export async function touchSession(db: Executor, sessionId: string, at: Date): Promise<void> {
   await db.updateTable('auth_sessions').set({ refreshed_at: at }).where('id', '=', sessionId).execute();
 }
+
+/**
+ * Locks the user's row until the transaction ends and reads the account afresh: a deactivation or a
+ * password change (both update the row) either committed before, and is seen, or waits for this
+ * transaction, and then ends the sessions it created.
+ */
+export async function lockAccount(db: Executor, userId: string): Promise<AccountRow | undefined> {
+  const locked = await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+  if (locked === undefined) return undefined;
+  return findAccountById(db, userId);
+}

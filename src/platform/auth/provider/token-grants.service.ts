@@ -24,6 +24,16 @@ export interface TokenGrantBody {
   refresh_token?: string;
 }
 
+/** A session whose rows are written, with the refresh token to hand out; its access token is not yet signed. */
+export interface StartedSession {
+  account: repo.AccountRow;
+  sessionId: string;
+  refreshToken: string;
+  now: Date;
+}
+
+type SignInOutcome = { started: StartedSession } | { refused: repo.AccountRow };
+
 /** What the grants need of the provider's dependencies (provider.service.ts adds the rest). */
 export interface TokenGrantsDeps {
   db: Kysely<DB>;
@@ -38,10 +48,20 @@ export interface TokenGrantsDeps {
 export function createTokenGrants(deps: TokenGrantsDeps) {
   const { db, monitor } = deps;
 
-  /** Creates the session's next refresh token and signs an access token naming the session. */
-  async function issueTokens(trx: Transaction<DB>, account: repo.AccountRow, sessionId: string, now: Date): Promise<TokenResponseView> {
+  /** Stores the session's next refresh token (in the caller's transaction); the token is signed after commit. */
+  async function addRefreshToken(trx: Transaction<DB>, account: repo.AccountRow, sessionId: string, now: Date): Promise<StartedSession> {
     const refresh = newRefreshToken();
     await repo.insertRefreshToken(trx, sessionId, refresh.hash, new Date(now.getTime() + REFRESH_TOKEN_TTL_MS));
+    return { account, sessionId, refreshToken: refresh.token, now };
+  }
+
+  /**
+   * Signs the access token of a session whose rows have committed. Signing (WebCrypto, on libuv's pool) is
+   * kept out of every transaction, so that a burst of sign-ins does not hold pooled connections while it waits
+   * for the CPU behind queued scrypt work. Should it fail, the committed session is one nobody holds a token of.
+   */
+  async function tokensFor(started: StartedSession): Promise<TokenResponseView> {
+    const { account, sessionId, now } = started;
     const access = await signAccessToken(
       { userId: account.id, email: account.email, sessionId },
       deps.secrets,
@@ -53,7 +73,7 @@ export function createTokenGrants(deps: TokenGrantsDeps) {
       token_type: 'bearer',
       expires_in: ACCESS_TOKEN_TTL_SECONDS,
       expires_at: access.expiresAt,
-      refresh_token: refresh.token,
+      refresh_token: started.refreshToken,
       user: presentUser(account),
     };
   }
@@ -92,15 +112,31 @@ export function createTokenGrants(deps: TokenGrantsDeps) {
     // A hash of an older, cheaper cost is replaced now that the password is known (scrypt's cost only rises).
     const upgraded = check.upgrade ? await deps.passwords.hash(password) : null;
     const now = new Date();
-    return inTransaction(db, async ({ trx }) => {
-      if (upgraded !== null) await upgradePasswordHash(trx, account.id, account.password_hash as string, upgraded);
-      return startSession(trx, account, origin, now, {});
+    // The password was checked, and any new hash made, with no connection held; this short transaction
+    // re-reads the account under a row lock, since a deactivation or a password change may have committed
+    // since the read, and writes the session, its refresh token and the `login` entry together.
+    const outcome = await inTransaction<SignInOutcome>(db, async ({ trx }) => {
+      const current = await repo.lockAccount(trx, account.id);
+      if (current === undefined || !current.active || current.password_hash !== account.password_hash) {
+        const refusedAs = current ?? account;
+        const reason = current !== undefined && !current.active ? 'user_inactive' : 'wrong_password';
+        await writeAudit(trx, loginEvent(refusedAs, origin, 'failed', { reason }));
+        return { refused: refusedAs };
+      }
+      if (upgraded !== null) await upgradePasswordHash(trx, current.id, current.password_hash as string, upgraded);
+      return { started: await startSession(trx, current, origin, now, {}) };
     });
+    if ('refused' in outcome) {
+      monitor.authFailure({ account: email.toLowerCase(), enterpriseId: outcome.refused.trail_enterprise_id, ip: origin.ip, signIn: true });
+      throw invalidCredentials();
+    }
+    return tokensFor(outcome.started);
   }
 
   /**
-   * A new session with its tokens, the sign-in recorded and its `login` entry, in the caller's transaction:
-   * a password sign-in, or a one-time link followed (details name the method).
+   * A new session with its refresh token, the sign-in recorded and its `login` entry, in the caller's
+   * transaction: a password sign-in, or a one-time link followed (details name the method). The caller
+   * passes the result to `tokensFor` once the transaction has committed.
    */
   async function startSession(
     trx: Transaction<DB>,
@@ -108,19 +144,19 @@ export function createTokenGrants(deps: TokenGrantsDeps) {
     origin: RequestOrigin,
     now: Date,
     details: Record<string, unknown>,
-  ): Promise<TokenResponseView> {
+  ): Promise<StartedSession> {
     const signedIn = { ...account, last_sign_in_at: now };
     const sessionId = await repo.createSession(trx, account.id);
     await recordSignIn(trx, account.id, now);
-    const tokens = await issueTokens(trx, signedIn, sessionId, now);
+    const started = await addRefreshToken(trx, signedIn, sessionId, now);
     await writeAudit(trx, loginEvent(signedIn, origin, 'success', { session_id: sessionId, ...details }));
-    return tokens;
+    return started;
   }
 
-  type RefreshOutcome = { tokens: TokenResponseView } | { refused: ProviderError };
+  type RefreshOutcome = { started: StartedSession } | { refused: ProviderError };
 
   /**
-   * Rotation in one transaction. A token already replaced, whether seen so by the read or lost to a
+   * Rotation in one transaction (the access token is signed after it commits). A token already replaced, whether seen so by the read or lost to a
    * concurrent refresh at the claim, is a reuse: it may have been stolen, so the whole session ends
    * (D3), and its access tokens are dropped from the resolver's cache once that has committed.
    */
@@ -141,21 +177,23 @@ export function createTokenGrants(deps: TokenGrantsDeps) {
       if (token.expires_at.getTime() <= now.getTime()) {
         return { refused: invalidRefreshToken('Invalid Refresh Token: Refresh Token Expired', 'session_expired') };
       }
-      const account = await repo.findAccountById(trx, token.user_id);
+      // Locked as a sign-in locks it: a deactivation either committed before (refused here) or waits and
+      // then ends this session.
+      const account = await repo.lockAccount(trx, token.user_id);
       if (account === undefined || !account.active) {
         return { refused: invalidRefreshToken('Invalid Refresh Token: User Deactivated', 'user_banned') };
       }
       if (!(await repo.claimRefreshToken(trx, token.id, now))) return reuse();
       await repo.touchSession(trx, token.session_id, now);
-      return { tokens: await issueTokens(trx, account, token.session_id, now) };
+      return { started: await addRefreshToken(trx, account, token.session_id, now) };
     });
     if ('refused' in outcome) {
       // Guessing or replaying refresh tokens counts towards the per-address authentication alert.
       monitor.authFailure({ account: null, enterpriseId: null, ip: origin.ip });
       throw outcome.refused;
     }
-    return outcome.tokens;
+    return tokensFor(outcome.started);
   }
 
-  return { signInWithPassword, refresh, startSession };
+  return { signInWithPassword, refresh, startSession, tokensFor };
 }
