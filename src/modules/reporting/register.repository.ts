@@ -157,6 +157,28 @@ register as (
 }
 
 /**
+ * `with chosen as (…), register as (…)` for the dashboard: the register's rows with only the figures its
+ * aggregates read (the current ratings and whether the residual one is above the appetite); the names are left
+ * out (every included link has its scenario, every BRA its legal entity: foreign keys), the rows are the same.
+ */
+export function registerFiguresCte(query: RegisterQuery): RawBuilder<unknown> {
+  const { enterpriseId } = query;
+  return sql`
+with ${chosenCte(query)},
+register as (
+  select i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood, i.risk_score as inherent_score,
+         r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score,
+         coalesce(r.risk_score > ap.threshold_value, false) as above_appetite
+    from chosen c
+    join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.id
+    join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
+    ${rating('i', 'inherent')}
+    ${rating('r', 'residual')}
+    ${APPETITE}
+)`;
+}
+
+/**
  * `with chosen as (…), keys as (…)`: the register's rows reduced to what the sort and the filters read (the
  * link, its BRA, the sort keys; the inherent rating and the appetite only when a filter asks for them), so
  * that a page sorts and counts narrow rows and reads every other column for its own rows only.
