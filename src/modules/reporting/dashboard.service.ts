@@ -1,5 +1,6 @@
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import { utcToday } from '../actions/overdue.js';
 import { completionPercentage } from '../bras/bra-summary.js';
 import { dashboardFigures } from './dashboard.repository.js';
@@ -28,13 +29,15 @@ export function createDashboardService({ db }: { db: Executor }) {
       requireRegisterReader(caller);
       await checkPlaceFilter(db, caller, query);
       const place = { legal_entity_id: query.legal_entity_id, business_unit_id: query.business_unit_id };
-      const figures = await dashboardFigures(db, {
-        enterpriseId: caller.enterpriseId,
-        scope: registerScope(caller),
-        actionScope: dashboardActionScope(caller),
-        filter: place,
-        today: utcToday(now),
-      });
+      const figures = await inTransaction(db, ({ trx }) =>
+        dashboardFigures(trx, {
+          enterpriseId: caller.enterpriseId,
+          scope: registerScope(caller),
+          actionScope: dashboardActionScope(caller),
+          filter: place,
+          today: utcToday(now),
+        }),
+      );
       const byStatus = Object.fromEntries(STATUSES.map((status) => [status, figures.bras_by_status?.[status] ?? 0])) as Record<(typeof STATUSES)[number], number>;
       const overdue = Object.fromEntries(PRIORITIES.map((priority) => [priority, figures.overdue_by_priority?.[priority] ?? 0])) as Record<(typeof PRIORITIES)[number], number>;
       const effectiveness = Object.fromEntries(
