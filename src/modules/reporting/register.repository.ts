@@ -10,7 +10,8 @@ import { EFFECTIVENESS_LABELS } from '../controls/effectiveness-matrix.js';
  * actions. One statement, whatever the number of BRAs, scenarios, controls or actions: every per-row figure
  * is a join or a lateral subquery served by an index (bras_approved_place_idx, bra_ratings_current_key,
  * risk_appetites_scope_key, bra_controls_scenario_idx, mitigation_actions_scenario_idx). The figures that no
- * filter needs (control effectiveness, actions) are computed for the page's rows only, after the sort.
+ * filter needs (control effectiveness, actions) are computed for the page's rows only, after the sort; a page
+ * (registerPageQuery) sorts and counts narrow rows and reads every other column for its own rows only.
  */
 
 export interface RegisterFilter {
