@@ -1,6 +1,7 @@
 import type { Caller } from '../../platform/auth/principal.js';
 import { PRIMARY_READS, type RoutedReads } from '../../platform/db/read-routing.js';
 import type { Executor } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import { utcToday } from '../actions/overdue.js';
 import { completionPercentage } from '../bras/bra-summary.js';
 import { dashboardFigures } from './dashboard.repository.js';
@@ -33,13 +34,15 @@ export function createDashboardService({ db: primary, reads = PRIMARY_READS }: {
       const db = await reads.executorFor(primary, caller.userId);
       await checkPlaceFilter(db, caller, query);
       const place = { legal_entity_id: query.legal_entity_id, business_unit_id: query.business_unit_id };
-      const figures = await dashboardFigures(db, {
-        enterpriseId: caller.enterpriseId,
-        scope: registerScope(caller),
-        actionScope: dashboardActionScope(caller),
-        filter: place,
-        today: utcToday(now),
-      });
+      const figures = await inTransaction(db, ({ trx }) =>
+        dashboardFigures(trx, {
+          enterpriseId: caller.enterpriseId,
+          scope: registerScope(caller),
+          actionScope: dashboardActionScope(caller),
+          filter: place,
+          today: utcToday(now),
+        }),
+      );
       const byStatus = Object.fromEntries(STATUSES.map((status) => [status, figures.bras_by_status?.[status] ?? 0])) as Record<(typeof STATUSES)[number], number>;
       const overdue = Object.fromEntries(PRIORITIES.map((priority) => [priority, figures.overdue_by_priority?.[priority] ?? 0])) as Record<(typeof PRIORITIES)[number], number>;
       const effectiveness = Object.fromEntries(

@@ -10,7 +10,8 @@ import { EFFECTIVENESS_LABELS } from '../controls/effectiveness-matrix.js';
  * actions. One statement, whatever the number of BRAs, scenarios, controls or actions: every per-row figure
  * is a join or a lateral subquery served by an index (bras_approved_place_idx, bra_ratings_current_key,
  * risk_appetites_scope_key, bra_controls_scenario_idx, mitigation_actions_scenario_idx). The figures that no
- * filter needs (control effectiveness, actions) are computed for the page's rows only, after the sort.
+ * filter needs (control effectiveness, actions) are computed for the page's rows only, after the sort; a page
+ * (registerPageQuery) sorts and counts narrow rows and reads every other column for its own rows only.
  */
 
 export interface RegisterFilter {
@@ -93,8 +94,8 @@ function rowFilter(filter: RegisterFilter): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.join(clauses, sql` and `)}`;
 }
 
-/** `with chosen as (…), register as (…)`: the CTEs every register and dashboard statement starts from. */
-export function registerCte({ enterpriseId, scope, filter }: RegisterQuery): RawBuilder<unknown> {
+/** `chosen`: the BRAs whose scenarios the register holds (the newest approved one per place, and the live ones). */
+function chosenCte({ enterpriseId, scope, filter }: RegisterQuery): RawBuilder<unknown> {
   const places = placeFilter(filter);
   const live =
     filter.include_live === true
@@ -102,16 +103,32 @@ export function registerCte({ enterpriseId, scope, filter }: RegisterQuery): Raw
         select b.id, true as live from bras b
         where b.enterprise_id = ${enterpriseId} and b.status in ${LIVE_STATUSES} and ${scope} and ${places}`
       : sql``;
-  return sql`
-with chosen as (
+  return sql`chosen as (
   (select distinct on (b.legal_entity_id, b.business_unit_id) b.id, false as live
      from bras b
     where b.enterprise_id = ${enterpriseId} and b.status = 'approved' and ${scope} and ${places}
     order by b.legal_entity_id, b.business_unit_id, b.approved_at desc, b.id desc)
   ${live}
-),
-register as (
-  select le.id as legal_entity_id, le.name as legal_entity_name,
+)`;
+}
+
+/** The applicable appetite of BRA `b` (D6.9): the most specific of group, entity and unit. */
+const APPETITE = sql`left join lateral (
+      select ra.threshold_value, ra.risk_level from risk_appetites ra
+       where ra.enterprise_id = b.enterprise_id
+         and ((ra.legal_entity_id is null and ra.business_unit_id is null)
+              or (ra.legal_entity_id = b.legal_entity_id and (ra.business_unit_id is null or ra.business_unit_id = b.business_unit_id)))
+       order by (ra.business_unit_id is not null)::int + (ra.legal_entity_id is not null)::int desc
+       limit 1
+    ) ap on true`;
+
+/** A current rating of link `l`, as `alias`. */
+const rating = (alias: string, type: 'inherent' | 'residual') =>
+  sql`left join bra_ratings ${sql.raw(alias)} on ${sql.raw(alias)}.enterprise_id = l.enterprise_id and ${sql.raw(alias)}.bra_risk_scenario_id = l.id
+                           and ${sql.raw(alias)}.rating_type = ${sql.lit(type)} and ${sql.raw(alias)}.superseded_at is null`;
+
+/** The register's columns, over `c` (chosen), `b`, `le`, `bu`, `l`, `rs`, `i`, `r` and `ap`. */
+const REGISTER_COLUMNS = sql`le.id as legal_entity_id, le.name as legal_entity_name,
          bu.id as business_unit_id, bu.name as business_unit_name,
          b.id as bra_id, b.name as bra_name, b.period as bra_period, b.status as bra_status, b.approved_at as bra_approved_at,
          c.live,
@@ -119,25 +136,73 @@ register as (
          i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood, i.risk_score as inherent_score, i.risk_level as inherent_level,
          r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score, r.risk_level as residual_level,
          ap.threshold_value as appetite_threshold, ap.risk_level as appetite_level,
-         coalesce(r.risk_score > ap.threshold_value, false) as above_appetite
+         coalesce(r.risk_score > ap.threshold_value, false) as above_appetite`;
+
+/** `with chosen as (…), register as (…)`: the CTEs every register and dashboard statement starts from. */
+export function registerCte(query: RegisterQuery): RawBuilder<unknown> {
+  const { enterpriseId } = query;
+  return sql`
+with ${chosenCte(query)},
+register as (
+  select ${REGISTER_COLUMNS}
     from chosen c
     join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.id
     join legal_entities le on le.enterprise_id = b.enterprise_id and le.id = b.legal_entity_id
     left join business_units bu on bu.enterprise_id = b.enterprise_id and bu.id = b.business_unit_id
     join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
     join risk_scenarios rs on rs.enterprise_id = l.enterprise_id and rs.id = l.risk_scenario_id
-    left join bra_ratings i on i.enterprise_id = l.enterprise_id and i.bra_risk_scenario_id = l.id
-                           and i.rating_type = 'inherent' and i.superseded_at is null
-    left join bra_ratings r on r.enterprise_id = l.enterprise_id and r.bra_risk_scenario_id = l.id
-                           and r.rating_type = 'residual' and r.superseded_at is null
-    left join lateral (
-      select ra.threshold_value, ra.risk_level from risk_appetites ra
-       where ra.enterprise_id = b.enterprise_id
-         and ((ra.legal_entity_id is null and ra.business_unit_id is null)
-              or (ra.legal_entity_id = b.legal_entity_id and (ra.business_unit_id is null or ra.business_unit_id = b.business_unit_id)))
-       order by (ra.business_unit_id is not null)::int + (ra.legal_entity_id is not null)::int desc
-       limit 1
-    ) ap on true
+    ${rating('i', 'inherent')}
+    ${rating('r', 'residual')}
+    ${APPETITE}
+)`;
+}
+
+/**
+ * `with chosen as (…), register as (…)` for the dashboard: the register's rows with only the figures its
+ * aggregates read (the current ratings and whether the residual one is above the appetite); the names are left
+ * out (every included link has its scenario, every BRA its legal entity: foreign keys), the rows are the same.
+ */
+export function registerFiguresCte(query: RegisterQuery): RawBuilder<unknown> {
+  const { enterpriseId } = query;
+  return sql`
+with ${chosenCte(query)},
+register as (
+  select i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood, i.risk_score as inherent_score,
+         r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score,
+         coalesce(r.risk_score > ap.threshold_value, false) as above_appetite
+    from chosen c
+    join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.id
+    join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
+    ${rating('i', 'inherent')}
+    ${rating('r', 'residual')}
+    ${APPETITE}
+)`;
+}
+
+/**
+ * `with chosen as (…), keys as (…)`: the register's rows reduced to what the sort and the filters read (the
+ * link, its BRA, the sort keys; the inherent rating and the appetite only when a filter asks for them), so
+ * that a page sorts and counts narrow rows and reads every other column for its own rows only.
+ */
+function registerKeysCte(query: RegisterQuery): RawBuilder<unknown> {
+  const { enterpriseId, filter } = query;
+  const inherent = filter.inherent_impact !== undefined || filter.inherent_likelihood !== undefined;
+  const appetite = filter.above_appetite !== undefined;
+  return sql`
+with ${chosenCte(query)},
+keys as (
+  select b.id as bra_id, c.live, l.id as scenario_link_id, rs.name as scenario_name, rs.category, le.name as legal_entity_name,
+         r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score, r.risk_level as residual_level
+         ${inherent ? sql`, i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood` : sql``}
+         ${appetite ? sql`, coalesce(r.risk_score > ap.threshold_value, false) as above_appetite` : sql``}
+    from chosen c
+    join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.id
+    join legal_entities le on le.enterprise_id = b.enterprise_id and le.id = b.legal_entity_id
+    join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
+    join risk_scenarios rs on rs.enterprise_id = l.enterprise_id and rs.id = l.risk_scenario_id
+    ${inherent ? rating('i', 'inherent') : sql``}
+    ${rating('r', 'residual')}
+    ${appetite ? APPETITE : sql``}
 )`;
 }
 
@@ -152,14 +217,22 @@ const ORDER: Record<RegisterSort, RawBuilder<unknown>> = {
  */
 export function registerRowsQuery(query: RegisterQuery, sort: RegisterSort, page?: { limit: number; offset: number }): RawBuilder<RegisterRow> {
   const paging = page === undefined ? sql`` : sql`limit ${page.limit} offset ${page.offset}`;
+  const extras = rowExtras(query);
   return sql<RegisterRow>`${registerCte(query)},
 selected as (select *, count(*) over () as matching from register where ${rowFilter(query.filter)} order by ${ORDER[sort]} ${paging})
-select selected.*,
-       (${EFFECTIVENESS_ORDER})[eff.weakest] as control_effectiveness,
-       coalesce(act.open_actions, 0)::int as open_actions,
-       coalesce(act.overdue_actions, 0)::int as overdue_actions
+select selected.*, ${extras.columns}
   from selected
-  left join lateral (
+  ${extras.joins}
+ order by ${ORDER[sort]}`;
+}
+
+/** The figures no filter needs, over `selected`: the weakest control effectiveness, the open and overdue actions. */
+function rowExtras(query: RegisterQuery): { columns: RawBuilder<unknown>; joins: RawBuilder<unknown> } {
+  return {
+    columns: sql`(${EFFECTIVENESS_ORDER})[eff.weakest] as control_effectiveness,
+       coalesce(act.open_actions, 0)::int as open_actions,
+       coalesce(act.overdue_actions, 0)::int as overdue_actions`,
+    joins: sql`left join lateral (
     select max(array_position(${EFFECTIVENESS_ORDER}, sc.total_effectiveness::text)) as weakest
       from bra_controls bc
       join sub_controls sc on sc.enterprise_id = bc.enterprise_id and sc.id = bc.sub_control_id
@@ -171,22 +244,52 @@ select selected.*,
       from mitigation_actions a
      where a.enterprise_id = ${query.enterpriseId} and a.bra_risk_scenario_id = selected.scenario_link_id
        and not a.archived and a.status <> 'completed'
-  ) act on true
+  ) act on true`,
+  };
+}
+
+/**
+ * One page of the register and the number of matching rows (`matching`, a window count over the narrow
+ * rows, taken before the limit): the sort and the count read only the sort keys and the filtered figures;
+ * names, ratings, appetite, control effectiveness and actions are read for the page's rows only. Same rows,
+ * same order, same columns as registerRowsQuery's over the same page.
+ */
+export function registerPageQuery(query: RegisterQuery, sort: RegisterSort, page: { limit: number; offset: number }): RawBuilder<RegisterRow> {
+  const { enterpriseId } = query;
+  const extras = rowExtras(query);
+  return sql<RegisterRow>`${registerKeysCte(query)},
+paged as (select bra_id, live, scenario_link_id, count(*) over () as matching from keys where ${rowFilter(query.filter)}
+           order by ${ORDER[sort]} limit ${page.limit} offset ${page.offset}),
+selected as (
+  select ${REGISTER_COLUMNS}, c.matching
+    from paged c
+    join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.bra_id
+    join legal_entities le on le.enterprise_id = b.enterprise_id and le.id = b.legal_entity_id
+    left join business_units bu on bu.enterprise_id = b.enterprise_id and bu.id = b.business_unit_id
+    join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.id = c.scenario_link_id
+    join risk_scenarios rs on rs.enterprise_id = l.enterprise_id and rs.id = l.risk_scenario_id
+    ${rating('i', 'inherent')}
+    ${rating('r', 'residual')}
+    ${APPETITE}
+)
+select selected.*, ${extras.columns}
+  from selected
+  ${extras.joins}
  order by ${ORDER[sort]}`;
 }
 
 /**
- * A page and the number of matching rows, from one evaluation of the register (`matching`, a window count
- * taken before the limit). A page past the end has no row to carry it: the count is then asked for alone.
+ * A page and the number of matching rows, from one statement (registerPageQuery). A page past the end has no
+ * row to carry the count: it is then asked for alone.
  */
 export async function registerPage(db: Executor, query: RegisterQuery, sort: RegisterSort, limit: number, offset: number) {
-  const { rows } = await registerRowsQuery(query, sort, { limit, offset }).execute(db);
+  const { rows } = await registerPageQuery(query, sort, { limit, offset }).execute(db);
   const total = rows.length > 0 ? Number(rows[0]!.matching) : offset === 0 ? 0 : await countRegister(db, query);
   return { rows, total };
 }
 
 export async function countRegister(db: Executor, query: RegisterQuery): Promise<number> {
-  const { rows } = await sql<{ total: string }>`${registerCte(query)}
-select count(*) as total from register where ${rowFilter(query.filter)}`.execute(db);
+  const { rows } = await sql<{ total: string }>`${registerKeysCte(query)}
+select count(*) as total from keys where ${rowFilter(query.filter)}`.execute(db);
   return Number(rows[0]?.total ?? 0);
 }
