@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { writeAudit } from '../../src/platform/audit/audit-writer.js';
 import { EMBEDDED_RUNTIME_ROLE, openDatabase, type Database } from '../../src/platform/db/engine.js';
@@ -88,10 +88,16 @@ describe('the runtime database role', async () => {
  * The embedded engine sets the two roles up itself: its server's superuser owns the schema and migrates, the
  * service connects as EMBEDDED_RUNTIME_ROLE. Its own server (memory://), on the embedded leg only.
  */
-describe.runIf(engineUnderTest() === 'embedded')('the embedded engine runs the service as its runtime role', async () => {
-  const database = await openDatabase({ kind: 'embedded-memory' }, { poolSize: 2 });
-  afterAll(() => database.close());
-  const report = await setUpSchema(loadConfig({ DATABASE_URL: 'memory://', LOG_LEVEL: 'silent' }), database);
+describe.runIf(engineUnderTest() === 'embedded')('the embedded engine runs the service as its runtime role', () => {
+  // Opened in beforeAll, not in the describe's body: vitest collects a skipped suite's body too (the server
+  // leg), where a server started there would never be closed.
+  let database: Database;
+  let report: Awaited<ReturnType<typeof setUpSchema>>;
+  beforeAll(async () => {
+    database = await openDatabase({ kind: 'embedded-memory' }, { poolSize: 2 });
+    report = await setUpSchema(loadConfig({ DATABASE_URL: 'memory://', LOG_LEVEL: 'silent' }), database);
+  });
+  afterAll(() => database?.close());
   const refusal = (statement: ReturnType<typeof sql>) => outcome(database.db, statement);
 
   it('connects as a role that owns nothing and is no superuser, after the superuser migrated', async () => {
