@@ -10,18 +10,14 @@
 // each export is downloaded by this process (nothing kept) while the service's RSS is sampled from /proc
 // every 10 ms. "peak" is over the RSS before the download, itself after a warm-up export of the same format.
 // The last run reads the XLSX slowly (256 KiB, then 100 ms of pause), as a client on a slow link would.
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../src/platform/db/engine.ts';
 import { migrateToLatest } from '../src/platform/db/migrator.ts';
+import { enterpriseWithAdmin, rssMiB, signIn, SUPER_ADMIN, startService, stop } from './support.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
 const ENTITIES = Number(option('entities', '4000'));
@@ -30,19 +26,8 @@ const RUNS = Number(option('runs', '2'));
 const SERVER_URL = option('database-url', 'postgres://postgres@127.0.0.1:5432');
 const DATABASE = 'bench_register_export';
 const DATABASE_URL = `${SERVER_URL}/${DATABASE}`;
-const ANON_KEY = 'bench-anon-key-0123456789abcdef';
-const SERVICE_ROLE_KEY = 'bench-service-role-key-0123456789abcdef';
-const SUPER = { email: 'bench-super@example.test', password: 'bench super password' };
 const log = (...parts) => console.log(...parts);
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 // ---- the database -------------------------------------------------------------------------------------
 const admin = new pg.Client({ connectionString: `${SERVER_URL}/postgres` });
@@ -54,64 +39,13 @@ const database = await openDatabase({ kind: 'postgres', url: DATABASE_URL }, { p
 await migrateToLatest(database);
 await database.close();
 
-// ---- the service --------------------------------------------------------------------------------------
-const port = await freePort();
-const BASE = `http://127.0.0.1:${port}`;
-const service = spawn(process.execPath, ['dist/main.js'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    DATABASE_URL,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    AUTH_ANON_KEY: ANON_KEY,
-    AUTH_SERVICE_ROLE_KEY: SERVICE_ROLE_KEY,
-    BOOTSTRAP_SUPER_ADMIN_EMAIL: SUPER.email,
-    BOOTSTRAP_SUPER_ADMIN_PASSWORD: SUPER.password,
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    RATE_LIMIT_PER_HOUR: '100000000',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-process.on('exit', () => service.kill('SIGTERM'));
-for (let i = 0; ; i += 1) {
-  try {
-    if ((await fetch(`${BASE}/health`)).status === 200) break;
-  } catch {
-    // not listening yet
-  }
-  if (i > 600) throw new Error('the service did not come up');
-  await sleep(100);
-}
+// ---- the service (bench/support.mjs: as deployed, rate limits raised) ------------------------------------
+const service = await startService('service', { DATABASE_URL });
+const BASE = service.baseUrl;
 
-async function call(method, path, { token, apikey, body } = {}) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (apikey) headers.apikey = apikey;
-  const response = await fetch(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return text === '' ? null : JSON.parse(text);
-}
-const signIn = async (email, password) =>
-  (await call('POST', '/auth/v1/token?grant_type=password', { apikey: ANON_KEY, body: { email, password } })).access_token;
-
-/** An enterprise and its client admin, through the API; returns the enterprise id and the admin's token. */
-async function enterpriseWithAdmin(superToken, name) {
-  const enterprise = (await call('POST', '/api/v1/admin/enterprises', { token: superToken, body: { name, country: 'GB' } })).data;
-  const user = (await call('POST', `/api/v1/admin/enterprises/${enterprise.id}/users`, {
-    token: superToken,
-    body: { email: `admin-${enterprise.id.slice(0, 8)}@example.test`, full_name: `${name} admin`, role: 'admin' },
-  })).data;
-  await call('PUT', `/auth/v1/admin/users/${user.user_id}`, { token: SERVICE_ROLE_KEY, apikey: SERVICE_ROLE_KEY, body: { password: 'bench password 1' } });
-  return { id: enterprise.id, token: await signIn(user.email, 'bench password 1') };
-}
-
-const superToken = await signIn(SUPER.email, SUPER.password);
-const large = await enterpriseWithAdmin(superToken, 'Bench Register Export');
-const small = await enterpriseWithAdmin(superToken, 'Bench Register Warm-up');
+const superToken = await signIn(BASE, SUPER_ADMIN.email, SUPER_ADMIN.password);
+const large = await enterpriseWithAdmin(BASE, superToken, 'Bench Register Export');
+const small = await enterpriseWithAdmin(BASE, superToken, 'Bench Register Warm-up');
 
 // ---- the data, in SQL ---------------------------------------------------------------------------------
 const data = await openDatabase({ kind: 'postgres', url: DATABASE_URL }, { poolSize: 2 });
@@ -152,7 +86,6 @@ const warmRows = await generate(small.id, Math.max(1, Math.round(ENTITIES / 10))
 await data.close();
 
 // ---- the exports --------------------------------------------------------------------------------------
-const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 /** One download, read to the end and counted; `slow` pauses 100 ms after each 256 KiB. */
 async function exportRss(format, token, expectedRows, { slow = false } = {}) {
@@ -198,7 +131,7 @@ log(`XLSX slow client (${rows.toLocaleString('en')} rows)  ${(slow.bytes / 10485
   `${Math.round(slow.rowsPerSecond).toLocaleString('en').padStart(6)} rows/s; RSS ${slow.baseline.toFixed(0)} MiB before, peak ${slow.peak.toFixed(0)} MiB ` +
   `(+${(slow.peak - slow.baseline).toFixed(0)} MiB); load ${load()}`);
 
-service.kill('SIGTERM');
+await stop(service.child);
 const cleanup = new pg.Client({ connectionString: `${SERVER_URL}/postgres` });
 await cleanup.connect();
 await cleanup.query(`drop database if exists ${DATABASE} with (force)`);

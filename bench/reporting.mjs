@@ -15,17 +15,13 @@
 // GET /risk-register (page 1 of 25 rows, default sort) and GET /dashboard as the medium enterprise's admin;
 // the export of 100,000 rows (CSV, then XLSX) is downloaded while the service's RSS is sampled from /proc
 // every 20 ms, beside the export of the medium enterprise's 4,000 rows for comparison.
-import { spawn } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../src/platform/db/engine.ts';
 import { migrateToLatest } from '../src/platform/db/migrator.ts';
-import { cpuSeconds, freePort, rssMiB } from './support.mjs';
+import { cpuSeconds, enterpriseWithAdmin, rssMiB, signIn, SUPER_ADMIN, startService, stop } from './support.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
 const DURATION = Number(option('duration', '10'));
@@ -33,9 +29,6 @@ const CONNECTIONS = Number(option('connections', '8'));
 const SERVER_URL = option('database-url', 'postgres://postgres@127.0.0.1:5432');
 const DATABASE = 'bench_reporting';
 const DATABASE_URL = `${SERVER_URL}/${DATABASE}`;
-const ANON_KEY = 'bench-anon-key-0123456789abcdef';
-const SERVICE_ROLE_KEY = 'bench-service-role-key-0123456789abcdef';
-const SUPER = { email: 'bench-super@example.test', password: 'bench super password' };
 const log = (...parts) => console.log(...parts);
 
 // ---- the database -------------------------------------------------------------------------------------
@@ -48,64 +41,13 @@ const database = await openDatabase({ kind: 'postgres', url: DATABASE_URL }, { p
 await migrateToLatest(database);
 await database.close();
 
-// ---- the service --------------------------------------------------------------------------------------
-const port = await freePort();
-const BASE = `http://127.0.0.1:${port}`;
-const service = spawn(process.execPath, ['dist/main.js'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    DATABASE_URL,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    AUTH_ANON_KEY: ANON_KEY,
-    AUTH_SERVICE_ROLE_KEY: SERVICE_ROLE_KEY,
-    BOOTSTRAP_SUPER_ADMIN_EMAIL: SUPER.email,
-    BOOTSTRAP_SUPER_ADMIN_PASSWORD: SUPER.password,
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    RATE_LIMIT_PER_HOUR: '100000000',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-process.on('exit', () => service.kill('SIGTERM'));
-for (let i = 0; ; i += 1) {
-  try {
-    if ((await fetch(`${BASE}/health`)).status === 200) break;
-  } catch {
-    // not listening yet
-  }
-  if (i > 600) throw new Error('the service did not come up');
-  await sleep(100);
-}
+// ---- the service (bench/support.mjs: as deployed, rate limits raised) ------------------------------------
+const service = await startService('service', { DATABASE_URL });
+const BASE = service.baseUrl;
 
-async function call(method, path, { token, apikey, body } = {}) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (apikey) headers.apikey = apikey;
-  const response = await fetch(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return text === '' ? null : JSON.parse(text);
-}
-const signIn = async (email, password) =>
-  (await call('POST', '/auth/v1/token?grant_type=password', { apikey: ANON_KEY, body: { email, password } })).access_token;
-
-/** An enterprise and its client admin, through the API; returns the enterprise id and the admin's token. */
-async function enterpriseWithAdmin(superToken, name) {
-  const enterprise = (await call('POST', '/api/v1/admin/enterprises', { token: superToken, body: { name, country: 'GB' } })).data;
-  const user = (await call('POST', `/api/v1/admin/enterprises/${enterprise.id}/users`, {
-    token: superToken,
-    body: { email: `admin-${enterprise.id.slice(0, 8)}@example.test`, full_name: `${name} admin`, role: 'admin' },
-  })).data;
-  await call('PUT', `/auth/v1/admin/users/${user.user_id}`, { token: SERVICE_ROLE_KEY, apikey: SERVICE_ROLE_KEY, body: { password: 'bench password 1' } });
-  return { id: enterprise.id, token: await signIn(user.email, 'bench password 1') };
-}
-
-const superToken = await signIn(SUPER.email, SUPER.password);
-const medium = await enterpriseWithAdmin(superToken, 'Bench Medium');
-const large = await enterpriseWithAdmin(superToken, 'Bench Export');
+const superToken = await signIn(BASE, SUPER_ADMIN.email, SUPER_ADMIN.password);
+const medium = await enterpriseWithAdmin(BASE, superToken, 'Bench Medium');
+const large = await enterpriseWithAdmin(BASE, superToken, 'Bench Export');
 
 // ---- the data, in SQL ---------------------------------------------------------------------------------
 const data = await openDatabase({ kind: 'postgres', url: DATABASE_URL }, { poolSize: 2 });
@@ -220,5 +162,5 @@ await exportRss('XLSX, medium (4,000 rows)', '/api/v1/risk-register/export?forma
 await exportRss('XLSX, export enterprise (100,000)', '/api/v1/risk-register/export?format=xlsx', large.token);
 await exportRss('CSV, export enterprise again', '/api/v1/risk-register/export?format=csv', large.token);
 
-service.kill('SIGTERM');
+await stop(service.child);
 process.exit(0);

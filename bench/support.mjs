@@ -116,6 +116,17 @@ export async function call(baseUrl, method, path, { token, apikey, body } = {}) 
 export const signIn = async (baseUrl, email, password) =>
   (await call(baseUrl, 'POST', '/auth/v1/token?grant_type=password', { apikey: ANON_KEY, body: { email, password } })).access_token;
 
+/** An enterprise and its client admin, through the API (as the super admin); the enterprise id and the admin's token. */
+export async function enterpriseWithAdmin(baseUrl, superToken, name) {
+  const enterprise = (await call(baseUrl, 'POST', '/api/v1/admin/enterprises', { token: superToken, body: { name, country: 'GB' } })).data;
+  const user = (await call(baseUrl, 'POST', `/api/v1/admin/enterprises/${enterprise.id}/users`, {
+    token: superToken,
+    body: { email: `admin-${enterprise.id.slice(0, 8)}@example.test`, full_name: `${name} admin`, role: 'admin' },
+  })).data;
+  await call(baseUrl, 'PUT', `/auth/v1/admin/users/${user.user_id}`, { token: SERVICE_ROLE_KEY, apikey: SERVICE_ROLE_KEY, body: { password: 'bench password 1' } });
+  return { id: enterprise.id, token: await signIn(baseUrl, user.email, 'bench password 1') };
+}
+
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux; null elsewhere). */
 export function cpuSeconds(pid) {
   try {
