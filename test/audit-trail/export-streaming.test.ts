@@ -1,35 +1,11 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../support/app.js';
+import { createTestContext } from '../support/app.js';
 import { sessionHeaders } from '../support/api.js';
+import { busyConnections, openDownload, until } from '../support/streaming.js';
 import { createEnterprise, createUser } from '../support/factories.js';
 import { bulkAuditEntries } from '../support/governance-factories.js';
-
-/** Connections of this database other than the asking one that are running or holding a transaction. */
-async function busyConnections(ctx: TestContext): Promise<number> {
-  const { rows } = await sql<{ n: number }>`
-    select count(*)::int as n from pg_stat_activity
-    where datname = current_database() and pid <> pg_backend_pid() and state is not null and state <> 'idle'`.execute(ctx.db);
-  return Number(rows[0]!.n);
-}
-
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 400; attempt += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`never happened: ${what}`);
-}
-
-function open(url: string, headers: Record<string, string>): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers }, resolve);
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** D7.6: the export streams from a cursor with back-pressure, and lets go of its connection when the client does. */
 describe('audit export streaming', async () => {
@@ -42,7 +18,7 @@ describe('audit export streaming', async () => {
   const base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
 
   it('a client that stops reading holds the export at the cursor; when it disconnects the connection is released at once', async () => {
-    const response = await open(`${base}/api/v1/audit/export?format=csv`, await headers(admin));
+    const response = await openDownload(`${base}/api/v1/audit/export?format=csv`, await headers(admin));
     expect(response.statusCode).toBe(200);
     response.pause();
     try {
@@ -61,7 +37,7 @@ describe('audit export streaming', async () => {
   });
 
   it('a full export still completes afterwards, every entry once (the pool was not left short)', async () => {
-    const response = await open(`${base}/api/v1/audit/export?format=csv`, await headers(admin));
+    const response = await openDownload(`${base}/api/v1/audit/export?format=csv`, await headers(admin));
     let records = 0;
     for await (const chunk of response) records += (chunk.toString().match(/\r\n/g) ?? []).length;
     expect(records).toBe(40_001);

@@ -1,10 +1,10 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { REGISTER_COLUMNS } from '../../src/modules/reporting/register.schemas.js';
-import { createTestContext, type TestContext } from '../support/app.js';
+import { createTestContext } from '../support/app.js';
 import { sessionHeaders } from '../support/api.js';
+import { busyConnections, openDownload, until } from '../support/streaming.js';
 import { createBraEnterprise } from '../support/bras-factories.js';
 import { createUser } from '../support/factories.js';
 import { bulkRegister, FORMULA_SCENARIO, xlsxRows } from './register-bulk.js';
@@ -12,30 +12,6 @@ import { bulkRegister, FORMULA_SCENARIO, xlsxRows } from './register-bulk.js';
 const ENTITIES = 1_000;
 const SCENARIOS = 20;
 const ROWS = ENTITIES * SCENARIOS;
-
-/** Connections of this database other than the asking one that are running or holding a transaction. */
-async function busyConnections(ctx: TestContext): Promise<number> {
-  const { rows } = await sql<{ n: number }>`
-    select count(*)::int as n from pg_stat_activity
-    where datname = current_database() and pid <> pg_backend_pid() and state is not null and state <> 'idle'`.execute(ctx.db);
-  return Number(rows[0]!.n);
-}
-
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 400; attempt += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`never happened: ${what}`);
-}
-
-function open(url: string, headers: Record<string, string>): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers }, resolve);
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /**
  * The register export streams from a cursor with back-pressure in both formats, and lets go of its
@@ -53,7 +29,7 @@ describe('risk register export streaming', async () => {
   it.each(['csv', 'xlsx'] as const)(
     '%s: a client that stops reading holds the export at the cursor; when it disconnects the connection is released at once',
     async (format) => {
-      const response = await open(`${base}/api/v1/risk-register/export?format=${format}`, await headers(admin));
+      const response = await openDownload(`${base}/api/v1/risk-register/export?format=${format}`, await headers(admin));
       expect(response.statusCode).toBe(200);
       response.pause();
       try {
@@ -73,7 +49,7 @@ describe('risk register export streaming', async () => {
   );
 
   it('a full XLSX export still completes afterwards: every row once, formula text kept as text (the pool was not left short)', async () => {
-    const response = await open(`${base}/api/v1/risk-register/export?format=xlsx`, await headers(admin));
+    const response = await openDownload(`${base}/api/v1/risk-register/export?format=xlsx`, await headers(admin));
     expect(response.statusCode).toBe(200);
     const chunks: Buffer[] = [];
     for await (const chunk of response as AsyncIterable<Buffer>) chunks.push(chunk);
