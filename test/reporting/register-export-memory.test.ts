@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REGISTER_COLUMNS } from '../../src/modules/reporting/register.schemas.js';
 import { createTestContext, TEST_PUBLIC_URL } from '../support/app.js';
 import { sessionHeaders } from '../support/api.js';
+import { ensureBuilt, startService, type ServiceProcess } from '../support/service-process.js';
+import { openDownload } from '../support/streaming.js';
 import { createBraEnterprise } from '../support/bras-factories.js';
 import { freshDatabase } from '../support/database.js';
 import { createUser, type TestUser } from '../support/factories.js';
@@ -17,22 +16,6 @@ const SCENARIOS = 25;
 const ROWS = ENTITIES * SCENARIOS;
 const MB = 1024 * 1024;
 const NAME_COLUMN = REGISTER_COLUMNS.indexOf('scenario_name') + 1;
-
-function open(url: string, headers: Record<string, string>): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers }, resolve);
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** The resident set of a process, from /proc (Linux). */
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
@@ -76,35 +59,19 @@ describe('risk register export memory', async () => {
   const smallAdmin = await createUser(ctx, { role: 'admin', enterpriseId: small.id });
   await bulkRegister(ctx, small.id, { entities: ENTITIES / 10, scenariosPerBra: SCENARIOS });
 
-  let service: ChildProcess | undefined;
-  let running: { base: string; pid: number } | undefined;
-  afterAll(() => {
-    service?.kill('SIGTERM');
-  });
-
-  async function startService(): Promise<{ base: string; pid: number }> {
+  // The service as deployed (dist/), on this suite's database, as a process whose RSS is its own.
+  let running: ServiceProcess | undefined;
+  afterAll(() => running?.stop());
+  async function serviceProcess(): Promise<{ base: string; pid: number }> {
     if (database.url === null) throw new Error('the service process needs a database URL');
-    const port = await freePort();
-    service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_PER_HOUR: '1000000' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const base = `http://127.0.0.1:${port}`;
-    for (let attempt = 0; attempt < 600; attempt += 1) {
-      try {
-        const response = await fetch(`${base}/health`);
-        if (response.ok) return { base, pid: service.pid! };
-      } catch {
-        // not listening yet
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('the service did not start');
+    ensureBuilt();
+    running ??= await startService({ DATABASE_URL: database.url, PUBLIC_URL: TEST_PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_PER_HOUR: '1000000' });
+    return { base: running.baseUrl, pid: running.child.pid! };
   }
 
   /** Reads the whole download: for CSV counting records and formula cells without keeping them; an XLSX is kept whole. */
   async function exportAll(base: string, format: 'csv' | 'xlsx', user: TestUser) {
-    const response = await open(`${base}/api/v1/risk-register/export?format=${format}`, await headers(user));
+    const response = await openDownload(`${base}/api/v1/risk-register/export?format=${format}`, await headers(user));
     const escaped = `"'${FORMULA_SCENARIO.replace(/"/g, '""')}"`;
     // Records; the formula cell made safe; the same text bare at the start of a cell (never).
     const counter = markerCounter(['\r\n', escaped, `,"${FORMULA_SCENARIO.slice(0, 10)}`]);
@@ -141,8 +108,7 @@ describe('risk register export memory', async () => {
   }
 
   it.each(['csv', 'xlsx'] as const)(`the service exports a register of ${ROWS.toLocaleString('en')} rows as %s in constant memory`, async (format) => {
-    running ??= await startService();
-    const { base, pid } = running;
+    const { base, pid } = await serviceProcess();
     const warm = await exportAll(base, format, smallAdmin);
     expect(warm.status).toBe(200);
     if (format === 'csv') expect(warm.records).toBe(ROWS / 10 + 1);
