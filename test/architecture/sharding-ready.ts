@@ -38,6 +38,7 @@ export const SHARDING_EXEMPTIONS: ShardingExemptions = {
     users: 'identities are platform-wide (a super admin belongs to no enterprise; an e-mail is unique across the platform): a reference table',
     auth_sessions: "the embedded provider's sign-in sessions, per user, not per enterprise",
     auth_refresh_tokens: "the embedded provider's refresh tokens, per session",
+    auth_sign_in_origins: 'where each identity recently signed in from, per user (a super admin has no enterprise)',
     auth_one_time_tokens: 'invitation and recovery links, per user (a recovery names no enterprise)',
     auth_signing_keys: "the platform's token signing keys: one key set for every instance",
     platform_secrets: "the platform's generated secrets",

@@ -25,6 +25,8 @@ describe('tenant keys in the schema', async () => {
     'users',
     'auth_sessions',
     'auth_refresh_tokens',
+    // Where each identity recently signed in from (decisions.md, "Sign-in from devices seen before").
+    'auth_sign_in_origins',
     'auth_signing_keys',
     'platform_secrets',
     'audit_chain_heads',

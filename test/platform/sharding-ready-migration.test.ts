@@ -100,7 +100,8 @@ describe('the sharding-ready migration on a database with rows', async () => {
     // 18 primary keys on id, the outbox's on seq, two unique keys (more if tables were added before this migration).
     expect(problemsBefore.length).toBeGreaterThanOrEqual(21);
 
-    expect(await migrateToLatest(database)).toEqual({ applied: [SHARDING_MIGRATION] });
+    // The sharding migration first, then whatever later migrations there are.
+    expect((await migrateToLatest(database)).applied[0]).toBe(SHARDING_MIGRATION);
     expect(await counts()).toEqual(rowsBefore);
     expect(await shardingProblems(db, 'public')).toEqual([]);
 

@@ -99,6 +99,22 @@ describe('the console', () => {
     });
   }
 
+  screen('the console keeps the device cookie of its sign-in and sends it with the next one', async (page) => {
+    await signIn(page, 'reviewer');
+    const cookies = await page.context().cookies(service.baseUrl + '/auth/v1/token');
+    const device = cookies.find((cookie) => cookie.name === 'sign_in_device');
+    assert.ok(device, 'the device cookie is kept');
+    assert.deepEqual([device.httpOnly, device.sameSite, device.path], [true, 'Strict', '/auth/v1']);
+    // Scripts cannot read it.
+    assert.doesNotMatch(await page.evaluate(() => document.cookie), /sign_in_device/);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    const sent = page.waitForRequest((request) => request.url().includes('/auth/v1/token?grant_type=password'));
+    await signIn(page, 'reviewer');
+    const cookieHeader = (await (await sent).allHeaders()).cookie ?? '';
+    assert.ok(cookieHeader.includes(`sign_in_device=${device.value}`), 'the next sign-in presents the cookie');
+  });
+
   screen('a client admin creates a BRA, adds scenarios, rates them on the grid, approves it and sees the approval and its snapshot', async (page) => {
     await signIn(page, 'admin');
     await openScreen(page, 'BRAs');

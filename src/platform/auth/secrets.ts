@@ -5,9 +5,9 @@ import type { DB } from '../db/schema.js';
 import { loadSigningKeyRing, type SigningKey, type SigningKeyRing } from './signing-keys.js';
 
 /**
- * The embedded identity provider's secrets: the ES256 signing keys and the two API keys. Generated ones
- * are kept in the database, so that restarts keep issued tokens valid and every instance on the same
- * database signs and accepts the same tokens.
+ * The embedded identity provider's secrets: the ES256 signing keys, the two API keys and the key of the
+ * sign-in devices. Generated ones are kept in the database, so that restarts keep issued tokens valid and
+ * every instance on the same database signs and accepts the same tokens.
  */
 export interface AuthSecrets {
   /** The key that signs now (as last loaded); `signingKeys` has the whole ring. */
@@ -15,6 +15,12 @@ export interface AuthSecrets {
   signingKeys: SigningKeyRing;
   anonKey: string;
   serviceRoleKey: string;
+  /**
+   * HMAC key (base64url, 32 bytes) of the sign-in devices (provider/device-cookie.ts, sign-in-origins.ts):
+   * signs the device cookies and hashes the origins of recent sign-ins. Never configured, never shown:
+   * nobody outside the service needs it, and replacing it only makes every device a new one.
+   */
+  deviceKey: string;
 }
 
 /**
@@ -55,6 +61,7 @@ const randomKey = (prefix: string) => `${prefix}_${randomBytes(32).toString('bas
 
 export const ANON_KEY_NAME = 'auth.anon_key';
 export const SERVICE_ROLE_KEY_NAME = 'auth.service_role_key';
+export const DEVICE_KEY_NAME = 'auth.device_key';
 
 export async function loadAuthSecrets(db: Kysely<DB>, config: Config, announce: Announce): Promise<AuthSecrets> {
   const signingKeys = await loadSigningKeyRing(db, config.auth.signingKey, (kid) =>
@@ -70,6 +77,8 @@ export async function loadAuthSecrets(db: Kysely<DB>, config: Config, announce: 
     (await loadOrCreate(db, SERVICE_ROLE_KEY_NAME, () => randomKey('service'), (key) =>
       announce('Generated AUTH_SERVICE_ROLE_KEY (admin key, keep it secret)', key),
     ));
+  // Not announced: no operator or client ever uses it.
+  const deviceKey = await loadOrCreate(db, DEVICE_KEY_NAME, () => randomBytes(32).toString('base64url'), () => undefined);
   return {
     get signingKey() {
       return signingKeys.current;
@@ -77,5 +86,6 @@ export async function loadAuthSecrets(db: Kysely<DB>, config: Config, announce: 
     signingKeys,
     anonKey,
     serviceRoleKey,
+    deviceKey,
   };
 }

@@ -4,9 +4,12 @@ import { accessToken, refreshSession, setSession } from './session';
 
 /**
  * The one client of the console (STYLE: nothing else calls fetch): same origin, the bearer token on
- * every /api call, one refresh and retry on a 401, and sign-out when that fails too.
+ * every /api call, one refresh and retry on a 401, and sign-out when that fails too. Same-origin
+ * credentials (fetch's default, written out so that nobody turns it off): the sign-in must carry the
+ * provider's http-only device cookie, which lets this browser in while others' wrong guesses have spent
+ * the account's sign-in budget.
  */
-export const api = createClient({ baseUrl: '' });
+export const api = createClient({ baseUrl: '', credentials: 'same-origin' });
 
 api.use({
   async onRequest({ request, schemaPath }) {

@@ -1,22 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimiter } from '../../http/rate-limit/rate-limit.hook.js';
-
-/** The counter of one account's password sign-ins: the e-mail as the service compares it, hashed so the store never holds it. */
-export const signInAccountKey = (email: string) =>
-  `sign-in:${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url')}`;
+import type { SignInDevices } from './sign-in-devices.js';
 
 /**
  * Password sign-ins are limited per account as well as per address (the provider's scope counts every
  * call per address, whatever token it carries): a guesser spread over many addresses still meets this
- * one budget. A preHandler of POST /token: after validation, which bounds the e-mail to 254 characters.
+ * one budget. A device that signed in to the account before spends a budget of its own instead
+ * (sign-in-devices.ts), so that strangers spending the account's do not keep its owner out. A preHandler
+ * of POST /token: after validation, which bounds the e-mail to 254 characters.
  */
-export function limitSignInsPerAccount(limiter: RateLimiter) {
+export function limitSignInsPerAccount(limiter: RateLimiter, devices: Pick<SignInDevices, 'budgetKey'>) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const grantType = (request.query as { grant_type?: string } | undefined)?.grant_type;
     const email = (request.body as { email?: unknown } | undefined)?.email;
     if (grantType !== 'password' || typeof email !== 'string' || email.trim() === '') return;
-    await limiter(request, reply, signInAccountKey(email));
+    await limiter(request, reply, await devices.budgetKey(request, email));
   };
 }
 

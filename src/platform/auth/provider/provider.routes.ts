@@ -7,6 +7,7 @@ import type { AuthSecrets } from '../secrets.js';
 import { apiKeyKind } from './credentials.js';
 import type { PasswordHasher } from './passwords.js';
 import { limitSignInsPerAccount } from './provider-rate-limit.js';
+import { createSignInDevices, type SignInDevices } from './sign-in-devices.js';
 import { invalidApiKey, renderProviderError } from './provider.errors.js';
 import {
   adminSetPasswordSchema,
@@ -42,6 +43,12 @@ export async function registerIdentityProvider(
     log: platform.log,
     wakeMail: () => platform.mail.wake(),
   });
+  const devices = createSignInDevices({
+    db: platform.database.db,
+    deviceKey: platform.secrets.deviceKey,
+    cookiePath: PROVIDER_PREFIX,
+    secureCookie: new URL(platform.config.publicUrl).protocol === 'https:',
+  });
   await app.register(
     async (scope) => {
       // Errors under /auth/v1 speak GoTrue's shape; what this handler rethrows goes to the platform's.
@@ -53,7 +60,7 @@ export async function registerIdentityProvider(
       limitByAddress(scope, own.limiter);
       registerKeySet(scope, platform.secrets);
       // The mail's link is opened by a browser, which has no apikey (as with Supabase Auth).
-      registerVerifyLink(scope, service);
+      registerVerifyLink(scope, service, devices);
       await scope.register(async (guarded) => {
         // Before body parsing, so that a caller without a valid key costs no body work.
         guarded.addHook('onRequest', async (request, reply) => {
@@ -61,7 +68,7 @@ export async function registerIdentityProvider(
             return reply.status(401).send(invalidApiKey().body());
           }
         });
-        registerCalls(guarded, service, own.signInLimiter, own.recoveryLimiter);
+        registerCalls(guarded, service, devices, own.signInLimiter, own.recoveryLimiter);
       });
     },
     { prefix: PROVIDER_PREFIX },
@@ -88,15 +95,23 @@ function noStore(reply: FastifyReply): void {
   reply.header('pragma', 'no-cache');
 }
 
-function registerCalls(scope: FastifyInstance, service: ProviderService, signInLimiter: RateLimiter, recoveryLimiter: RateLimiter): void {
+function registerCalls(
+  scope: FastifyInstance,
+  service: ProviderService,
+  devices: SignInDevices,
+  signInLimiter: RateLimiter,
+  recoveryLimiter: RateLimiter,
+): void {
   const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
 
   typed.post(
     '/token',
-    { schema: tokenSchema, config: { public: true }, preHandler: limitSignInsPerAccount(signInLimiter) },
+    { schema: tokenSchema, config: { public: true }, preHandler: limitSignInsPerAccount(signInLimiter, devices) },
     async (request, reply) => {
       noStore(reply);
-      return service.token(request.query.grant_type, request.body, originOf(request));
+      const tokens = await service.token(request.query.grant_type, request.body, originOf(request));
+      if (request.query.grant_type === 'password') devices.rememberDevice(request, reply, tokens.user.id);
+      return tokens;
     },
   );
 
@@ -118,7 +133,9 @@ function registerCalls(scope: FastifyInstance, service: ProviderService, signInL
   typed.post('/verify', { schema: verifySchema, config: { public: true } }, async (request, reply) => {
     noStore(reply);
     if (request.query.redirect_to !== undefined) service.redirectFor(request.query.redirect_to);
-    return service.verify(request.body.type, request.body.token_hash, originOf(request));
+    const session = await service.verify(request.body.type, request.body.token_hash, originOf(request));
+    devices.rememberDevice(request, reply, session.user.id);
+    return session;
   });
 
   typed.post(

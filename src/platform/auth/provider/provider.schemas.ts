@@ -59,7 +59,10 @@ export const tokenSchema = {
   summary: 'Sign in with e-mail and password, or exchange a refresh token',
   description:
     'grant_type=password takes { email, password }; grant_type=refresh_token takes { refresh_token } and rotates it: ' +
-    'the presented token stops working, and presenting it again revokes the whole session.',
+    'the presented token stops working, and presenting it again revokes the whole session. ' +
+    'A successful password sign-in sets the http-only cookie sign_in_device (path /auth/v1): a later password sign-in ' +
+    'that presents it, or that comes from the address and user agent of a recent successful one, spends that ' +
+    "device's own budget of attempts rather than the account's, so that others' wrong guesses do not lock its owner out.",
   operationId: 'auth.token',
   tags: ['auth'],
   security: API_KEY,

@@ -17,6 +17,7 @@ import { presentUser, type TokenResponseView } from './provider.presenter.js';
 import * as repo from './provider.repository.js';
 import { recordSignIn, upgradePasswordHash } from '../users.repository.js';
 import type { PasswordHasher } from './passwords.js';
+import { rememberSignInOrigin } from './sign-in-origins.js';
 
 export interface TokenGrantBody {
   email?: string;
@@ -135,7 +136,8 @@ export function createTokenGrants(deps: TokenGrantsDeps) {
 
   /**
    * A new session with its refresh token, the sign-in recorded and its `login` entry, in the caller's
-   * transaction: a password sign-in, or a one-time link followed (details name the method). The caller
+   * transaction: a password sign-in, or a one-time link followed (details name the method). Its origin
+   * becomes one the account signs in from (sign-in-origins.ts). The caller holds the user's row lock, and
    * passes the result to `tokensFor` once the transaction has committed.
    */
   async function startSession(
@@ -148,6 +150,7 @@ export function createTokenGrants(deps: TokenGrantsDeps) {
     const signedIn = { ...account, last_sign_in_at: now };
     const sessionId = await repo.createSession(trx, account.id);
     await recordSignIn(trx, account.id, now);
+    await rememberSignInOrigin(trx, deps.secrets.deviceKey, account.id, origin, now);
     const started = await addRefreshToken(trx, signedIn, sessionId, now);
     await writeAudit(trx, loginEvent(signedIn, origin, 'success', { session_id: sessionId, ...details }));
     return started;

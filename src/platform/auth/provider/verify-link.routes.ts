@@ -4,13 +4,14 @@ import { originOf } from '../principal.js';
 import { ProviderError, invalidRequest } from './provider.errors.js';
 import { verifyLinkSchema } from './provider.schemas.js';
 import type { ProviderService } from './provider.service.js';
+import type { SignInDevices } from './sign-in-devices.js';
 
 /**
  * GET /auth/v1/verify: the link of an invitation or recovery mail, in Supabase's shape. The browser is sent
  * on to redirect_to with the session (or the error) in the URL fragment, which never reaches a server log.
  * A redirect_to off the allow-list is answered 400 here, never followed.
  */
-export function registerVerifyLink(scope: FastifyInstance, service: ProviderService): void {
+export function registerVerifyLink(scope: FastifyInstance, service: ProviderService, devices: Pick<SignInDevices, 'rememberDevice'>): void {
   scope.withTypeProvider<TypeBoxTypeProvider>().get(
     '/verify',
     { schema: verifyLinkSchema, config: { public: true } },
@@ -23,6 +24,8 @@ export function registerVerifyLink(scope: FastifyInstance, service: ProviderServ
       let fragment: URLSearchParams;
       try {
         const session = await service.verify(type, token, originOf(request));
+        // Following the mail's link proves its owner as a password does: this browser is theirs from now on.
+        devices.rememberDevice(request, reply, session.user.id);
         fragment = new URLSearchParams({
           access_token: session.access_token,
           expires_at: String(session.expires_at),

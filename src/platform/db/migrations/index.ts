@@ -27,6 +27,7 @@ const MIGRATION_FILES = [
   '20261128150000_bra_roll_forward.sql',
   '20261128200000_scheduled_job_runs.sql',
   '20261128300000_sharding_ready.sql',
+  '20261129100000_sign_in_origins.sql',
 ] as const;
 
 export interface SqlMigration {

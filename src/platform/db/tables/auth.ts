@@ -67,11 +67,22 @@ export interface AuthOneTimeTokensTable {
   revoked_at: Date | null;
 }
 
+/**
+ * Where each account recently signed in from: a keyed hash of the address and user agent (never the values),
+ * at most ten per user; written only by platform/auth/provider/sign-in-origins.repository.ts.
+ */
+export interface AuthSignInOriginsTable {
+  user_id: string;
+  origin_hash: string;
+  last_seen_at: Date;
+}
+
 export interface AuthTables {
   auth_one_time_tokens: AuthOneTimeTokensTable;
   users: UsersTable;
   auth_signing_keys: AuthSigningKeysTable;
   auth_sessions: AuthSessionsTable;
   auth_refresh_tokens: AuthRefreshTokensTable;
+  auth_sign_in_origins: AuthSignInOriginsTable;
   platform_secrets: PlatformSecretsTable;
 }
