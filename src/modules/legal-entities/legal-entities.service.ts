@@ -153,7 +153,11 @@ export function createLegalEntitiesService({ db }: LegalEntitiesServiceDeps) {
             unitsArchived = archived.units;
             return archived.entity;
           },
-          audit: (entity) => ({ entityType: 'legal_entity', entityId: id, details: { change: 'archived', name: entity.name, business_units_archived: unitsArchived } }),
+          // Each unit archived with it has its own entry, so each unit's history shows it.
+          audit: (entity) => [
+            { entityType: 'legal_entity', entityId: id, details: { change: 'archived', name: entity.name, business_units_archived: unitsArchived } },
+            ...unitsArchived.map((unitId) => ({ entityType: 'business_unit' as const, entityId: unitId, details: { legal_entity_id: id, with_legal_entity: true } })),
+          ],
         });
         return versioned(presentEntity(row), versionState(row.row_version));
       });
