@@ -64,7 +64,7 @@ async function runCommitHooks(root: Kysely<DB>, hooks: readonly CommitHook[]): P
 /**
  * A unit of work that outlives one function: the platform opens it before a handler and ends it once the
  * answer is known (an Idempotency-Key request stores its answer in the change's transaction). Services join
- * it through `joinRequestWork`; its commit hooks run after `commit`.
+ * it through `joinWork`; its commit hooks run after `commit`.
  */
 export interface RequestWork {
   work: UnitOfWork;
