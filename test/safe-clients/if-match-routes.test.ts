@@ -235,7 +235,7 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
     it(`${change.route}: a stale ETag is 412 with the current one and changes nothing; the current one applies and answers the new`, async () => {
       const { user, url, body, table, id, read } = await made(change);
       // The tag of the resource's state: what its read answers where it has one, else its version.
-      const tagNow = async () => (read === undefined ? `"${await versionOf(table, id)}"` : (await send(ctx.app, user, 'GET', read, {})).headers['etag']);
+      const tagNow = async () => (read === undefined ? `"${await versionOf(table, id)}"` : String((await send(ctx.app, user, 'GET', read, {})).headers['etag']));
       const version = await versionOf(table, id);
       const tag = await tagNow();
       expect(tag).toMatch(new RegExp(`^"${version}(\\.[A-Za-z0-9_-]{22})?"$`));
