@@ -128,7 +128,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerStrictInputs(app);
   app.addSchema(ErrorBody);
   app.decorateRequest('principal', null);
-  app.decorateRequest('conditions', null);
+  app.decorateRequest('expectation', null);
+  app.decorateRequest('servedState', null);
   app.decorateRequest('requestWork', null);
   // The hooks every request runs take a callback: an async hook costs a promise and a tick per request.
   app.addHook('onRequest', (request, reply, done) => {

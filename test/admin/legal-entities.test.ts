@@ -236,7 +236,7 @@ describe('legal entities and business units (D6.2, D5)', async () => {
     const entity = await createLegalEntity(ctx, enterprise.id);
     const foreignEntity = await createLegalEntity(ctx, other.id);
 
-    it('a client admin creates a unit: 201, its shape, an update / legal_entity audit entry, and it is listed', async () => {
+    it('a client admin creates a unit: 201, its shape, a create / business_unit audit entry naming its legal entity, and it is listed', async () => {
       const response = await createUnit(admin, entity.id, { name: ' Corporate Banking ' });
       expect(response.statusCode, response.body).toBe(201);
       const unit = response.json().data;
@@ -248,19 +248,19 @@ describe('legal entities and business units (D6.2, D5)', async () => {
         created_at: expect.stringMatching(/Z$/),
         archived_at: null,
       });
-      const audit = await auditEntries(ctx, { entityId: entity.id });
+      expect(await auditEntries(ctx, { entityId: entity.id })).toHaveLength(0);
+      const audit = await auditEntries(ctx, { entityId: unit.id });
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({
         enterprise_id: enterprise.id,
         user_id: admin.id,
-        action_type: 'update',
-        entity_type: 'legal_entity',
+        action_type: 'create',
+        entity_type: 'business_unit',
         status: 'success',
       });
       expect(audit[0]!.action_details).toMatchObject({
         operation: 'business_units.create',
-        change: 'business_unit_created',
-        business_unit_id: unit.id,
+        legal_entity_id: entity.id,
         name: 'Corporate Banking',
       });
       const listed = (await list(admin)).json().data.find((e: { id: string }) => e.id === entity.id);

@@ -68,7 +68,8 @@ describe('organisation upkeep: rename, describe and archive legal entities and b
     expect((await call(w.admin, 'POST', `/legal-entities/${entity.id}/archive`)).json().code).toBe('INVALID_STATE');
     expect((await call(w.admin, 'PATCH', `/legal-entities/${entity.id}`, { name: 'Revived' })).json().code).toBe('INVALID_STATE');
     expect((await call(w.admin, 'POST', `/admin/legal-entities/${entity.id}/business-units`, { name: 'Late' })).json().code).toBe('INVALID_STATE');
-    const entries = await auditEntries(ctx, { entityId: entity.id, action: 'update' });
+    // Archiving is recorded as `delete` (interface 2.9).
+    const entries = await auditEntries(ctx, { entityId: entity.id, action: 'delete' });
     expect(entries.at(-1)!.action_details).toMatchObject({ change: 'archived', business_units_archived: [unit.id] });
   });
 
@@ -78,7 +79,10 @@ describe('organisation upkeep: rename, describe and archive legal entities and b
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json().data).toMatchObject({ id: unit.id, legal_entity_id: w.entity.id, name: `${unit.name} Renamed`, description: 'Cards' });
     expect((await call(w.admin, 'PATCH', `/business-units/${unit.id}`, { name: w.unit.name })).json().code).toBe('CONFLICT');
-    expect((await auditEntries(ctx, { entityId: w.entity.id, action: 'update' })).at(-1)!.action_details).toMatchObject({ change: 'business_unit_updated', business_unit_id: unit.id });
+    expect((await auditEntries(ctx, { entityId: unit.id, action: 'update' })).at(-1)).toMatchObject({
+      entity_type: 'business_unit',
+      action_details: { legal_entity_id: w.entity.id, changes: { name: `${unit.name} Renamed`, description: 'Cards' }, previous: { name: unit.name, description: null } },
+    });
 
     const live = await createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: w.entity.id, businessUnitId: unit.id, status: 'in_progress' });
     const refused = await call(w.admin, 'POST', `/business-units/${unit.id}/archive`);
@@ -86,6 +90,7 @@ describe('organisation upkeep: rename, describe and archive legal entities and b
     expect(refused.json().details.bras).toEqual([{ id: live.id, name: live.name, status: 'in_progress' }]);
     await ctx.db.updateTable('bras').set({ status: 'cancelled' }).where('id', '=', live.id).execute();
     expect((await call(w.admin, 'POST', `/business-units/${unit.id}/archive`)).statusCode).toBe(200);
+    expect((await auditEntries(ctx, { entityId: unit.id, action: 'delete' })).at(-1)).toMatchObject({ entity_type: 'business_unit', action_details: { legal_entity_id: w.entity.id } });
     const listed = (await call(w.admin, 'GET', '/legal-entities')).json().data.find((e: { id: string }) => e.id === w.entity.id);
     expect(listed.business_units.map((u: { id: string }) => u.id)).not.toContain(unit.id);
     expect((await newBra(w.entity.id, unit.id)).json().code).toBe('INVALID_REFERENCE');

@@ -71,6 +71,6 @@ describe('scenario library upkeep: PATCH and archive of risk scenarios', async (
 
     // Its name is free for a new scenario.
     expect((await call(w.admin, 'POST', '/risk-scenarios', { name: `${scenario.name} v2`, category: 'External fraud' })).statusCode).toBe(201);
-    expect((await auditEntries(ctx, { entityId: scenario.id, action: 'update' })).at(-1)!.action_details).toMatchObject({ change: 'archived' });
+    expect((await auditEntries(ctx, { entityId: scenario.id, action: 'delete' })).at(-1)!.action_details).toMatchObject({ change: 'archived' });
   });
 });

@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../src/platform/versions/change-terms.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -38,13 +39,13 @@ describe('one transaction across modules (services bound to a caller transaction
 
   /** The work of three modules in the caller's transaction; the entity-roles service drops a cache on commit. */
   async function crossModuleWork(trx: Parameters<Parameters<typeof inTransaction>[1]>[0]['trx'], invalidated: string[], tag: string) {
-    const entity = await createLegalEntitiesService({ db: trx }).create(caller, { name: `Entity ${tag}` });
+    const entity = await createLegalEntitiesService({ db: trx }).create(caller, { name: `Entity ${tag}` }, NO_TERMS);
     await createEntityRolesService({ db: trx, principals: { invalidateUser: (id) => void invalidated.push(id) } }).create(
       caller,
       assessor.id,
-      { legal_entity_id: entity.id },
+      { legal_entity_id: entity.id }, NO_TERMS,
     );
-    const scenario = await createRiskScenariosService({ db: trx }).add(caller, { name: `Scenario ${tag}`, category: 'External Fraud' });
+    const scenario = await createRiskScenariosService({ db: trx }).add(caller, { name: `Scenario ${tag}`, category: 'External Fraud' }, NO_TERMS);
     return { entity, scenario };
   }
 
@@ -94,12 +95,12 @@ describe('one transaction across modules (services bound to a caller transaction
 
   it('an inner service refusing (a 409 on a duplicate name) rolls back what the other module wrote before it', async () => {
     const tag = randomUUID();
-    await createRiskScenariosService({ db: ctx.db }).add(caller, { name: `Taken ${tag}`, category: 'External Fraud' });
+    await createRiskScenariosService({ db: ctx.db }).add(caller, { name: `Taken ${tag}`, category: 'External Fraud' }, NO_TERMS);
     let entityId: string | undefined;
     await expect(
       inTransaction(ctx.db, async ({ trx }) => {
-        entityId = (await createLegalEntitiesService({ db: trx }).create(caller, { name: `Entity ${tag}` })).id;
-        await createRiskScenariosService({ db: trx }).add(caller, { name: `Taken ${tag}`, category: 'External Fraud' });
+        entityId = (await createLegalEntitiesService({ db: trx }).create(caller, { name: `Entity ${tag}` }, NO_TERMS)).id;
+        await createRiskScenariosService({ db: trx }).add(caller, { name: `Taken ${tag}`, category: 'External Fraud' }, NO_TERMS);
       }),
     ).rejects.toMatchObject({ code: '23505' });
     expect(await ctx.db.selectFrom('legal_entities').select('id').where('id', '=', entityId!).execute()).toEqual([]);
@@ -135,7 +136,7 @@ describe('a failing on-commit hook is logged and raises a system alert; the chan
     const ran: string[] = [];
     const failure = new TypeError('the cache is gone');
     const entity = await inTransaction(ctx.database.db, async ({ trx, onCommit }) => {
-      const created = await createLegalEntitiesService({ db: trx }).create(callerOf(admin), { name: `Hooked ${randomUUID()}` });
+      const created = await createLegalEntitiesService({ db: trx }).create(callerOf(admin), { name: `Hooked ${randomUUID()}` }, NO_TERMS);
       onCommit(() => {
         ran.push('first');
         throw failure;

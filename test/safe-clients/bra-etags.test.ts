@@ -106,9 +106,56 @@ describe('safe clients: a BRA\'s ETag and the lost update', async () => {
     const stale = await call(w.admin, 'POST', `/bras/${bra.id}/cancel`, { 'if-match': etag }, {});
     expect(stale.statusCode).toBe(412);
     expect((await ctx.db.selectFrom('bras').select('status').where('id', '=', bra.id).executeTakeFirstOrThrow()).status).toBe('in_progress');
+    expect(excluded.headers['etag']).toBe(await etagOf(bra.id));
     const cancelled = await call(w.admin, 'POST', `/bras/${bra.id}/cancel`, { 'if-match': excluded.headers['etag'] as string }, {});
     expect(cancelled.statusCode, cancelled.body).toBe(200);
-    expect(cancelled.headers['etag']).toMatch(/^"\d+"$/);
+    expect(cancelled.headers['etag']).toBe(await etagOf(bra.id));
+  });
+
+  it('one state, one tag: a change answers the tag the next read answers, and a 412 names that same tag', async () => {
+    const bra = await newBra();
+    const changed = await call(w.admin, 'PATCH', `/bras/${bra.id}`, { 'if-match': await etagOf(bra.id) }, { period: 'FY2031' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const tag = changed.headers['etag'] as string;
+    expect(tag).toMatch(/^"\d+\.[A-Za-z0-9_-]{22}"$/);
+    // The client that keeps the tag of its own change earns a 304 on its next read.
+    const reread = await call(w.admin, 'GET', `/bras/${bra.id}`, { 'if-none-match': tag });
+    expect(reread.statusCode).toBe(304);
+    expect(reread.headers['etag']).toBe(tag);
+    const unchanged = await call(w.admin, 'PATCH', `/bras/${bra.id}`, { 'if-match': tag }, { period: 'FY2031' });
+    expect(unchanged.headers['etag']).toBe(tag);
+    const stale = await call(w.admin, 'PATCH', `/bras/${bra.id}`, { 'if-match': '"1"' }, { period: 'FY2032' });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().details.current_etag).toBe(tag);
+    const link = await addScenarioLink(ctx, bra);
+    const afterLink = await etagOf(bra.id);
+    const unlinked = await call(w.admin, 'PATCH', `/bras/${bra.id}/scenarios/${link.id}`, { 'if-match': afterLink }, { included: false });
+    expect(unlinked.headers['etag']).toBe(await etagOf(bra.id));
+  });
+
+  it('a BRA whose answer changes without its version (an approved BRA\'s breaches under a new appetite) changes its tag; If-Match with the old one is 412', async () => {
+    const bra = await newBra();
+    const link = await addScenarioLink(ctx, bra);
+    for (const rating_type of ['inherent', 'residual']) {
+      const rated = await call(w.admin, 'POST', `/bras/${bra.id}/ratings`, {}, { bra_risk_scenario_id: link.id, rating_type, impact_score: 3, likelihood_score: 3 });
+      expect(rated.statusCode, rated.body).toBe(201);
+    }
+    expect((await call(w.admin, 'POST', `/bras/${bra.id}/approve`, {}, {})).statusCode).toBe(200);
+    const approved = await call(w.admin, 'GET', `/bras/${bra.id}`);
+    const tag = approved.headers['etag'] as string;
+    expect(approved.json().data.current_appetite_breaches).toEqual([]);
+    const lowered = await call(w.admin, 'POST', '/governance/risk-appetite', {}, { risk_level: 'Low', threshold_value: 4, reason: 'Tighter' });
+    expect(lowered.statusCode, lowered.body).toBeLessThan(300);
+    const after = await call(w.admin, 'GET', `/bras/${bra.id}`, { 'if-none-match': tag });
+    expect(after.statusCode).toBe(200);
+    expect(after.json().data.current_appetite_breaches).toHaveLength(1);
+    const newTag = after.headers['etag'] as string;
+    expect(newTag).not.toBe(tag);
+    expect(newTag.split('.')[0]).toBe(tag.split('.')[0]);
+    // If-Match comes before the state's own refusal (D10.1): the old tag is 412 with the new one, the new one 409.
+    const stale = await call(w.admin, 'PATCH', `/bras/${bra.id}`, { 'if-match': tag }, { period: 'FY2027' });
+    expect([stale.statusCode, stale.json().details?.current_etag]).toEqual([412, newTag]);
+    expect((await call(w.admin, 'PATCH', `/bras/${bra.id}`, { 'if-match': newTag }, { period: 'FY2027' })).statusCode).toBe(409);
   });
 
   it('If-Match: * matches any version; a weak tag never matches (strong comparison)', async () => {
@@ -139,8 +186,11 @@ describe('safe clients: a BRA\'s ETag and the lost update', async () => {
     const read = await call(w.admin, 'GET', `/bras/${bra.id}`, { 'if-none-match': etag });
     expect(read.statusCode).toBe(200);
     expect(read.json().data.controls[0].total_effectiveness).toBe('Highly Effective');
-    // Its own version did not move: an If-Match with the older read still names the current version.
+    // Its own version did not move, but what a read shows did: the older tag no longer names its state.
     expect(read.headers['etag']!.toString().split('.')[0]).toBe(etag.split('.')[0]);
+    const stale = await call(w.admin, 'PATCH', `/bras/${bra.id}`, { 'if-match': etag }, { period: 'FY2040' });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().details.current_etag).toBe(read.headers['etag']);
   });
 
   it('a snapshot and /me answer an ETag and 304 too', async () => {

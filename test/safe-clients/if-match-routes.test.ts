@@ -22,13 +22,12 @@ type VersionedTable =
   | 'risk_scenarios';
 
 /**
- * One change of a versioned resource, on a fresh row: who sends what, and which row it changes. `auditedId`:
- * the entity whose audit trail records the change, when not the row itself (a business unit's is its legal
- * entity's).
+ * One change of a versioned resource, on a fresh row: who sends what, and which row it changes. `read`: the
+ * resource's own GET, where it has one, whose ETag is the state's (one state, one tag).
  */
 interface ChangeCase {
   route: string;
-  make(): Promise<{ user: TestUser; url: string; body?: object; table: VersionedTable; id: string; auditedId?: string }>;
+  make(): Promise<{ user: TestUser; url: string; body?: object; table: VersionedTable; id: string; read?: string }>;
 }
 
 /**
@@ -97,14 +96,14 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
       make: async () => {
         const unit = await businessUnit();
         const body = { name: `Renamed ${randomUUID().slice(0, 8)}` };
-        return { user: w.admin, url: `/business-units/${unit.id}`, body, table: 'business_units', id: unit.id, auditedId: unit.legal_entity_id };
+        return { user: w.admin, url: `/business-units/${unit.id}`, body, table: 'business_units', id: unit.id };
       },
     },
     {
       route: 'POST /api/v1/business-units/:id/archive',
       make: async () => {
         const unit = await businessUnit();
-        return { user: w.admin, url: `/business-units/${unit.id}/archive`, table: 'business_units', id: unit.id, auditedId: unit.legal_entity_id };
+        return { user: w.admin, url: `/business-units/${unit.id}/archive`, table: 'business_units', id: unit.id };
       },
     },
     {
@@ -147,14 +146,14 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
       route: 'PATCH /api/v1/controls/sub-controls/:sub_control_id',
       make: async () => {
         const { subControl } = await createSubControl(ctx, w.enterprise.id);
-        return { user: w.admin, url: `/controls/sub-controls/${subControl.id}`, body: { tod: 'A', toe: '1' }, table: 'sub_controls', id: subControl.id };
+        return { user: w.admin, url: `/controls/sub-controls/${subControl.id}`, body: { tod: 'A', toe: '1' }, table: 'sub_controls', id: subControl.id, read: `/controls/sub-controls/${subControl.id}` };
       },
     },
     {
       route: 'POST /api/v1/controls/sub-controls/:sub_control_id/archive',
       make: async () => {
         const { subControl } = await createSubControl(ctx, w.enterprise.id);
-        return { user: w.admin, url: `/controls/sub-controls/${subControl.id}/archive`, table: 'sub_controls', id: subControl.id };
+        return { user: w.admin, url: `/controls/sub-controls/${subControl.id}/archive`, table: 'sub_controls', id: subControl.id, read: `/controls/sub-controls/${subControl.id}` };
       },
     },
     {
@@ -162,28 +161,28 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
       make: async () => {
         const { subControl } = await createSubControl(ctx, w.enterprise.id);
         const body = { tod: 'B', toe: '2', testing_date: '2026-11-02', tested_by: 'Internal Audit', evidence_notes: 'Sample of 25' };
-        return { user: w.admin, url: `/controls/sub-controls/${subControl.id}/tests`, body, table: 'sub_controls', id: subControl.id };
+        return { user: w.admin, url: `/controls/sub-controls/${subControl.id}/tests`, body, table: 'sub_controls', id: subControl.id, read: `/controls/sub-controls/${subControl.id}` };
       },
     },
     {
       route: 'PATCH /api/v1/webhooks/:webhook_id',
       make: async () => {
         const { id } = await webhook();
-        return { user: w.admin, url: `/webhooks/${id}`, body: { description: `Renamed ${randomUUID().slice(0, 8)}` }, table: 'webhook_endpoints', id };
+        return { user: w.admin, url: `/webhooks/${id}`, body: { description: `Renamed ${randomUUID().slice(0, 8)}` }, table: 'webhook_endpoints', id, read: `/webhooks/${id}` };
       },
     },
     {
       route: 'DELETE /api/v1/webhooks/:webhook_id',
       make: async () => {
         const { id } = await webhook();
-        return { user: w.admin, url: `/webhooks/${id}`, table: 'webhook_endpoints', id };
+        return { user: w.admin, url: `/webhooks/${id}`, table: 'webhook_endpoints', id, read: `/webhooks/${id}` };
       },
     },
     {
       route: 'POST /api/v1/webhooks/:webhook_id/rotate-secret',
       make: async () => {
         const { id } = await webhook();
-        return { user: w.admin, url: `/webhooks/${id}/rotate-secret`, table: 'webhook_endpoints', id };
+        return { user: w.admin, url: `/webhooks/${id}/rotate-secret`, table: 'webhook_endpoints', id, read: `/webhooks/${id}` };
       },
     },
     {
@@ -234,19 +233,25 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
 
   for (const change of cases) {
     it(`${change.route}: a stale ETag is 412 with the current one and changes nothing; the current one applies and answers the new`, async () => {
-      const { user, url, body, table, id, auditedId } = await made(change);
+      const { user, url, body, table, id, read } = await made(change);
+      // The tag of the resource's state: what its read answers where it has one, else its version.
+      const tagNow = async () => (read === undefined ? `"${await versionOf(table, id)}"` : String((await send(ctx.app, user, 'GET', read, {})).headers['etag']));
       const version = await versionOf(table, id);
-      const entries = await entriesOf(auditedId ?? id);
-      const stale = await send(ctx.app, user, methodOf(change.route), url, { 'if-match': `"${version + 1000}"` }, body);
-      expect(stale.statusCode, stale.body).toBe(412);
-      expect(stale.json()).toMatchObject({ code: 'PRECONDITION_FAILED', details: { current_etag: `"${version}"` } });
-      expect(await versionOf(table, id)).toBe(version);
-      expect(await entriesOf(auditedId ?? id)).toBe(entries);
+      const tag = await tagNow();
+      expect(tag).toMatch(new RegExp(`^"${version}(\\.[A-Za-z0-9_-]{22})?"$`));
+      const entries = await entriesOf(id);
+      for (const staleTag of [`"${version + 1000}"`, `W/${tag}`]) {
+        const stale = await send(ctx.app, user, methodOf(change.route), url, { 'if-match': staleTag }, body);
+        expect(stale.statusCode, stale.body).toBe(412);
+        expect(stale.json()).toMatchObject({ code: 'PRECONDITION_FAILED', details: { current_etag: tag } });
+        expect(await versionOf(table, id)).toBe(version);
+        expect(await entriesOf(id)).toBe(entries);
+      }
 
-      const current = await send(ctx.app, user, methodOf(change.route), url, { 'if-match': stale.json().details.current_etag }, body);
+      const current = await send(ctx.app, user, methodOf(change.route), url, { 'if-match': tag }, body);
       expect(current.statusCode, current.body).toBeLessThan(300);
-      if (methodOf(change.route) !== 'DELETE') expect(current.headers['etag']).toBe(`"${await versionOf(table, id)}"`);
-      expect(await entriesOf(auditedId ?? id)).toBeGreaterThan(entries);
+      if (methodOf(change.route) !== 'DELETE') expect(current.headers['etag']).toBe(await tagNow());
+      expect(await entriesOf(id)).toBeGreaterThan(entries);
     });
 
     it(`${change.route}: with REQUIRE_IF_MATCH=true, none is 428 and changes nothing`, async () => {

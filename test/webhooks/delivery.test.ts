@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../src/platform/versions/change-terms.js';
 import { describe, expect, it } from 'vitest';
 import { createBraTransitionsService } from '../../src/modules/bras/bra-transitions.service.js';
 import type { Caller } from '../../src/platform/auth/principal.js';
@@ -111,7 +112,7 @@ describe('webhook deliveries, verified with the standardwebhooks package', async
     // The approval succeeds inside a larger unit of work that then fails: all of it rolls back.
     await expect(
       inTransaction(ctx.database.db, async ({ trx }) => {
-        await createBraTransitionsService({ db: trx }).approve(caller, bra.id, {});
+        await createBraTransitionsService({ db: trx }).approve(caller, bra.id, {}, NO_TERMS);
         expect(await trx.selectFrom('event_outbox').select('type').where('enterprise_id', '=', w.enterprise.id).execute()).toHaveLength(2);
         throw new Error('a later step failed');
       }),

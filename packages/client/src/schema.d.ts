@@ -1962,7 +1962,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -1999,7 +1999,7 @@ export interface operations {
             /** @description The change made */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -2492,7 +2492,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -2529,7 +2529,7 @@ export interface operations {
             /** @description Success: change the status or subscription tier of an enterprise */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -4703,7 +4703,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook";
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Items per page; values above 100 are clamped to 100 */
@@ -5165,7 +5165,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook";
                 /** @description File format (default json) */
                 format?: "json" | "csv";
                 /** @description Entries from this UTC date on (inclusive), YYYY-MM-DD */
@@ -5987,7 +5987,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The ETag of the copy you hold: 304 Not Modified, without a body, while it is still current
-                 * @example "7.Zk3q0Rb1mVw2XoH8aQk1Lg"
+                 * @example "7"
                  */
                 "if-none-match"?: string;
             };
@@ -6002,7 +6002,7 @@ export interface operations {
             /** @description Success: get a BRA with its scenarios, controls and summary */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the resource: send it in If-None-Match on a read, in If-Match on a change */
+                    /** @description Strong entity tag of the resource's state: the same on a read and on the answer to a change. Send it in If-None-Match on a read, in If-Match on a change */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -6503,7 +6503,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -6539,7 +6539,7 @@ export interface operations {
             /** @description Success: change a BRA */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -6709,7 +6709,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -6736,7 +6736,7 @@ export interface operations {
             /** @description Success: approve a BRA */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -6906,7 +6906,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -6933,7 +6933,7 @@ export interface operations {
             /** @description Success: cancel a BRA */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -7792,7 +7792,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -7810,7 +7810,7 @@ export interface operations {
             /** @description Success: remove a control link from a BRA */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -8885,7 +8885,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -8912,7 +8912,7 @@ export interface operations {
             /** @description Success: return a BRA to the assessor */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -9962,7 +9962,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -9992,7 +9992,7 @@ export interface operations {
             /** @description Success: include or exclude a scenario of a BRA */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -10591,7 +10591,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The ETag of the copy you hold: 304 Not Modified, without a body, while it is still current
-                 * @example "7.Zk3q0Rb1mVw2XoH8aQk1Lg"
+                 * @example "7"
                  */
                 "if-none-match"?: string;
             };
@@ -10608,7 +10608,7 @@ export interface operations {
             /** @description Success: get a snapshot of a BRA */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the resource: send it in If-None-Match on a read, in If-Match on a change */
+                    /** @description Strong entity tag of the resource's state: the same on a read and on the answer to a change. Send it in If-None-Match on a read, in If-Match on a change */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -11096,7 +11096,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -11117,7 +11117,7 @@ export interface operations {
             /** @description Success: submit a BRA for review */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -11273,7 +11273,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -11302,7 +11302,7 @@ export interface operations {
             /** @description Success: rename or describe a business unit */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -11465,7 +11465,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -11480,7 +11480,7 @@ export interface operations {
             /** @description Success: archive a business unit */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -13458,7 +13458,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -13487,7 +13487,7 @@ export interface operations {
             /** @description Success: rename or describe a key control */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -13647,7 +13647,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -13662,7 +13662,7 @@ export interface operations {
             /** @description Success: archive a key control and its sub-controls */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -14219,7 +14219,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The ETag of the copy you hold: 304 Not Modified, without a body, while it is still current
-                 * @example "7.Zk3q0Rb1mVw2XoH8aQk1Lg"
+                 * @example "7"
                  */
                 "if-none-match"?: string;
             };
@@ -14233,7 +14233,7 @@ export interface operations {
             /** @description Success: get a sub-control with its previous result */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the resource: send it in If-None-Match on a read, in If-Match on a change */
+                    /** @description Strong entity tag of the resource's state: the same on a read and on the answer to a change. Send it in If-None-Match on a read, in If-Match on a change */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -14468,7 +14468,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -14507,7 +14507,7 @@ export interface operations {
             /** @description Success: record test results of a sub-control */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -14688,7 +14688,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -14703,7 +14703,7 @@ export interface operations {
             /** @description Success: archive a sub-control */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -14978,7 +14978,7 @@ export interface operations {
                  */
                 "idempotency-key"?: string;
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -15030,7 +15030,7 @@ export interface operations {
             /** @description Created: record a complete test of a sub-control */
             201: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
                     "idempotent-replayed"?: "true";
@@ -15706,7 +15706,7 @@ export interface operations {
                  */
                 "idempotency-key"?: string;
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -15745,7 +15745,7 @@ export interface operations {
             /** @description The record was updated */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
                     "idempotent-replayed"?: "true";
@@ -15796,7 +15796,7 @@ export interface operations {
             /** @description The record was created */
             201: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
                     "idempotent-replayed"?: "true";
@@ -15959,7 +15959,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -15974,7 +15974,7 @@ export interface operations {
             /** @description Success: delete a risk appetite override */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -16327,7 +16327,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -16356,7 +16356,7 @@ export interface operations {
             /** @description Success: rename or describe a legal entity */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -16513,7 +16513,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -16528,7 +16528,7 @@ export interface operations {
             /** @description Success: archive a legal entity (and its business units) */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -16659,7 +16659,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The ETag of the copy you hold: 304 Not Modified, without a body, while it is still current
-                 * @example "7.Zk3q0Rb1mVw2XoH8aQk1Lg"
+                 * @example "7"
                  */
                 "if-none-match"?: string;
             };
@@ -16671,7 +16671,7 @@ export interface operations {
             /** @description Success: the authenticated caller */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the resource: send it in If-None-Match on a read, in If-Match on a change */
+                    /** @description Strong entity tag of the resource's state: the same on a read and on the answer to a change. Send it in If-None-Match on a read, in If-Match on a change */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -17192,7 +17192,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -17245,7 +17245,7 @@ export interface operations {
             /** @description Success: change a mitigation action */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -17425,7 +17425,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -17441,7 +17441,7 @@ export interface operations {
             /** @description Success: archive a mitigation action */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -18392,7 +18392,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -18423,7 +18423,7 @@ export interface operations {
             /** @description Success: change a risk scenario of the catalogue */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -18583,7 +18583,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -18598,7 +18598,7 @@ export interface operations {
             /** @description Success: archive a risk scenario */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -19302,7 +19302,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The ETag of the copy you hold: 304 Not Modified, without a body, while it is still current
-                 * @example "7.Zk3q0Rb1mVw2XoH8aQk1Lg"
+                 * @example "7"
                  */
                 "if-none-match"?: string;
             };
@@ -19317,7 +19317,7 @@ export interface operations {
             /** @description Success: get a webhook endpoint */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the resource: send it in If-None-Match on a read, in If-Match on a change */
+                    /** @description Strong entity tag of the resource's state: the same on a read and on the answer to a change. Send it in If-None-Match on a read, in If-Match on a change */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -19437,7 +19437,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -19453,7 +19453,7 @@ export interface operations {
             /** @description Success: delete a webhook endpoint */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -19557,7 +19557,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -19608,7 +19608,7 @@ export interface operations {
             /** @description Success: change a webhook endpoint */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };
@@ -20060,7 +20060,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you last read: the change applies only if the resource is still at that version (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
                  * @example "7"
                  */
                 "if-match"?: string;
@@ -20076,7 +20076,7 @@ export interface operations {
             /** @description Success: rotate the signing secret of a webhook endpoint */
             200: {
                 headers: {
-                    /** @description The resource's new ETag, for the next If-Match */
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
                     etag?: string;
                     [name: string]: unknown;
                 };

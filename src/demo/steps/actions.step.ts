@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import { utcToday } from '../../modules/actions/overdue.js';
 import type { ActionPriority, ActionStatus } from '../../platform/db/tables/actions.js';
 import type { Caller } from '../../platform/auth/principal.js';
@@ -60,9 +61,9 @@ export const actionsStep: DemoStep = {
         action_type: demo.action_type,
         due_date: dueDate(demo.dueInDays),
         ...(demo.bra === undefined ? {} : await links.resolve(demo.bra, demo.scenario)),
-      });
-      if (demo.status !== 'created') await actions.update(author, created.id, { status: demo.status });
-      if (demo.archived === true) await actions.archive(author, created.id);
+      }, NO_TERMS);
+      if (demo.status !== 'created') await actions.update(author, created.id, { status: demo.status }, NO_TERMS);
+      if (demo.archived === true) await actions.archive(author, created.id, NO_TERMS);
       else if (demo.status !== 'completed' && demo.dueInDays < 0) overdue += 1;
     }
     const linked = DEMO_ACTIONS.filter((demo) => demo.bra !== undefined).length;
@@ -83,7 +84,7 @@ async function braLinks(context: DemoContext, clientAdmin: Caller) {
     async resolve(braName: string, scenarioName: string | undefined) {
       const bra = need(page.data.find((b) => b.name === braName), `demo BRA ${braName}`);
       if (scenarioName === undefined) return { bra_id: bra.id };
-      const detail = await bras.get(clientAdmin, bra.id);
+      const { data: detail } = await bras.get(clientAdmin, bra.id);
       const link = need(detail.scenarios.find((scenario) => scenario.name === scenarioName), `scenario ${scenarioName}`);
       return { bra_id: bra.id, bra_risk_scenario_id: link.id };
     },

@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { DEMO_ENTERPRISE } from '../demo-data.js';
@@ -175,28 +176,28 @@ export const brasStep: DemoStep = {
         period: spec.period,
         assessor: assessor.fullName,
         start_date: spec.startDate,
-      });
+      }, NO_TERMS);
       const linkOf = new Map<string, string>();
       for (const scenario of spec.scenarios) {
-        const link = await content.addScenario(assessor, bra.id, { risk_scenario_id: scenarioId(scenario.scenario), included: scenario.included ?? true });
+        const link = await content.addScenario(assessor, bra.id, { risk_scenario_id: scenarioId(scenario.scenario), included: scenario.included ?? true }, NO_TERMS);
         linkOf.set(scenario.scenario, link.id);
         for (const [type, scores] of [
           ['inherent', scenario.inherent],
           ['residual', scenario.residual],
         ] as const) {
           if (scores === undefined) continue;
-          await content.recordRating(assessor, bra.id, { bra_risk_scenario_id: link.id, rating_type: type, impact_score: scores[0], likelihood_score: scores[1] });
+          await content.recordRating(assessor, bra.id, { bra_risk_scenario_id: link.id, rating_type: type, impact_score: scores[0], likelihood_score: scores[1] }, NO_TERMS);
         }
       }
       for (const control of spec.controls ?? []) {
         const subControl = library.find((candidate) => candidate.name === control.subControl);
         const scenarioLink = control.scenario === undefined ? null : need(linkOf.get(control.scenario), `scenario ${control.scenario} of ${spec.name}`);
-        if (subControl !== undefined) await content.linkControl(assessor, bra.id, { sub_control_id: subControl.id, bra_risk_scenario_id: scenarioLink });
+        if (subControl !== undefined) await content.linkControl(assessor, bra.id, { sub_control_id: subControl.id, bra_risk_scenario_id: scenarioLink }, NO_TERMS);
       }
-      if (spec.outcome === 'under_review' || spec.outcome === 'approved') await transitions.submit(assessor, bra.id);
-      if (spec.outcome === 'approved') await transitions.approve(clientAdmin, bra.id, { final_comment: spec.closing ?? null });
-      if (spec.outcome === 'cancelled') await transitions.cancel(clientAdmin, bra.id, { cancellation_reason: spec.closing ?? null });
-      const made = await bras.get(clientAdmin, bra.id);
+      if (spec.outcome === 'under_review' || spec.outcome === 'approved') await transitions.submit(assessor, bra.id, NO_TERMS);
+      if (spec.outcome === 'approved') await transitions.approve(clientAdmin, bra.id, { final_comment: spec.closing ?? null }, NO_TERMS);
+      if (spec.outcome === 'cancelled') await transitions.cancel(clientAdmin, bra.id, { cancellation_reason: spec.closing ?? null }, NO_TERMS);
+      const { data: made } = await bras.get(clientAdmin, bra.id);
       statuses.push(made.status);
       context.log(`  ${spec.name}: ${made.status}`);
     }

@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import { need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { DEMO_EXTRA_SCENARIOS } from '../demo-data.js';
 
@@ -6,7 +7,7 @@ export const catalogueStep: DemoStep = {
   title: 'Risk scenario catalogue',
   async run(context: DemoContext) {
     const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
-    for (const scenario of DEMO_EXTRA_SCENARIOS) await context.services['risk-scenarios'].add(clientAdmin, scenario);
+    for (const scenario of DEMO_EXTRA_SCENARIOS) await context.services['risk-scenarios'].add(clientAdmin, scenario, NO_TERMS);
     context.log(`  the starter catalogue, plus ${DEMO_EXTRA_SCENARIOS.length} scenarios of the group's own`);
   },
 };

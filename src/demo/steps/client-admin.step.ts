@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { DEMO_MEMBERS } from '../demo-data.js';
 
@@ -15,7 +16,7 @@ export const clientAdminStep: DemoStep = {
       email: person.email,
       full_name: person.fullName,
       role: 'admin',
-    });
+    }, NO_TERMS);
     context.people.set(person.key, { userId: user.user_id, person });
     context.actors.clientAdmin = callerFor({ userId: user.user_id, email: user.email, fullName: user.full_name }, 'admin', enterpriseId);
   },

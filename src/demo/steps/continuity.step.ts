@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import { DEMO_ENTERPRISE } from '../demo-data.js';
 import { need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { assessorCaller, braCountNote } from './bras.step.js';
@@ -36,17 +37,17 @@ export const continuityStep: DemoStep = {
       name: DEMO_ROLL_FORWARD.name,
       period: DEMO_ROLL_FORWARD.period,
       start_date: DEMO_ROLL_FORWARD.startDate,
-    });
+    }, NO_TERMS);
     for (const rating of DEMO_ROLL_FORWARD.ratings) {
       const link = need(next.scenarios.find((s) => s.name === rating.scenario), `scenario ${rating.scenario} of ${next.name}`);
       for (const type of ['inherent', 'residual'] as const) {
         const [impact, likelihood] = rating[type];
-        await content.recordRating(assessor, next.id, { bra_risk_scenario_id: link.id, rating_type: type, impact_score: impact, likelihood_score: likelihood });
+        await content.recordRating(assessor, next.id, { bra_risk_scenario_id: link.id, rating_type: type, impact_score: impact, likelihood_score: likelihood }, NO_TERMS);
       }
     }
     // The new period's review starts while it is in progress: the assessor's note and the reviewer's verdicts.
     const comments = await addReviewComments(context, next.id);
-    const made = await bras.get(clientAdmin, next.id);
+    const { data: made } = await bras.get(clientAdmin, next.id);
     context.rolledForwardBraId = next.id;
     context.log(`  ${made.name}: ${made.status}`);
     context.log(`  its review has begun: ${comments} comments, the reviewer's latest verdict recommend_approval`);

@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
 
 /**
@@ -26,7 +27,7 @@ export const controlRetestsStep: DemoStep = {
     const target = need(sub, `the demo sub-control ${RETEST.subControl}`);
     const { userId, person } = need(context.people.get(RETEST.tester), `the demo person ${RETEST.tester}`);
     const tester = callerFor({ userId, email: person.email, fullName: person.fullName }, 'assessor', enterpriseId);
-    await tests.record(tester, target.id, { ...RETEST.test, tested_by: tester.fullName });
+    await tests.record(tester, target.id, { ...RETEST.test, tested_by: tester.fullName }, NO_TERMS);
     const line = `"${RETEST.subControl}" retested: ${target.tod}${target.toe} (${target.total_effectiveness}) before, ${RETEST.test.tod}${RETEST.test.toe} now`;
     context.log(`  ${line}`);
     context.notes.push(

@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { DEMO_CONTROL_LIBRARY } from '../demo-controls.js';
 
@@ -18,20 +19,20 @@ export const controlsStep: DemoStep = {
     };
     const tally = { tested: 0, partly: 0, untested: 0 };
     for (const keyControl of DEMO_CONTROL_LIBRARY) {
-      const created = await keyControls.create(clientAdmin, { name: keyControl.name, description: keyControl.description });
+      const created = await keyControls.create(clientAdmin, { name: keyControl.name, description: keyControl.description }, NO_TERMS);
       for (const subControl of keyControl.subControls) {
         const sub = await subControls.create(clientAdmin, {
           key_control_id: created.id,
           name: subControl.name,
           description: subControl.description,
-        });
+        }, NO_TERMS);
         if (subControl.results === undefined) {
           tally.untested += 1;
           continue;
         }
         const { tester, ...results } = subControl.results;
         const caller = testerOf(tester);
-        await subControls.recordTestResults(caller, sub.id, { ...results, tested_by: caller.fullName });
+        await subControls.recordTestResults(caller, sub.id, { ...results, tested_by: caller.fullName }, NO_TERMS);
         if (results.tod !== undefined && results.toe !== undefined) tally.tested += 1;
         else tally.partly += 1;
       }

@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import { need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { DEMO_ENTERPRISE } from '../demo-data.js';
 
@@ -11,8 +12,8 @@ export const enterpriseStep: DemoStep = {
       name: DEMO_ENTERPRISE.name,
       country: DEMO_ENTERPRISE.country,
       registration_number: DEMO_ENTERPRISE.registration_number,
-    });
-    await enterprises.update(superAdmin, created.id, { subscription_tier: DEMO_ENTERPRISE.subscription_tier });
+    }, NO_TERMS);
+    await enterprises.update(superAdmin, created.id, { subscription_tier: DEMO_ENTERPRISE.subscription_tier }, NO_TERMS);
     context.enterpriseId = created.id;
     context.log(`  ${created.name} (${created.id})`);
   },

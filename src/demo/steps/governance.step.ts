@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import type { RiskLevel } from '../../platform/db/tables/governance.js';
 import { need, type DemoContext, type DemoStep } from '../demo-context.js';
 
@@ -30,14 +31,14 @@ export const governanceStep: DemoStep = {
     for (const override of DEMO_OVERRIDES) {
       const entity = need(context.legalEntities.get(override.legalEntity), `the legal entity ${override.legalEntity}`);
       const unitId = override.businessUnit === undefined ? null : need(entity.businessUnits.get(override.businessUnit), `the unit ${override.businessUnit}`);
-      const { created } = await appetites.upsert(clientAdmin, {
+      const { data: { created } } = await appetites.upsert(clientAdmin, {
         risk_level: override.risk_level,
         threshold_value: override.threshold_value,
         description: override.description,
         legal_entity_id: entity.id,
         business_unit_id: unitId,
         reason: override.reason,
-      });
+      }, NO_TERMS);
       const scope = override.businessUnit === undefined ? override.legalEntity : `${override.legalEntity} / ${override.businessUnit}`;
       context.log(`  ${scope}: ${override.risk_level}, ${override.threshold_value} (${created ? 'created' : 'updated'})`);
     }

@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import { need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { DEMO_INVITEE } from '../demo-data.js';
 
@@ -16,8 +17,8 @@ export const invitationStep: DemoStep = {
       email: DEMO_INVITEE.email,
       full_name: DEMO_INVITEE.fullName,
       role: DEMO_INVITEE.role,
-    });
-    await context.services.admin.entityRoles.create(clientAdmin, user.user_id, { legal_entity_id: entity.id });
+    }, NO_TERMS);
+    await context.services.admin.entityRoles.create(clientAdmin, user.user_id, { legal_entity_id: entity.id }, NO_TERMS);
     const delivered = await context.mail.deliverDue();
     if (delivered.failed > 0) {
       context.notes.push(`The invitation of ${DEMO_INVITEE.email} could not be sent yet (${context.mail.destination}); the service retries it.`);

@@ -1,13 +1,7 @@
-import type { Caller } from '../../platform/auth/principal.js';
-import type { RequestConditions } from '../../platform/http/conditional/preconditions.js';
 import { AppError } from '../../platform/http/errors.js';
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
+import { expectState } from '../../platform/versions/resource-state.js';
 import { need, type DemoContext, type DemoStep } from '../demo-context.js';
-
-/** What a route declaring `ifMatch` hands the service, with the version it then serves (the answer's ETag). */
-const changingAt = (caller: Caller, ifMatch: '*' | number): Caller & { conditions: RequestConditions } => ({
-  ...caller,
-  conditions: { ifMatch: ifMatch === '*' ? '*' : [String(ifMatch)], required: false, version: null },
-});
 
 /**
  * The organisation's upkeep is safe too: two client admins hold the same ETag of a business unit; the first
@@ -21,18 +15,21 @@ export const organisationVersionsStep: DemoStep = {
     const service = context.services['legal-entities'];
     const [entityName, entity] = need([...context.legalEntities][0], 'a legal entity');
     const [unitName, unitId] = need([...entity.businessUnits][0], `a business unit of ${entityName}`);
-    const described = changingAt(admin, '*');
-    await service.updateBusinessUnit(described, unitId, { description: `${unitName} of ${entityName}` });
-    const held = need(described.conditions.version, 'the version after the change');
-    const first = changingAt(admin, held);
-    await service.updateBusinessUnit(first, unitId, { description: `${unitName} of ${entityName}, reviewed by the risk committee` });
-    context.log(`  ${unitName}: described on version ${held}, now version ${String(first.conditions.version)}`);
+    const described = await service.updateBusinessUnit(admin, unitId, { description: `${unitName} of ${entityName}` }, NO_TERMS);
+    const held = described.state;
+    const first = await service.updateBusinessUnit(
+      admin,
+      unitId,
+      { description: `${unitName} of ${entityName}, reviewed by the risk committee` },
+      { expected: expectState(held) },
+    );
+    context.log(`  ${unitName}: described on version ${held.version}, now version ${first.state.version}`);
     try {
-      await service.updateBusinessUnit(changingAt(admin, held), unitId, { name: `${unitName} (renamed)` });
+      await service.updateBusinessUnit(admin, unitId, { name: `${unitName} (renamed)` }, { expected: expectState(held) });
       throw new Error('the stale rename was applied');
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'PRECONDITION_FAILED') throw error;
-      context.log(`  a rename on version ${held}: refused, ${error.code} (current ETag ${String(error.details?.['current_etag'])})`);
+      context.log(`  a rename on version ${held.version}: refused, ${error.code} (current ETag ${String(error.details?.['current_etag'])})`);
     }
     context.notes.push(
       'Safe clients: PATCH and archive of /api/v1/legal-entities/{id}, /business-units/{id} and /risk-scenarios/{id} ' +

@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
 
@@ -28,22 +29,22 @@ export async function addReviewComments(context: DemoContext, braId: string): Pr
   const assessor = personCaller(context, 'assessor_bank', enterpriseId);
   const reviewer = personCaller(context, 'reviewer', enterpriseId);
   const { bras, comments } = context.services.bras;
-  const scenario = (await bras.get(reviewer, braId)).scenarios.find((candidate) => candidate.included) ?? null;
+  const scenario = (await bras.get(reviewer, braId)).data.scenarios.find((candidate) => candidate.included) ?? null;
   const scenarioId = scenario === null ? null : scenario.id;
   const about = scenario === null ? 'the scenarios' : `"${scenario.name}"`;
   await comments.add(assessor, braId, {
     body: `Ratings of ${about} follow the 2025 loss events and the latest control tests.`,
     scenario_id: scenarioId,
-  });
+  }, NO_TERMS);
   await comments.add(reviewer, braId, {
     body: `The residual likelihood of ${about} leans on a control whose last test is over a year old: please retest it or justify the rating.`,
     scenario_id: scenarioId,
     verdict: 'changes_requested',
-  });
+  }, NO_TERMS);
   await comments.add(reviewer, braId, {
     body: 'The justification given is sufficient; the assessment can go to approval.',
     verdict: 'recommend_approval',
-  });
+  }, NO_TERMS);
   return 3;
 }
 

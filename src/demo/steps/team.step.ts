@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import { need, type DemoContext, type DemoStep } from '../demo-context.js';
 import { DEMO_MEMBERS } from '../demo-data.js';
 
@@ -12,7 +13,7 @@ export const teamStep: DemoStep = {
         email: person.email,
         full_name: person.fullName,
         role: person.role as 'assessor' | 'reviewer',
-      });
+      }, NO_TERMS);
       for (const assignment of person.assignments) {
         const entity = need(context.legalEntities.get(assignment.legalEntity), `legal entity ${assignment.legalEntity}`);
         const businessUnitId =
@@ -22,7 +23,7 @@ export const teamStep: DemoStep = {
         await context.services.admin.entityRoles.create(clientAdmin, user.user_id, {
           legal_entity_id: entity.id,
           ...(businessUnitId !== undefined ? { business_unit_id: businessUnitId } : {}),
-        });
+        }, NO_TERMS);
       }
       context.people.set(person.key, { userId: user.user_id, person });
     }

@@ -1,3 +1,4 @@
+import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import { need, type DemoContext, type DemoStep } from '../demo-context.js';
 
 /** Where the demo's endpoint points: a reserved name, so nothing leaves the machine until it is changed. */
@@ -17,8 +18,8 @@ export const webhooksStep: DemoStep = {
       url: DEMO_WEBHOOK_URL,
       event_types: ['bra.approved', 'risk.above_appetite', 'mitigation_action.overdue'],
       description: 'Risk team ticketing (example: paused until it points at a real receiver)',
-    });
-    await webhooks.update(clientAdmin, endpoint.id, { enabled: false });
+    }, NO_TERMS);
+    await webhooks.update(clientAdmin, endpoint.id, { enabled: false }, NO_TERMS);
     context.log(`  ${endpoint.url}: ${endpoint.event_types.join(', ')} (paused)`);
     context.notes.push(
       [

@@ -1,5 +1,6 @@
 import type { App } from '../../platform/module.js';
 import { callerOf } from '../../platform/auth/principal.js';
+import { answer, answerMessage, termsOf } from '../../platform/http/conditional/answers.js';
 import {
   archiveActionSchema,
   bulkUpdateActionsSchema,
@@ -14,22 +15,21 @@ export function registerActionRoutes(api: App, service: ActionsService): void {
   api.get('/mitigation-actions', { schema: listActionsSchema }, async (request) => service.list(callerOf(request), request.query));
 
   api.post('/mitigation-actions', { schema: createActionSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.create(callerOf(request), request.body);
+    const data = await service.create(callerOf(request), request.body, termsOf(request));
     return reply.code(201).send({ data, message: 'Mitigation action created' });
   });
 
   api.patch('/mitigation-actions/:action_id', { schema: updateActionSchema, config: { ifMatch: true } }, async (request) => {
-    const data = await service.update(callerOf(request), request.params.action_id, request.body);
-    return { data, message: 'Mitigation action updated' };
+    return answer(request, await service.update(callerOf(request), request.params.action_id, request.body, termsOf(request)), 'Mitigation action updated');
   });
 
   api.post('/mitigation-actions/bulk-update', { schema: bulkUpdateActionsSchema, config: { idempotent: true } }, async (request) => {
-    const data = await service.bulkUpdate(callerOf(request), request.body);
+    const data = await service.bulkUpdate(callerOf(request), request.body, termsOf(request));
     return { data, message: `${data.updated_count} mitigation actions updated` };
   });
 
   api.post('/mitigation-actions/:action_id/archive', { schema: archiveActionSchema, config: { ifMatch: true } }, async (request) => {
-    const { archived } = await service.archive(callerOf(request), request.params.action_id);
-    return { message: archived ? 'Mitigation action archived' : 'Mitigation action was already archived' };
+    const result = await service.archive(callerOf(request), request.params.action_id, termsOf(request));
+    return answerMessage(request, result, result.data.archived ? 'Mitigation action archived' : 'Mitigation action was already archived');
   });
 }

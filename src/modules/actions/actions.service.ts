@@ -1,14 +1,15 @@
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { recordChange } from '../../platform/audit/record-change.js';
 import { requireAssigned, requireMember, seesWholeEnterprise } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import { PRIMARY_READS, type RoutedReads } from '../../platform/db/read-routing.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
-import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
-import { AppError, forbidden, invalidState, notFound } from '../../platform/http/errors.js';
+import { archiveVersioned, updateVersioned, type RecordLookup } from '../../platform/changes/versioned-change.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
+import { AppError, forbidden, invalidState } from '../../platform/http/errors.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
+import { versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import { findScenarioLink } from '../bras/bra-content.repository.js';
 import { findBra } from '../bras/bras.repository.js';
@@ -72,12 +73,14 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
    * The single action a PATCH or an archive names, locked: another enterprise's or an unknown id is 404, one
    * of the caller's enterprise outside their scope 403 (D10.1).
    */
-  async function lockOne(trx: Transaction<DB>, caller: Caller & { enterpriseId: string }, actionId: string) {
-    const [row] = await lockActions(trx, caller.enterpriseId, caller, [actionId]);
-    if (row === undefined) throw notFound('Mitigation action');
-    if (!row.in_scope) throw forbidden('This mitigation action is outside your assigned entities');
-    requireCurrentVersion(caller, row.row_version);
-    return row;
+  function oneAction(trx: Transaction<DB>, caller: Caller & { enterpriseId: string }, actionId: string): RecordLookup<LockedAction> {
+    return {
+      noun: 'Mitigation action',
+      lock: async () => (await lockActions(trx, caller.enterpriseId, caller, [actionId]))[0],
+      authorize: (row) => {
+        if (!row.in_scope) throw forbidden('This mitigation action is outside your assigned entities');
+      },
+    };
   }
 
   return {
@@ -114,13 +117,13 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
      * scenario link only together with its own BRA (else 400). Any BRA status may carry actions: an approved
      * assessment is where its action plan is followed up.
      */
-    async create(caller: Caller, body: CreateActionBody): Promise<ActionView> {
+    async create(caller: Caller, body: CreateActionBody, terms: ChangeTerms): Promise<ActionView> {
       requireMember(caller);
       requireActionEditor(caller);
       const enterpriseId = caller.enterpriseId;
       const braId = body.bra_id ?? null;
       const linkId = body.bra_risk_scenario_id ?? null;
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         if (braId !== null) {
           const bra = await findBra(trx, enterpriseId, braId);
           if (bra === undefined) throw invalidReference('bra_id', 'bra_id does not refer to a BRA of your enterprise');
@@ -143,9 +146,7 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
           created_by: caller.userId,
         });
         const created = (await findActionView(trx, enterpriseId, id))!;
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
+        await recordChange(trx, caller, {
           action: 'create',
           entityType: 'mitigation_action',
           entityId: id,
@@ -164,29 +165,31 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
       });
     },
 
-    /** Any status move is allowed (D7.3); an archived action cannot change (409). */
-    async update(caller: Caller, actionId: string, body: UpdateActionBody): Promise<ActionChangeView> {
+    /** Any status move is allowed (D7.3); an archived action cannot change (409). Every field sent is written and audited. */
+    async update(caller: Caller, actionId: string, body: UpdateActionBody, terms: ChangeTerms): Promise<Versioned<ActionChangeView>> {
       requireMember(caller);
       requireActionEditor(caller);
       const enterpriseId = caller.enterpriseId;
       const changes = changesOf(body);
       return inTransaction(db, async ({ trx }) => {
-        const before = await lockOne(trx, caller, actionId);
-        if (before.archived) throw invalidState('An archived mitigation action cannot be changed');
-        const [after] = await updateActions(trx, enterpriseId, [actionId], changes);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'mitigation_action',
-          entityId: actionId,
-          details: { changes: auditChanges(before, changes) },
+        let written: Awaited<ReturnType<typeof updateActions>>[number] | undefined;
+        await updateVersioned(trx, caller, terms, {
+          ...oneAction(trx, caller, actionId),
+          refuse: (before) => {
+            if (before.archived) throw invalidState('An archived mitigation action cannot be changed');
+          },
+          diff: () => changes,
+          write: async (before) => {
+            written = (await updateActions(trx, enterpriseId, [actionId], changes))[0]!;
+            return { ...before, row_version: written.row_version };
+          },
+          audit: (before) => ({ entityType: 'mitigation_action', entityId: actionId, details: { changes: auditChanges(before, changes) } }),
+          after: (before) => announceCompletions(trx, enterpriseId, [before], changes),
         });
-        await announceCompletions(trx, enterpriseId, [before], changes);
-        const changed = after!;
-        servedVersion(caller, changed.row_version);
+        const changed = written!;
         const fields = Object.fromEntries(Object.keys(changes).map((field) => [field, changed[field as keyof ActionChanges]]));
-        return { id: changed.id, ...fields, is_overdue: isOverdue(changed, utcToday(now())), updated_at: changed.updated_at };
+        const view = { id: changed.id, ...fields, is_overdue: isOverdue(changed, utcToday(now())), updated_at: changed.updated_at };
+        return versioned(view, versionState(changed.row_version));
       });
     },
 
@@ -194,13 +197,13 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
      * All or nothing (D7.3, D10.2): the named actions are locked first; any unknown or out-of-scope id is 404
      * and any archived one 409, before anything is written. Then one UPDATE and one audit entry per action.
      */
-    async bulkUpdate(caller: Caller, body: BulkUpdateBody): Promise<{ updated_count: number; updated_ids: string[] }> {
+    async bulkUpdate(caller: Caller, body: BulkUpdateBody, terms: ChangeTerms): Promise<{ updated_count: number; updated_ids: string[] }> {
       requireMember(caller);
       requireActionEditor(caller);
       const enterpriseId = caller.enterpriseId;
       const ids = body.action_ids;
       const changes = changesOf(body.updates);
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const locked = new Map((await lockActions(trx, enterpriseId, caller, ids)).map((row) => [row.id, row]));
         const missing = ids.filter((id) => locked.get(id)?.in_scope !== true);
         if (missing.length > 0) {
@@ -214,9 +217,7 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
         }
         await updateActions(trx, enterpriseId, ids, changes);
         for (const id of ids) {
-          await writeAudit(trx, {
-            enterpriseId,
-            ...auditFrom(caller),
+          await recordChange(trx, caller, {
             action: 'update',
             entityType: 'mitigation_action',
             entityId: id,
@@ -232,27 +233,23 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
      * Idempotent (D7.3): archiving an archived action changes nothing and writes no entry. Recorded as a
      * `delete` (2.9: delete covers archiving).
      */
-    async archive(caller: Caller, actionId: string): Promise<{ archived: boolean }> {
+    async archive(caller: Caller, actionId: string, terms: ChangeTerms): Promise<Versioned<{ archived: boolean }>> {
       requireMember(caller);
       requireActionEditor(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
-        const before = await lockOne(trx, caller, actionId);
-        if (before.archived) {
-          servedVersion(caller, before.row_version);
-          return { archived: false };
-        }
-        const archived = await markArchived(trx, enterpriseId, actionId, caller.userId);
-        if (archived !== undefined) servedVersion(caller, archived.row_version);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'delete',
-          entityType: 'mitigation_action',
-          entityId: actionId,
-          details: { archived: true, action: before.action, status: before.status },
+        const { row, changed } = await archiveVersioned(trx, caller, terms, {
+          ...oneAction(trx, caller, actionId),
+          isArchived: (before) => before.archived,
+          again: 'unchanged',
+          archive: async (before) => ({ ...before, archived: true, row_version: (await markArchived(trx, enterpriseId, actionId, caller.userId))!.row_version }),
+          audit: (before) => ({
+            entityType: 'mitigation_action',
+            entityId: actionId,
+            details: { archived: true, action: before.action, status: before.status },
+          }),
         });
-        return { archived: true };
+        return versioned({ archived: changed }, versionState(row.row_version));
       });
     },
   };

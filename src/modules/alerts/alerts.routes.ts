@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../../platform/module.js';
 import { callerOf } from '../../platform/auth/principal.js';
+import { answer, termsOf } from '../../platform/http/conditional/answers.js';
 import { listAlertsSchema, updateAlertSchema } from './alerts.schemas.js';
 import type { AlertsService } from './alerts.service.js';
 
@@ -16,8 +17,8 @@ export function registerAlertRoutes(app: App, service: AlertsService): void {
     '/admin/alerts/:alert_id',
     { schema: updateAlertSchema, config: { ifMatch: true } },
     async (request) => {
-      const data = await service.changeStatus(callerOf(request), request.params.alert_id, request.body);
-      return { data, message: data.status === 'acknowledged' ? 'Alert acknowledged' : 'Alert resolved' };
+      const result = await service.changeStatus(callerOf(request), request.params.alert_id, request.body, termsOf(request));
+      return answer(request, result, result.data.status === 'acknowledged' ? 'Alert acknowledged' : 'Alert resolved');
     },
   );
 }

@@ -4,7 +4,9 @@ import type { Caller, Principal } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { AlertStatus } from '../../platform/db/tables/monitoring.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
+import { lockForChange } from '../../platform/changes/versioned-change.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
+import { versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
 import { invalidState, notFound, validationError } from '../../platform/http/errors.js';
 import { loadPage, pageRequest } from '../../platform/http/pagination.js';
 import { requireAlertManager } from './alerts.policy.js';
@@ -35,12 +37,9 @@ export function alertChangeOf(body: UpdateAlertBody): AlertChange {
   return { status: 'resolved', resolution: body.resolution ?? null };
 }
 
-/** The view of the changed row, reporting its new version for the answer's ETag; null when the UPDATE found none. */
-const present = <R extends { row_version: number }, V>(caller: Caller, row: R | undefined, view: (row: R) => V): V | null => {
-  if (row === undefined) return null;
-  servedVersion(caller, row.row_version);
-  return view(row);
-};
+/** The view of the changed row with its new state (the answer's ETag); null when the UPDATE found none. */
+const present = <R extends { row_version: number }, V>(row: R | undefined, view: (row: R) => V): Versioned<V> | null =>
+  row === undefined ? null : versioned(view(row), versionState(row.row_version));
 
 export interface AlertsServiceDeps {
   /** The database, or the caller's open transaction to join. */
@@ -65,20 +64,18 @@ export function createAlertsService({ db }: AlertsServiceDeps) {
      * The row is locked before the state check, so of two concurrent changes only one can succeed; the
      * UPDATE repeats the state condition as a second wall.
      */
-    async changeStatus(caller: Caller, alertId: string, body: UpdateAlertBody) {
+    async changeStatus(caller: Caller, alertId: string, body: UpdateAlertBody, terms: ChangeTerms) {
       const change = alertChangeOf(body);
       requireAlertManager(caller);
       return inTransaction(db, async ({ trx }) => {
-        const current = await lockAlert(trx, alertId);
-        if (current === undefined) throw notFound('Alert');
-        requireCurrentVersion(caller, current.row_version);
+        const current = await lockForChange({ noun: 'Alert', lock: () => lockAlert(trx, alertId) }, terms);
         if (!ALLOWED_FROM[change.status].includes(current.status)) {
           throw invalidState(`An alert that is ${current.status} cannot be ${change.status}`);
         }
-        const updated =
+        const updated: Versioned<ReturnType<typeof presentAcknowledgement> | ReturnType<typeof presentResolution>> | null =
           change.status === 'acknowledged'
-            ? present(caller, await markAcknowledged(trx, alertId, caller.userId, change.notes), presentAcknowledgement)
-            : present(caller, await markResolved(trx, alertId, caller.userId, change.resolution), presentResolution);
+            ? present(await markAcknowledged(trx, alertId, caller.userId, change.notes), presentAcknowledgement)
+            : present(await markResolved(trx, alertId, caller.userId, change.resolution), presentResolution);
         if (updated === null) throw invalidState(`The alert is no longer ${current.status}`);
         const text = change.status === 'acknowledged' ? { notes: change.notes } : { resolution: change.resolution };
         await writeAudit(trx, {

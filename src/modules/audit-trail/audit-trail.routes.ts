@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/principal.js';
+import { termsOf } from '../../platform/http/conditional/answers.js';
 import type { App } from '../../platform/module.js';
 import {
   createCheckpointSchema,
@@ -43,7 +44,7 @@ export function registerAuditTrailRoutes(app: App, { trail, checkpoints }: Audit
   );
 
   api.post('/audit/checkpoints', { schema: createCheckpointSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await checkpoints.create(callerOf(request));
+    const data = await checkpoints.create(callerOf(request), termsOf(request));
     return reply.code(201).send({ data, message: 'Checkpoint signed' });
   });
 }

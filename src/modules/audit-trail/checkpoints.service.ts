@@ -4,7 +4,8 @@ import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { ChainAnchor } from '../../platform/audit/chain-verifier.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { paginationInfo, pageRequest } from '../../platform/http/pagination.js';
 import { requireAuditor } from './audit-trail.policy.js';
 import type { CheckpointKeys } from '../../platform/audit/checkpoint-key.js';
@@ -79,10 +80,10 @@ export function createCheckpointsService({ db, keys }: { db: Executor; keys: () 
 
   return {
     /** On demand: the request's audit entry first, then the head that includes it, in one transaction. */
-    async create(caller: Caller): Promise<CheckpointView> {
+    async create(caller: Caller, terms: ChangeTerms): Promise<CheckpointView> {
       requireAuditor(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const id = randomUUID();
         await writeAudit(trx, {
           enterpriseId,

@@ -1,10 +1,13 @@
 import { requireMember } from '../../platform/auth/policies.js';
 import type { Transaction } from 'kysely';
 import type { Caller } from '../../platform/auth/principal.js';
+import { lockForChange } from '../../platform/changes/versioned-change.js';
 import type { DB, Executor } from '../../platform/db/schema.js';
 import { invalidState, notFound } from '../../platform/http/errors.js';
-import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
-import { braVersion, findBra, type BraRow } from './bras.repository.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
+import { representationState, type ResourceState } from '../../platform/versions/resource-state.js';
+import { loadBraAnswer } from './bra-answer.js';
+import { findBra, type BraRow } from './bras.repository.js';
 import { requireBraReader } from './bras.policy.js';
 
 /**
@@ -21,30 +24,45 @@ export async function readableBra(db: Executor, caller: Caller, braId: string): 
   return bra;
 }
 
-/** The BRA under its row lock, for a change the policy allows the caller. */
+/**
+ * The BRA under its row lock, for a change the policy allows the caller, in the state the change expects
+ * (If-Match, compared here under the lock: 404 and 403 come first).
+ */
 export async function lockedBra(
   trx: Transaction<DB>,
   caller: Caller,
   braId: string,
   policy: (caller: Caller, bra: BraRow) => void,
+  terms: ChangeTerms,
 ): Promise<BraRow> {
   requireMember(caller);
-  const bra = await findBra(trx, caller.enterpriseId, braId, true);
-  if (bra === undefined) throw notFound('BRA');
-  policy(caller, bra);
-  // If-Match (a route declaring ifMatch) is compared here, under the lock: 404 and 403 come first.
-  requireCurrentVersion(caller, bra.row_version);
-  return bra;
+  const enterpriseId = caller.enterpriseId;
+  return lockForChange(
+    {
+      noun: 'BRA',
+      lock: () => findBra(trx, enterpriseId, braId, true),
+      authorize: (bra) => policy(caller, bra),
+      stateOf: (bra) => stateOfAnswer(trx, bra),
+    },
+    terms,
+  );
 }
 
 /**
- * Tells the platform the BRA's version after a change, for the answer's ETag: read at the end of the
- * transaction, once the triggers of its scenarios, ratings and control links have run. Only when the
- * route asked for it (a route declaring ifMatch).
+ * A BRA's state as its read shows it (resource-state.ts): its answer carries figures from other records (the
+ * appetite that applies, its comments, the people it names), so the state is its version and a digest of
+ * that answer. The read and every change compute it here, so the tag a change answers is the tag of the next
+ * read.
  */
-export async function reportBraVersion(db: Executor, caller: Caller, bra: { enterprise_id: string; id: string }): Promise<void> {
-  if (caller.conditions === undefined || caller.conditions === null) return;
-  servedVersion(caller, await braVersion(db, bra.enterprise_id, bra.id));
+export async function stateOfAnswer(db: Executor, bra: BraRow): Promise<ResourceState> {
+  return representationState(bra.row_version, await loadBraAnswer(db, bra));
+}
+
+/** The BRA's state at the end of a change, once the triggers of its scenarios, ratings and links have bumped its version. */
+export async function braStateAfter(db: Executor, bra: { enterprise_id: string; id: string }): Promise<ResourceState> {
+  const current = await findBra(db, bra.enterprise_id, bra.id);
+  if (current === undefined) throw notFound('BRA');
+  return stateOfAnswer(db, current);
 }
 
 const EDITABLE = new Set(['draft', 'in_progress']);

@@ -1,4 +1,5 @@
 import { callerOf } from '../../platform/auth/principal.js';
+import { termsOf } from '../../platform/http/conditional/answers.js';
 import type { App } from '../../platform/module.js';
 import { addCommentSchema, listCommentsSchema } from './bra-comments.schemas.js';
 import type { BraCommentsService } from './bra-comments.service.js';
@@ -11,7 +12,7 @@ export function registerBraCommentRoutes(api: App, service: BraCommentsService):
   });
 
   api.post('/bras/:bra_id/comments', { schema: addCommentSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.add(callerOf(request), request.params.bra_id, request.body);
+    const data = await service.add(callerOf(request), request.params.bra_id, request.body, termsOf(request));
     return reply.code(201).send({ data, message: 'Comment added' });
   });
 }

@@ -2,7 +2,8 @@ import { auditFrom } from '../../platform/audit/audit-events.js';
 import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { AppError, invalidState } from '../../platform/http/errors.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import { lockedBra, readableBra } from './bra-access.js';
@@ -36,11 +37,11 @@ export function createBraCommentsService({ db }: { db: Executor }) {
     },
 
     /** 404, then the policy (403), then the state (409), then the scenario (400), under the BRA's row lock (so never after an approval). */
-    async add(caller: Caller, braId: string, body: AddCommentBody): Promise<CommentView> {
+    async add(caller: Caller, braId: string, body: AddCommentBody, terms: ChangeTerms): Promise<CommentView> {
       const verdict = body.verdict ?? null;
       const scenarioId = body.scenario_id ?? null;
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, verdict === null ? requireBraCommenter : requireBraVerdictGiver);
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
+        const bra = await lockedBra(trx, caller, braId, verdict === null ? requireBraCommenter : requireBraVerdictGiver, terms);
         if (!COMMENTABLE.has(bra.status)) throw invalidState(`A BRA can be commented on only while it is in progress or under review; it is ${bra.status}`);
         if (scenarioId !== null && (await findScenarioLink(trx, bra.enterprise_id, bra.id, scenarioId)) === undefined) {
           throw new AppError('INVALID_REFERENCE', 'scenario_id does not refer to a scenario link of this BRA', { field: 'scenario_id' });

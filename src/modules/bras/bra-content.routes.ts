@@ -1,4 +1,5 @@
 import { callerOf } from '../../platform/auth/principal.js';
+import { answer, answerMessage, termsOf } from '../../platform/http/conditional/answers.js';
 import type { App } from '../../platform/module.js';
 import {
   addScenarioSchema,
@@ -19,21 +20,20 @@ export function registerBraContentRoutes(api: App, service: BraContentService): 
   }));
 
   api.post('/bras/:bra_id/scenarios', { schema: addScenarioSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.addScenario(callerOf(request), request.params.bra_id, request.body);
+    const data = await service.addScenario(callerOf(request), request.params.bra_id, request.body, termsOf(request));
     return reply.code(201).send({ data, message: 'Scenario added' });
   });
 
-  api.patch('/bras/:bra_id/scenarios/:link_id', { schema: updateScenarioSchema, config: { ifMatch: true } }, async (request) => ({
-    data: await service.updateScenario(callerOf(request), request.params.bra_id, request.params.link_id, request.body.included),
-    message: 'Scenario updated',
-  }));
+  api.patch('/bras/:bra_id/scenarios/:link_id', { schema: updateScenarioSchema, config: { ifMatch: true } }, async (request) =>
+    answer(request, await service.updateScenario(callerOf(request), request.params.bra_id, request.params.link_id, request.body.included, termsOf(request)), 'Scenario updated'),
+  );
 
   api.get('/bras/:bra_id/ratings', { schema: listRatingsSchema }, async (request) => ({
     data: await service.listRatings(callerOf(request), request.params.bra_id, request.query.history === true),
   }));
 
   api.post('/bras/:bra_id/ratings', { schema: recordRatingSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.recordRating(callerOf(request), request.params.bra_id, request.body);
+    const data = await service.recordRating(callerOf(request), request.params.bra_id, request.body, termsOf(request));
     return reply.code(201).send({ data, message: 'Rating recorded' });
   });
 
@@ -42,12 +42,11 @@ export function registerBraContentRoutes(api: App, service: BraContentService): 
   }));
 
   api.post('/bras/:bra_id/controls', { schema: linkControlSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.linkControl(callerOf(request), request.params.bra_id, request.body);
+    const data = await service.linkControl(callerOf(request), request.params.bra_id, request.body, termsOf(request));
     return reply.code(201).send({ data, message: 'Control linked' });
   });
 
   api.delete('/bras/:bra_id/controls/:link_id', { schema: unlinkControlSchema, config: { ifMatch: true } }, async (request) => {
-    await service.unlinkControl(callerOf(request), request.params.bra_id, request.params.link_id);
-    return { message: 'Control link removed' };
+    return answerMessage(request, await service.unlinkControl(callerOf(request), request.params.bra_id, request.params.link_id, termsOf(request)), 'Control link removed');
   });
 }

@@ -1,10 +1,11 @@
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { recordChange } from '../../platform/audit/record-change.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
-import { lockedBra, readableBra, reportBraVersion, requireEditable } from './bra-access.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
+import { versioned, type Versioned } from '../../platform/versions/resource-state.js';
+import { braStateAfter, lockedBra, readableBra, requireEditable } from './bra-access.js';
 import { recordBraChange, touchBra } from './bra-changes.js';
 import { listControlRows, listScenarioRows } from './bra-detail.repository.js';
 import { toControlView, toScenarioView } from './bra-presenter.js';
@@ -41,9 +42,9 @@ export function createBraContentService({ db }: { db: Executor }) {
       return (await listScenarioRows(db, bra.enterprise_id, bra.id)).map(toScenarioView);
     },
 
-    async addScenario(caller: Caller, braId: string, body: AddScenarioBody): Promise<ScenarioView> {
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
+    async addScenario(caller: Caller, braId: string, body: AddScenarioBody, terms: ChangeTerms): Promise<ScenarioView> {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor, terms);
         requireEditable(bra, 'Scenarios can be added');
         const scenario = await findRiskScenario(trx, bra.enterprise_id, body.risk_scenario_id);
         if (scenario === undefined) {
@@ -70,9 +71,10 @@ export function createBraContentService({ db }: { db: Executor }) {
       });
     },
 
-    async updateScenario(caller: Caller, braId: string, linkId: string, included: boolean): Promise<ScenarioView> {
+    /** The link as it now is, with its BRA's state (the ETag: a link is part of its BRA). */
+    async updateScenario(caller: Caller, braId: string, linkId: string, included: boolean, terms: ChangeTerms): Promise<Versioned<ScenarioView>> {
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor, terms);
         const link = await findScenarioLink(trx, bra.enterprise_id, bra.id, linkId);
         if (link === undefined) throw notFound('Scenario link');
         requireEditable(bra, 'Scenarios can be changed');
@@ -82,8 +84,7 @@ export function createBraContentService({ db }: { db: Executor }) {
           await recordBraChange(trx, caller, bra, { change: included ? 'scenario_included' : 'scenario_excluded', bra_risk_scenario_id: link.id });
         }
         const [row] = await listScenarioRows(trx, bra.enterprise_id, bra.id, link.id);
-        await reportBraVersion(trx, caller, bra);
-        return toScenarioView(row!);
+        return versioned(toScenarioView(row!), await braStateAfter(trx, bra));
       });
     },
 
@@ -92,10 +93,10 @@ export function createBraContentService({ db }: { db: Executor }) {
       return withCreatorNames(db, await listRatings(db, bra.enterprise_id, bra.id, history));
     },
 
-    async recordRating(caller: Caller, braId: string, body: RecordRatingBody): Promise<RatingView> {
+    async recordRating(caller: Caller, braId: string, body: RecordRatingBody, terms: ChangeTerms): Promise<RatingView> {
       const scores = rateRisk(body.impact_score, body.likelihood_score);
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor, terms);
         requireEditable(bra, 'Ratings can be recorded');
         if ((await findScenarioLink(trx, bra.enterprise_id, bra.id, body.bra_risk_scenario_id)) === undefined) {
           throw invalidReference('bra_risk_scenario_id', 'does not refer to a scenario link of this BRA');
@@ -108,9 +109,8 @@ export function createBraContentService({ db }: { db: Executor }) {
           created_by: caller.userId,
           ...scores,
         });
-        await writeAudit(trx, {
+        await recordChange(trx, caller, {
           enterpriseId: bra.enterprise_id,
-          ...auditFrom(caller),
           action: 'create',
           entityType: 'bra_rating',
           entityId: rating.id,
@@ -140,10 +140,10 @@ export function createBraContentService({ db }: { db: Executor }) {
      * The sub-control must be of the enterprise and not archived, the scenario link (when given) of this
      * BRA (400 INVALID_REFERENCE otherwise).
      */
-    async linkControl(caller: Caller, braId: string, body: LinkControlBody): Promise<ControlView> {
+    async linkControl(caller: Caller, braId: string, body: LinkControlBody, terms: ChangeTerms): Promise<ControlView> {
       const scenarioLinkId = body.bra_risk_scenario_id ?? null;
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor, terms);
         requireEditable(bra, 'Controls can be linked');
         const subControl = await findSubControl(trx, bra.enterprise_id, body.sub_control_id);
         if (subControl === undefined) throw invalidReference('sub_control_id', 'does not refer to a sub-control of your enterprise');
@@ -171,10 +171,10 @@ export function createBraContentService({ db }: { db: Executor }) {
       });
     },
 
-    /** Removes a control link while the BRA is editable; audited as an update of the BRA (D10.3). */
-    async unlinkControl(caller: Caller, braId: string, linkId: string): Promise<void> {
-      await inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
+    /** Removes a control link while the BRA is editable; audited as an update of the BRA (D10.3). Answers the BRA's new state. */
+    async unlinkControl(caller: Caller, braId: string, linkId: string, terms: ChangeTerms): Promise<Versioned<null>> {
+      return inTransaction(db, async ({ trx }) => {
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor, terms);
         const link = await findControlLink(trx, bra.enterprise_id, bra.id, linkId);
         if (link === undefined) throw notFound('Control link');
         requireEditable(bra, 'Control links can be removed');
@@ -186,6 +186,7 @@ export function createBraContentService({ db }: { db: Executor }) {
           bra_risk_scenario_id: link.bra_risk_scenario_id,
         });
         await touchBra(trx, caller, bra, 'control unlinked');
+        return versioned(null, await braStateAfter(trx, bra));
       });
     },
   };

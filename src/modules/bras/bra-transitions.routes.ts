@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { callerOf } from '../../platform/auth/principal.js';
+import { answer, termsOf } from '../../platform/http/conditional/answers.js';
 import type { App } from '../../platform/module.js';
 import { approveBraSchema, cancelBraSchema, returnBraSchema, submitBraSchema } from './bra-transitions.schemas.js';
 import type { BraTransitionsService } from './bra-transitions.service.js';
@@ -11,23 +12,19 @@ async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
 
 /** A BRA's moves (3.1, D6.7): submit, return, approve, cancel. */
 export function registerBraTransitionRoutes(api: App, service: BraTransitionsService): void {
-  api.post('/bras/:bra_id/submit', { schema: submitBraSchema, config: { ifMatch: true }, preValidation: emptyBodyAsObject }, async (request) => ({
-    data: await service.submit(callerOf(request), request.params.bra_id),
-    message: 'BRA submitted for review',
-  }));
+  api.post('/bras/:bra_id/submit', { schema: submitBraSchema, config: { ifMatch: true }, preValidation: emptyBodyAsObject }, async (request) =>
+    answer(request, await service.submit(callerOf(request), request.params.bra_id, termsOf(request)), 'BRA submitted for review'),
+  );
 
-  api.post('/bras/:bra_id/return', { schema: returnBraSchema, config: { ifMatch: true }, preValidation: emptyBodyAsObject }, async (request) => ({
-    data: await service.returnToAssessor(callerOf(request), request.params.bra_id, request.body),
-    message: 'BRA returned to the assessor',
-  }));
+  api.post('/bras/:bra_id/return', { schema: returnBraSchema, config: { ifMatch: true }, preValidation: emptyBodyAsObject }, async (request) =>
+    answer(request, await service.returnToAssessor(callerOf(request), request.params.bra_id, request.body, termsOf(request)), 'BRA returned to the assessor'),
+  );
 
-  api.post('/bras/:bra_id/approve', { schema: approveBraSchema, config: { ifMatch: true }, preValidation: emptyBodyAsObject }, async (request) => ({
-    data: await service.approve(callerOf(request), request.params.bra_id, request.body),
-    message: 'BRA approved',
-  }));
+  api.post('/bras/:bra_id/approve', { schema: approveBraSchema, config: { ifMatch: true }, preValidation: emptyBodyAsObject }, async (request) =>
+    answer(request, await service.approve(callerOf(request), request.params.bra_id, request.body, termsOf(request)), 'BRA approved'),
+  );
 
-  api.post('/bras/:bra_id/cancel', { schema: cancelBraSchema, config: { ifMatch: true }, preValidation: emptyBodyAsObject }, async (request) => ({
-    data: await service.cancel(callerOf(request), request.params.bra_id, request.body),
-    message: 'BRA cancelled',
-  }));
+  api.post('/bras/:bra_id/cancel', { schema: cancelBraSchema, config: { ifMatch: true }, preValidation: emptyBodyAsObject }, async (request) =>
+    answer(request, await service.cancel(callerOf(request), request.params.bra_id, request.body, termsOf(request)), 'BRA cancelled'),
+  );
 }

@@ -3,8 +3,10 @@ import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { BraStatus } from '../../platform/db/tables/bras.js';
 import { inTransaction } from '../../platform/db/transaction.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
+import { versioned } from '../../platform/versions/resource-state.js';
 import { AppError, invalidState } from '../../platform/http/errors.js';
-import { lockedBra, reportBraVersion } from './bra-access.js';
+import { braStateAfter, lockedBra } from './bra-access.js';
 import { announceBraMove, recordBraChange } from './bra-changes.js';
 import { unratedIncludedLinks } from './bra-detail.repository.js';
 import { takeSnapshot } from './bra-snapshots.service.js';
@@ -34,27 +36,25 @@ export interface BraTransitionsDeps {
 
 export function createBraTransitionsService({ db, onApproved }: BraTransitionsDeps) {
   return {
-    async submit(caller: Caller, braId: string) {
+    async submit(caller: Caller, braId: string, terms: ChangeTerms) {
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor, terms);
         requireStatus(bra, ['in_progress'], 'submitted for review');
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'under_review' });
         await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status } });
-        await reportBraVersion(trx, caller, bra);
         await announceBraMove(trx, bra, bra.status, updated.status);
-        return updated;
+        return versioned(updated, await braStateAfter(trx, bra));
       });
     },
 
-    async returnToAssessor(caller: Caller, braId: string, body: ReturnBody) {
+    async returnToAssessor(caller: Caller, braId: string, body: ReturnBody, terms: ChangeTerms) {
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireBraApprover);
+        const bra = await lockedBra(trx, caller, braId, requireBraApprover, terms);
         requireStatus(bra, ['under_review'], 'returned');
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'in_progress' });
         await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status }, comment: body.comment || null });
-        await reportBraVersion(trx, caller, bra);
         await announceBraMove(trx, bra, bra.status, updated.status);
-        return updated;
+        return versioned(updated, await braStateAfter(trx, bra));
       });
     },
 
@@ -63,9 +63,9 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
      * ratings). Sets the approval fields and snapshot_id, then takes the `approved` snapshot under that id
      * (bras_snapshot_fkey is deferred to commit), and audits name, final comment and snapshot id.
      */
-    async approve(caller: Caller, braId: string, body: ApproveBody) {
+    async approve(caller: Caller, braId: string, body: ApproveBody, terms: ChangeTerms) {
       return inTransaction(db, async ({ trx, onCommit }) => {
-        const bra = await lockedBra(trx, caller, braId, requireBraApprover);
+        const bra = await lockedBra(trx, caller, braId, requireBraApprover, terms);
         requireStatus(bra, ['in_progress', 'under_review'], 'approved');
         const missing = await unratedIncludedLinks(trx, bra.enterprise_id, bra.id);
         if (missing.length > 0) {
@@ -85,10 +85,9 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
           { final_comment: updated.final_comment, snapshot_id: snapshotId, status: { from: bra.status, to: 'approved' } },
           'approve',
         );
-        await reportBraVersion(trx, caller, bra);
         await announceBraMove(trx, bra, bra.status, 'approved', { type: 'bra.approved', data: { snapshot_id: snapshotId, approved_by: caller.userId } });
         if (onApproved !== undefined) onCommit(() => onApproved(bra.enterprise_id));
-        return {
+        const approved = {
           id: updated.id,
           status: updated.status,
           approved_by: caller.userId,
@@ -96,13 +95,14 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
           final_comment: updated.final_comment,
           snapshot_id: snapshotId,
         };
+        return versioned(approved, await braStateAfter(trx, bra));
       });
     },
 
     /** Any state but approved and cancelled (3.1 rules 2 and 3). */
-    async cancel(caller: Caller, braId: string, body: CancelBody) {
+    async cancel(caller: Caller, braId: string, body: CancelBody, terms: ChangeTerms) {
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireBraApprover);
+        const bra = await lockedBra(trx, caller, braId, requireBraApprover, terms);
         requireStatus(bra, ['draft', 'in_progress', 'under_review'], 'cancelled');
         const updated = await markCancelled(trx, bra.enterprise_id, bra.id, {
           cancelled_by: caller.userId,
@@ -115,15 +115,15 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
           { cancellation_reason: updated.cancellation_reason, status: { from: bra.status, to: 'cancelled' } },
           'cancel',
         );
-        await reportBraVersion(trx, caller, bra);
         await announceBraMove(trx, bra, bra.status, 'cancelled', { type: 'bra.cancelled', data: { cancelled_by: caller.userId } });
-        return {
+        const cancelled = {
           id: updated.id,
           status: updated.status,
           cancelled_by: caller.userId,
           cancelled_at: updated.cancelled_at ?? new Date(),
           cancellation_reason: updated.cancellation_reason,
         };
+        return versioned(cancelled, await braStateAfter(trx, bra));
       });
     },
   };

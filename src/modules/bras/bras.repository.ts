@@ -42,17 +42,6 @@ export async function findBra(db: Executor, enterpriseId: string, braId: string,
 }
 export type BraRow = NonNullable<Awaited<ReturnType<typeof findBra>>>;
 
-/** The BRA's version now (its ETag's): read at the end of a change, after its content triggers ran. */
-export async function braVersion(db: Executor, enterpriseId: string, braId: string): Promise<number> {
-  const row = await db
-    .selectFrom('bras')
-    .select('row_version')
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', braId)
-    .executeTakeFirstOrThrow();
-  return row.row_version;
-}
-
 /** A BRA with the names of its legal entity and business unit: one statement for one BRA or a page. */
 function withNames(db: Executor, enterpriseId: string) {
   return db

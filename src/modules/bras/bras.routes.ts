@@ -1,4 +1,5 @@
 import { callerOf } from '../../platform/auth/principal.js';
+import { answer, termsOf } from '../../platform/http/conditional/answers.js';
 import type { App } from '../../platform/module.js';
 import { createBraSchema, getBraSchema, listBrasSchema, updateBraSchema } from './bras.schemas.js';
 import type { BrasService } from './bras.service.js';
@@ -12,17 +13,15 @@ export function registerBraRoutes(api: App, service: BrasService): void {
   });
 
   api.post('/bras', { schema: createBraSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.create(callerOf(request), request.body);
+    const data = await service.create(callerOf(request), request.body, termsOf(request));
     return reply.code(201).send({ data, message: 'BRA created' });
   });
 
-  api.get('/bras/:bra_id', { schema: getBraSchema, config: { etag: true } }, async (request) => ({
-    data: await service.get(callerOf(request), request.params.bra_id),
-    message: 'BRA retrieved',
-  }));
+  api.get('/bras/:bra_id', { schema: getBraSchema, config: { etag: true } }, async (request) =>
+    answer(request, await service.get(callerOf(request), request.params.bra_id), 'BRA retrieved'),
+  );
 
-  api.patch('/bras/:bra_id', { schema: updateBraSchema, config: { ifMatch: true } }, async (request) => ({
-    data: await service.update(callerOf(request), request.params.bra_id, request.body),
-    message: 'BRA updated',
-  }));
+  api.patch('/bras/:bra_id', { schema: updateBraSchema, config: { ifMatch: true } }, async (request) =>
+    answer(request, await service.update(callerOf(request), request.params.bra_id, request.body, termsOf(request)), 'BRA updated'),
+  );
 }

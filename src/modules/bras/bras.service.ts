@@ -2,13 +2,14 @@ import { requireAssigned, requireMember, seesLegalEntity } from '../../platform/
 import type { Caller } from '../../platform/auth/principal.js';
 import { PRIMARY_READS, type RoutedReads } from '../../platform/db/read-routing.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
 import { emitEvent } from '../../platform/events/outbox.js';
-import { servedVersion } from '../../platform/http/conditional/preconditions.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
+import { representationState, versioned, type Versioned } from '../../platform/versions/resource-state.js';
 import { AppError, forbidden } from '../../platform/http/errors.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import { takeSnapshot } from './bra-snapshots.service.js';
-import { lockedBra, readableBra, reportBraVersion, requireEditable } from './bra-access.js';
+import { braStateAfter, lockedBra, readableBra, requireEditable, stateOfAnswer } from './bra-access.js';
 import { recordBraChange } from './bra-changes.js';
 import { loadBraAnswer } from './bra-answer.js';
 import { toBraView } from './bra-presenter.js';
@@ -66,11 +67,11 @@ export function createBrasService({ db, reads = PRIMARY_READS }: { db: Executor;
      * (400), the name is unique (bras_name_key, 409, which also settles concurrent creates). The
      * `created` snapshot and the audit entry commit with the BRA.
      */
-    async create(caller: Caller, body: CreateBraBody): Promise<BraDetailView> {
+    async create(caller: Caller, body: CreateBraBody, terms: ChangeTerms): Promise<BraDetailView> {
       requireBraAuthor(caller);
       const enterpriseId = caller.enterpriseId;
       const businessUnitId = body.business_unit_id ?? null;
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         // Archived entities and units stay on the BRAs that have them, but a new BRA cannot take them.
         const entity = await findLegalEntity(trx, enterpriseId, body.legal_entity_id);
         if (entity === undefined || entity.archived_at !== null) {
@@ -117,16 +118,16 @@ export function createBrasService({ db, reads = PRIMARY_READS }: { db: Executor;
     },
 
     /** The BRA's data with the people it names, its comments and, approved, as approved (bra-answer.ts). */
-    async get(caller: Caller, braId: string): Promise<BraAnswerView> {
+    async get(caller: Caller, braId: string): Promise<Versioned<BraAnswerView>> {
       const bra = await readableBra(db, caller, braId);
-      servedVersion(caller, bra.row_version);
-      return loadBraAnswer(db, bra);
+      const answer = await loadBraAnswer(db, bra);
+      return versioned(answer, representationState(bra.row_version, answer));
     },
 
     /** 4.2 rules 1–4; immutable fields never reach here (the body schema refuses them, 422). */
-    async update(caller: Caller, braId: string, body: UpdateBraBody) {
+    async update(caller: Caller, braId: string, body: UpdateBraBody, terms: ChangeTerms) {
       return inTransaction(db, async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor, terms);
         requireEditable(bra, 'A BRA can be changed');
         const changes: BraChanges = {};
         const before: Record<string, unknown> = {};
@@ -141,14 +142,10 @@ export function createBrasService({ db, reads = PRIMARY_READS }: { db: Executor;
           changes.description = body.description || null;
           before['description'] = bra.description;
         }
-        if (Object.keys(changes).length === 0) {
-          servedVersion(caller, bra.row_version);
-          return bra;
-        }
+        if (Object.keys(changes).length === 0) return versioned(bra, await stateOfAnswer(trx, bra));
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, changes);
         await recordBraChange(trx, caller, updated, { changes, previous: before });
-        await reportBraVersion(trx, caller, bra);
-        return updated;
+        return versioned(updated, await braStateAfter(trx, bra));
       });
     },
   };

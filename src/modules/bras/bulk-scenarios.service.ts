@@ -1,6 +1,7 @@
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { AppError } from '../../platform/http/errors.js';
 import { lockedBra, requireEditable } from './bra-access.js';
 import { recordBraChange, touchBra } from './bra-changes.js';
@@ -21,10 +22,10 @@ const rejected = (code: 'INVALID_REFERENCE' | 'CONFLICT', message: string, ids: 
  */
 export function createBulkScenariosService({ db }: { db: Executor }) {
   return {
-    async add(caller: Caller, braId: string, body: AddScenariosBody): Promise<ScenarioView[]> {
+    async add(caller: Caller, braId: string, body: AddScenariosBody, terms: ChangeTerms): Promise<ScenarioView[]> {
       const ids = body.risk_scenario_ids;
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
-        const bra = await lockedBra(trx, caller, braId, requireBraEditor);
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
+        const bra = await lockedBra(trx, caller, braId, requireBraEditor, terms);
         requireEditable(bra, 'Scenarios can be added');
         const found = new Map((await findCatalogueScenarios(trx, bra.enterprise_id, ids)).map((row) => [row.id, row]));
         const unknown = ids.filter((id) => !found.has(id));

@@ -1,6 +1,7 @@
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { emitEvent } from '../../platform/events/outbox.js';
 import { invalidState } from '../../platform/http/errors.js';
 import { findBusinessUnit, findLegalEntity } from '../legal-entities/legal-entities.repository.js';
@@ -20,9 +21,9 @@ import type { RollForwardBody, RolledForwardView } from './roll-forward.schemas.
  */
 export function createRollForwardService({ db }: { db: Executor }) {
   return {
-    async rollForward(caller: Caller, braId: string, body: RollForwardBody): Promise<RolledForwardView> {
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
-        const source = await lockedBra(trx, caller, braId, requireBraRoller);
+    async rollForward(caller: Caller, braId: string, body: RollForwardBody, terms: ChangeTerms): Promise<RolledForwardView> {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
+        const source = await lockedBra(trx, caller, braId, requireBraRoller, terms);
         if (source.status !== 'approved') throw invalidState(`Only an approved BRA can be rolled forward; it is ${source.status}`);
         const enterpriseId = source.enterprise_id;
         const entity = await findLegalEntity(trx, enterpriseId, source.legal_entity_id);

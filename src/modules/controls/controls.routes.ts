@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/principal.js';
+import { answer, answerMessage, termsOf } from '../../platform/http/conditional/answers.js';
 import type { App } from '../../platform/module.js';
 import {
   archiveKeyControlSchema,
@@ -37,18 +38,17 @@ export function registerControlRoutes(app: App, { keyControls, subControls, test
   );
 
   api.post('/controls/key-controls', { schema: createKeyControlSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await keyControls.create(callerOf(request), request.body);
+    const data = await keyControls.create(callerOf(request), request.body, termsOf(request));
     return reply.code(201).send({ data, message: 'Key control created' });
   });
 
-  api.patch('/controls/key-controls/:key_control_id', { schema: updateKeyControlSchema, config: { ifMatch: true } }, async (request) => ({
-    data: await keyControls.update(callerOf(request), request.params.key_control_id, request.body),
-    message: 'Key control updated',
-  }));
+  api.patch('/controls/key-controls/:key_control_id', { schema: updateKeyControlSchema, config: { ifMatch: true } }, async (request) =>
+    answer(request, await keyControls.update(callerOf(request), request.params.key_control_id, request.body, termsOf(request)), 'Key control updated'),
+  );
 
   api.post('/controls/key-controls/:key_control_id/archive', { schema: archiveKeyControlSchema, config: { ifMatch: true } }, async (request) => {
-    const { alreadyArchived } = await keyControls.archive(callerOf(request), request.params.key_control_id);
-    return { message: alreadyArchived ? 'Key control was already archived' : 'Key control and its sub-controls archived' };
+    const result = await keyControls.archive(callerOf(request), request.params.key_control_id, termsOf(request));
+    return answerMessage(request, result, result.data.alreadyArchived ? 'Key control was already archived' : 'Key control and its sub-controls archived');
   });
 
   api.get('/controls/sub-controls', { schema: listSubControlsSchema }, async (request) => ({
@@ -56,32 +56,30 @@ export function registerControlRoutes(app: App, { keyControls, subControls, test
   }));
 
   api.post('/controls/sub-controls', { schema: createSubControlSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await subControls.create(callerOf(request), request.body);
+    const data = await subControls.create(callerOf(request), request.body, termsOf(request));
     return reply.code(201).send({ data, message: 'Sub-control created' });
   });
 
-  api.get('/controls/sub-controls/:sub_control_id', { schema: getSubControlSchema, config: { etag: true } }, async (request) => ({
-    data: await subControls.detail(callerOf(request), request.params.sub_control_id),
-    message: 'Sub-control',
-  }));
+  api.get('/controls/sub-controls/:sub_control_id', { schema: getSubControlSchema, config: { etag: true } }, async (request) =>
+    answer(request, await subControls.detail(callerOf(request), request.params.sub_control_id), 'Sub-control'),
+  );
 
   api.post('/controls/sub-controls/:sub_control_id/tests', { schema: recordTestSchema, config: { ifMatch: true, idempotent: true } }, async (request, reply) => {
-    const data = await tests.record(callerOf(request), request.params.sub_control_id, request.body);
-    return reply.code(201).send({ data, message: 'Test recorded' });
+    const result = await tests.record(callerOf(request), request.params.sub_control_id, request.body, termsOf(request));
+    return reply.code(201).send(answer(request, result, 'Test recorded'));
   });
 
   api.get('/controls/sub-controls/:sub_control_id/tests', { schema: listTestsSchema }, async (request) =>
     tests.list(callerOf(request), request.params.sub_control_id, request.query),
   );
 
-  api.patch('/controls/sub-controls/:sub_control_id', { schema: updateSubControlSchema, config: { ifMatch: true } }, async (request) => ({
-    data: await subControls.recordTestResults(callerOf(request), request.params.sub_control_id, request.body),
-    message: 'Sub-control updated',
-  }));
+  api.patch('/controls/sub-controls/:sub_control_id', { schema: updateSubControlSchema, config: { ifMatch: true } }, async (request) =>
+    answer(request, await subControls.recordTestResults(callerOf(request), request.params.sub_control_id, request.body, termsOf(request)), 'Sub-control updated'),
+  );
 
   api.post('/controls/sub-controls/:sub_control_id/archive', { schema: archiveSubControlSchema, config: { ifMatch: true } }, async (request) => {
-    const { alreadyArchived } = await subControls.archive(callerOf(request), request.params.sub_control_id);
-    return { message: alreadyArchived ? 'Sub-control was already archived' : 'Sub-control archived' };
+    const result = await subControls.archive(callerOf(request), request.params.sub_control_id, termsOf(request));
+    return answerMessage(request, result, result.data.alreadyArchived ? 'Sub-control was already archived' : 'Sub-control archived');
   });
 
   api.get('/controls/effectiveness', { schema: effectivenessSchema }, async (request) => ({

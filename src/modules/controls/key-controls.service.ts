@@ -1,15 +1,16 @@
 import type { Static } from 'typebox';
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { recordChange } from '../../platform/audit/record-change.js';
 import { requireMember } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
+import { diffFields, fromTo, isEmptyDiff } from '../../platform/changes/field-diff.js';
+import { archiveVersioned, updateVersioned } from '../../platform/changes/versioned-change.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
-import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
-import { invalidState, notFound } from '../../platform/http/errors.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
+import { invalidState } from '../../platform/http/errors.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
+import { versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import type { CreateKeyControlBody, KeyControlListItem, KeyControlView, UpdateKeyControlBody } from './controls.schemas.js';
-import { changedFields } from './changes.js';
 import { requireControlLibraryAdmin } from './controls.policy.js';
 import {
   archiveKeyControl,
@@ -40,18 +41,16 @@ export function createKeyControlsService({ db }: { db: Executor }) {
       );
     },
 
-    async create(caller: Caller, body: Static<typeof CreateKeyControlBody>): Promise<KeyControl> {
+    async create(caller: Caller, body: Static<typeof CreateKeyControlBody>, terms: ChangeTerms): Promise<KeyControl> {
       requireControlLibraryAdmin(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const created = await insertKeyControl(trx, enterpriseId, {
           name: body.name,
           description: body.description || null,
           created_by: caller.userId,
         });
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
+        await recordChange(trx, caller, {
           action: 'create',
           entityType: 'control',
           entityId: created.id,
@@ -62,34 +61,25 @@ export function createKeyControlsService({ db }: { db: Executor }) {
     },
 
     /** An empty or unchanging body changes nothing and writes no entry. */
-    async update(caller: Caller, id: string, body: Static<typeof UpdateKeyControlBody>): Promise<KeyControl> {
+    async update(caller: Caller, id: string, body: Static<typeof UpdateKeyControlBody>, terms: ChangeTerms): Promise<Versioned<KeyControl>> {
       requireControlLibraryAdmin(caller);
       const enterpriseId = caller.enterpriseId;
+      const wanted = { name: body.name, description: body.description === undefined ? undefined : body.description || null };
       return inTransaction(db, async ({ trx }) => {
-        const current = await lockKeyControl(trx, enterpriseId, id);
-        if (current === undefined) throw notFound('Key control');
-        requireCurrentVersion(caller, current.row_version);
-        if (current.archived) throw invalidState('An archived key control cannot be changed');
-        const wanted = {
-          ...(body.name !== undefined ? { name: body.name } : {}),
-          ...(body.description !== undefined ? { description: body.description || null } : {}),
-        };
-        const changes = changedFields(current, wanted);
-        if (Object.keys(changes).length === 0) {
-          servedVersion(caller, current.row_version);
-          return current;
-        }
-        const updated = await updateKeyControl(trx, enterpriseId, id, wanted);
-        servedVersion(caller, updated.row_version);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'control',
-          entityId: id,
-          details: { control_kind: 'key_control', changes },
+        const { row } = await updateVersioned(trx, caller, terms, {
+          noun: 'Key control',
+          lock: () => lockKeyControl(trx, enterpriseId, id),
+          refuse: (current) => {
+            if (current.archived) throw invalidState('An archived key control cannot be changed');
+          },
+          diff: (current) => {
+            const diff = diffFields(current, wanted);
+            return isEmptyDiff(diff) ? null : diff;
+          },
+          write: (_current, diff) => updateKeyControl(trx, enterpriseId, id, diff.set),
+          audit: (_current, _updated, diff) => ({ entityType: 'control', entityId: id, details: { control_kind: 'key_control', changes: fromTo(diff) } }),
         });
-        return updated;
+        return versioned(row, versionState(row.row_version));
       });
     },
 
@@ -97,38 +87,31 @@ export function createKeyControlsService({ db }: { db: Executor }) {
      * Archives the key control and its active sub-controls in one transaction, with an entry for each
      * (so that each sub-control's own history shows it). Archiving an archived key control changes nothing.
      */
-    async archive(caller: Caller, id: string): Promise<{ alreadyArchived: boolean }> {
+    async archive(caller: Caller, id: string, terms: ChangeTerms): Promise<Versioned<{ alreadyArchived: boolean }>> {
       requireControlLibraryAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
-        const current = await lockKeyControl(trx, enterpriseId, id);
-        if (current === undefined) throw notFound('Key control');
-        requireCurrentVersion(caller, current.row_version);
-        if (current.archived) {
-          servedVersion(caller, current.row_version);
-          return { alreadyArchived: true };
-        }
-        servedVersion(caller, await archiveKeyControl(trx, enterpriseId, id));
-        const subControlIds = await archiveSubControlsOf(trx, enterpriseId, id);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'delete',
-          entityType: 'control',
-          entityId: id,
-          details: { control_kind: 'key_control', change: 'archived', archived_sub_control_ids: subControlIds },
+        let subControlIds: string[] = [];
+        const { row, changed } = await archiveVersioned(trx, caller, terms, {
+          noun: 'Key control',
+          lock: () => lockKeyControl(trx, enterpriseId, id),
+          isArchived: (current) => current.archived,
+          again: 'unchanged',
+          archive: async (current) => {
+            const archived = { ...current, archived: true, row_version: await archiveKeyControl(trx, enterpriseId, id) };
+            subControlIds = await archiveSubControlsOf(trx, enterpriseId, id);
+            return archived;
+          },
+          audit: () => [
+            { entityType: 'control', entityId: id, details: { control_kind: 'key_control', change: 'archived', archived_sub_control_ids: subControlIds } },
+            ...subControlIds.map((subControlId) => ({
+              entityType: 'control' as const,
+              entityId: subControlId,
+              details: { control_kind: 'sub_control', change: 'archived', key_control_id: id, with_key_control: true },
+            })),
+          ],
         });
-        for (const subControlId of subControlIds) {
-          await writeAudit(trx, {
-            enterpriseId,
-            ...auditFrom(caller),
-            action: 'delete',
-            entityType: 'control',
-            entityId: subControlId,
-            details: { control_kind: 'sub_control', change: 'archived', key_control_id: id, with_key_control: true },
-          });
-        }
-        return { alreadyArchived: false };
+        return versioned({ alreadyArchived: !changed }, versionState(row.row_version));
       });
     },
   };

@@ -5,7 +5,7 @@ import type { Transaction } from 'kysely';
 import type { DB, Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError } from '../../platform/http/errors.js';
-import { changedFields } from './changes.js';
+import { diffFields, fromTo } from '../../platform/changes/field-diff.js';
 import { requireControlLibraryAdmin } from './controls.policy.js';
 import { totalEffectiveness } from './effectiveness-matrix.js';
 import { insertKeyControls, updateKeyControl } from './key-controls.repository.js';
@@ -80,7 +80,7 @@ export function createLibraryImportService({ db }: { db: Executor }) {
         audit('create', keyControlId, { control_kind: 'key_control', name: plan.name, description: plan.description ?? null });
         summary.key_controls.created += 1;
       } else {
-        const changes = plan.description === undefined ? {} : changedFields(plan.existing, { description: plan.description });
+        const changes = plan.description === undefined ? {} : fromTo(diffFields(plan.existing, { description: plan.description }));
         if (Object.keys(changes).length > 0) {
           await updateKeyControl(trx, enterpriseId, keyControlId, { description: plan.description ?? null });
           audit('update', keyControlId, { control_kind: 'key_control', changes });
@@ -188,7 +188,7 @@ async function updateExisting(trx: Trx, enterpriseId: string, plan: SubControlPl
   const tod = wanted.tod !== undefined ? wanted.tod : existing.tod;
   const toe = wanted.toe !== undefined ? wanted.toe : existing.toe;
   wanted.total_effectiveness = totalEffectiveness(tod, toe);
-  const changes = changedFields(existing, wanted);
+  const changes = fromTo(diffFields(existing, wanted));
   if (Object.keys(changes).length === 0) return null;
   return { row: await updateSubControl(trx, enterpriseId, existing.id, wanted), changes };
 }

@@ -1,14 +1,16 @@
 import type { Static } from 'typebox';
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { recordChange } from '../../platform/audit/record-change.js';
 import { requireMember } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
+import { diffFields, fromTo } from '../../platform/changes/field-diff.js';
+import { lockForChange } from '../../platform/changes/versioned-change.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
-import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
 import { invalidState, notFound } from '../../platform/http/errors.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
-import { changedFields } from './changes.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
+import { versioned, type Versioned } from '../../platform/versions/resource-state.js';
+import { subControlState } from './sub-control-detail.js';
 import { requireTestRecorder } from './controls.policy.js';
 import type { RecordTestBody, TestRecordView } from './controls.schemas.js';
 import { totalEffectiveness } from './effectiveness-matrix.js';
@@ -25,13 +27,15 @@ type TestRecord = Static<typeof TestRecordView>;
  */
 export function createSubControlTestsService({ db }: { db: Executor }) {
   return {
-    async record(caller: Caller, subControlId: string, body: Static<typeof RecordTestBody>): Promise<TestRecord> {
+    /** The test record, with the sub-control's state after it (its ETag: the tag its detail now answers). */
+    async record(caller: Caller, subControlId: string, body: Static<typeof RecordTestBody>, terms: ChangeTerms): Promise<Versioned<TestRecord>> {
       requireTestRecorder(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
-        const current = await lockSubControl(trx, enterpriseId, subControlId);
-        if (current === undefined) throw notFound('Sub-control');
-        requireCurrentVersion(caller, current.row_version);
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
+        const current = await lockForChange(
+          { noun: 'Sub-control', lock: () => lockSubControl(trx, enterpriseId, subControlId), stateOf: (row) => subControlState(trx, enterpriseId, row) },
+          terms,
+        );
         if (current.archived) throw invalidState('An archived sub-control cannot be tested');
         const result = {
           tod: body.tod,
@@ -44,11 +48,8 @@ export function createSubControlTestsService({ db }: { db: Executor }) {
           toe_justification: body.toe_justification || null,
         };
         const updated = await updateSubControl(trx, enterpriseId, subControlId, result);
-        servedVersion(caller, updated.row_version);
         const appended = await appendCurrentResult(trx, enterpriseId, updated, 'test', caller.userId);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
+        await recordChange(trx, caller, {
           action: 'update',
           entityType: 'control',
           entityId: subControlId,
@@ -56,10 +57,10 @@ export function createSubControlTestsService({ db }: { db: Executor }) {
             control_kind: 'sub_control',
             key_control_id: current.key_control_id,
             test_id: appended.id,
-            changes: changedFields(current, result),
+            changes: fromTo(diffFields(current, result)),
           },
         });
-        return {
+        const record: TestRecord = {
           id: appended.id,
           sub_control_id: subControlId,
           source: 'test',
@@ -68,6 +69,7 @@ export function createSubControlTestsService({ db }: { db: Executor }) {
           recorded_by: caller.userId,
           recorded_by_user: { id: caller.userId, full_name: caller.fullName },
         };
+        return versioned(record, await subControlState(trx, enterpriseId, updated));
       });
     },
 

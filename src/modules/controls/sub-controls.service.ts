@@ -1,18 +1,19 @@
 import type { Static } from 'typebox';
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { recordChange } from '../../platform/audit/record-change.js';
 import { requireMember } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
+import { diffFields, fromTo, isEmptyDiff } from '../../platform/changes/field-diff.js';
+import { archiveVersioned, updateVersioned } from '../../platform/changes/versioned-change.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
-import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
 import { AppError, invalidState, notFound } from '../../platform/http/errors.js';
-import { changedFields } from './changes.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
+import { representationState, versioned, type Versioned } from '../../platform/versions/resource-state.js';
 import { requireControlLibraryAdmin, requireTestRecorder } from './controls.policy.js';
 import { resolveControlScope } from './control-scope.js';
 import type { CreateSubControlBody, SubControlDetailView, SubControlListQuery, SubControlView, UpdateSubControlBody } from './controls.schemas.js';
-import { appendCurrentResult, countTestRecords, listTestRecords } from './sub-control-tests.repository.js';
-import { presentTestRecord } from './sub-control-tests.presenter.js';
+import { appendCurrentResult } from './sub-control-tests.repository.js';
+import { loadSubControlDetail, subControlState } from './sub-control-detail.js';
 import { totalEffectiveness } from './effectiveness-matrix.js';
 import {
   archiveSubControl,
@@ -35,6 +36,21 @@ const unknownKeyControl = () =>
 
 // Nullable text fields: an empty string (after trimming) is stored as "no value".
 const TEXT_FIELDS = ['tested_by', 'evidence_notes', 'tod_justification', 'toe_justification'] as const;
+
+/** What a PATCH asks of the current result; the total is recomputed from the resulting pair (3.5), never taken from a client. */
+function wantedResult(current: SubControlChanges & { tod: SubControlChanges['tod']; toe: SubControlChanges['toe'] }, body: Static<typeof UpdateSubControlBody>): SubControlChanges {
+  const wanted: SubControlChanges = {};
+  if (body.tod !== undefined) wanted.tod = body.tod;
+  if (body.toe !== undefined) wanted.toe = body.toe;
+  if (body.testing_date !== undefined) wanted.testing_date = body.testing_date;
+  for (const field of TEXT_FIELDS) {
+    if (body[field] !== undefined) wanted[field] = body[field] || null;
+  }
+  const tod = wanted.tod !== undefined ? wanted.tod : current.tod;
+  const toe = wanted.toe !== undefined ? wanted.toe : current.toe;
+  wanted.total_effectiveness = totalEffectiveness(tod, toe);
+  return wanted;
+}
 
 /**
  * Sub-controls (2.3, 4.3): client admins create and archive them; client admins and assessors record
@@ -64,25 +80,19 @@ export function createSubControlsService({ db }: { db: Executor }) {
     },
 
     /** One sub-control with the result recorded before its latest one (its test history's second entry). */
-    async detail(caller: Caller, id: string): Promise<SubControlDetail> {
+    async detail(caller: Caller, id: string): Promise<Versioned<SubControlDetail>> {
       requireMember(caller);
       const enterpriseId = caller.enterpriseId;
       const current = await findSubControlRow(db, enterpriseId, id);
       if (current === undefined) throw notFound('Sub-control');
-      servedVersion(caller, current.row_version);
-      const [latest, previous] = await listTestRecords(db, enterpriseId, id, 2, 0);
-      return {
-        ...current,
-        tests_count: await countTestRecords(db, enterpriseId, id),
-        latest_test: latest === undefined ? null : presentTestRecord(latest),
-        previous_result: previous === undefined ? null : presentTestRecord(previous),
-      };
+      const detail = await loadSubControlDetail(db, enterpriseId, current);
+      return versioned(detail, representationState(current.row_version, detail));
     },
 
-    async create(caller: Caller, body: Static<typeof CreateSubControlBody>): Promise<SubControl> {
+    async create(caller: Caller, body: Static<typeof CreateSubControlBody>, terms: ChangeTerms): Promise<SubControl> {
       requireControlLibraryAdmin(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const parent = await findKeyControlState(trx, enterpriseId, body.key_control_id, true);
         if (parent === undefined) throw unknownKeyControl();
         if (parent.archived) throw invalidState('Sub-controls cannot be added to an archived key control');
@@ -98,9 +108,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
           created_by: caller.userId,
         });
         if (created.tod !== null || created.toe !== null) await appendCurrentResult(trx, enterpriseId, created, 'create', caller.userId);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
+        await recordChange(trx, caller, {
           action: 'create',
           entityType: 'control',
           entityId: created.id,
@@ -123,71 +131,59 @@ export function createSubControlsService({ db }: { db: Executor }) {
      * both land and the total reflects both. Only fields that change are written and audited; a body that
      * changes nothing writes no entry.
      */
-    async recordTestResults(caller: Caller, id: string, body: Static<typeof UpdateSubControlBody>): Promise<SubControl> {
+    async recordTestResults(caller: Caller, id: string, body: Static<typeof UpdateSubControlBody>, terms: ChangeTerms): Promise<Versioned<SubControl>> {
       requireTestRecorder(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
-        const current = await lockSubControl(trx, enterpriseId, id);
-        if (current === undefined) throw notFound('Sub-control');
-        requireCurrentVersion(caller, current.row_version);
-        if (current.archived) throw invalidState('An archived sub-control cannot be changed');
-        const wanted: SubControlChanges = {};
-        if (body.tod !== undefined) wanted.tod = body.tod;
-        if (body.toe !== undefined) wanted.toe = body.toe;
-        if (body.testing_date !== undefined) wanted.testing_date = body.testing_date;
-        for (const field of TEXT_FIELDS) {
-          if (body[field] !== undefined) wanted[field] = body[field] || null;
-        }
-        // Recomputed from the resulting pair on every change (3.5); a client never sets it.
-        const tod = wanted.tod !== undefined ? wanted.tod : current.tod;
-        const toe = wanted.toe !== undefined ? wanted.toe : current.toe;
-        wanted.total_effectiveness = totalEffectiveness(tod, toe);
-        const changes = changedFields(current, wanted);
-        if (Object.keys(changes).length === 0) {
-          servedVersion(caller, current.row_version);
-          return current;
-        }
-        const updated = await updateSubControl(trx, enterpriseId, id, wanted);
-        // The history is complete whichever way a result was entered: a PATCH that moves the result
-        // (tod, toe or the testing date) appends the state it leaves.
-        if ('tod' in changes || 'toe' in changes || 'testing_date' in changes) {
-          await appendCurrentResult(trx, enterpriseId, updated, 'update', caller.userId);
-        }
-        servedVersion(caller, updated.row_version);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'control',
-          entityId: id,
-          details: { control_kind: 'sub_control', key_control_id: current.key_control_id, changes },
+        const { row } = await updateVersioned(trx, caller, terms, {
+          noun: 'Sub-control',
+          lock: () => lockSubControl(trx, enterpriseId, id),
+          stateOf: (current) => subControlState(trx, enterpriseId, current),
+          refuse: (current) => {
+            if (current.archived) throw invalidState('An archived sub-control cannot be changed');
+          },
+          diff: (current) => {
+            const diff = diffFields(current, wantedResult(current, body));
+            return isEmptyDiff(diff) ? null : diff;
+          },
+          write: (_current, diff) => updateSubControl(trx, enterpriseId, id, diff.set),
+          audit: (current, _updated, diff) => ({
+            entityType: 'control',
+            entityId: id,
+            details: { control_kind: 'sub_control', key_control_id: current.key_control_id, changes: fromTo(diff) },
+          }),
+          // The history is complete whichever way a result was entered: a PATCH that moves the result
+          // (tod, toe or the testing date) appends the state it leaves.
+          after: async (_current, updated, diff) => {
+            if ('tod' in diff.set || 'toe' in diff.set || 'testing_date' in diff.set) {
+              await appendCurrentResult(trx, enterpriseId, updated, 'update', caller.userId);
+            }
+          },
         });
-        return updated;
+        return versioned(row, await subControlState(trx, enterpriseId, row));
       });
     },
 
     /** Archiving an archived sub-control changes nothing. */
-    async archive(caller: Caller, id: string): Promise<{ alreadyArchived: boolean }> {
+    async archive(caller: Caller, id: string, terms: ChangeTerms): Promise<Versioned<{ alreadyArchived: boolean }>> {
       requireControlLibraryAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
-        const current = await lockSubControl(trx, enterpriseId, id);
-        if (current === undefined) throw notFound('Sub-control');
-        requireCurrentVersion(caller, current.row_version);
-        if (current.archived) {
-          servedVersion(caller, current.row_version);
-          return { alreadyArchived: true };
-        }
-        servedVersion(caller, await archiveSubControl(trx, enterpriseId, id));
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'delete',
-          entityType: 'control',
-          entityId: id,
-          details: { control_kind: 'sub_control', change: 'archived', key_control_id: current.key_control_id },
+        const { row, changed } = await archiveVersioned(trx, caller, terms, {
+          noun: 'Sub-control',
+          lock: () => lockSubControl(trx, enterpriseId, id),
+          stateOf: (current) => subControlState(trx, enterpriseId, current),
+          isArchived: (current) => current.archived,
+          again: 'unchanged',
+          archive: async (current) => ({ ...current, archived: true, row_version: await archiveSubControl(trx, enterpriseId, id) }),
+          audit: (current) => ({
+            entityType: 'control',
+            entityId: id,
+            details: { control_kind: 'sub_control', change: 'archived', key_control_id: current.key_control_id },
+          }),
         });
-        return { alreadyArchived: false };
+        const archived = changed ? ((await findSubControlRow(trx, enterpriseId, id)) ?? row) : row;
+        return versioned({ alreadyArchived: !changed }, await subControlState(trx, enterpriseId, archived));
       });
     },
   };

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/principal.js';
+import { answer, termsOf } from '../../platform/http/conditional/answers.js';
 import type { App } from '../../platform/module.js';
 import { appetiteHistorySchema, deleteAppetiteSchema, listAppetitesSchema, upsertAppetiteSchema } from './risk-appetite.schemas.js';
 import type { RiskAppetiteService } from './risk-appetite.service.js';
@@ -13,12 +14,13 @@ export function registerGovernanceRoutes(app: App, appetites: RiskAppetiteServic
   }));
 
   api.post('/governance/risk-appetite', { schema: upsertAppetiteSchema, config: { ifMatch: true, idempotent: true } }, async (request, reply) => {
-    const { created, record } = await appetites.upsert(callerOf(request), request.body);
-    return reply.code(created ? 201 : 200).send({ data: record, message: created ? 'Risk appetite created' : 'Risk appetite updated' });
+    const result = await appetites.upsert(callerOf(request), request.body, termsOf(request));
+    const { created, record } = result.data;
+    return reply.code(created ? 201 : 200).send(answer(request, { data: record, state: result.state }, created ? 'Risk appetite created' : 'Risk appetite updated'));
   });
 
   api.delete('/governance/risk-appetite/:risk_appetite_id', { schema: deleteAppetiteSchema, config: { ifMatch: true } }, async (request) => {
-    await appetites.remove(callerOf(request), request.params.risk_appetite_id);
+    await appetites.remove(callerOf(request), request.params.risk_appetite_id, termsOf(request));
     return { message: 'Risk appetite override deleted' };
   });
 

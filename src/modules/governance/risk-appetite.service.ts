@@ -1,11 +1,12 @@
 import type { Caller } from '../../platform/auth/principal.js';
 import { requireMember } from '../../platform/auth/policies.js';
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { recordChange } from '../../platform/audit/record-change.js';
+import { lockForChange } from '../../platform/changes/versioned-change.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
-import { requireAbsentForCreate, requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
-import { AppError, invalidState, notFound, validationError } from '../../platform/http/errors.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
+import { AppError, invalidState, validationError } from '../../platform/http/errors.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
+import { requireAbsent, requireExpected, versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
 import { findBusinessUnit } from '../legal-entities/legal-entities.repository.js';
 import { aboveAppetiteNow, announceAppetiteChange } from './appetite-events.js';
 import { requireAppetiteAdmin, requireVisibleFilter, visibleAppetites } from './governance.policy.js';
@@ -96,7 +97,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
      * row lock; when there is none, an insert that yields to a concurrent one (ON CONFLICT DO NOTHING) and
      * then updates the winner. So concurrent upserts of one scope leave one record and a history entry each.
      */
-    async upsert(caller: Caller, body: UpsertAppetiteBody): Promise<{ created: boolean; record: RiskAppetiteView }> {
+    async upsert(caller: Caller, body: UpsertAppetiteBody, terms: ChangeTerms): Promise<Versioned<{ created: boolean; record: RiskAppetiteView }>> {
       requireAppetiteAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       const scope: AppetiteScope = { legalEntityId: body.legal_entity_id ?? null, businessUnitId: body.business_unit_id ?? null };
@@ -109,9 +110,9 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
         description: body.description ?? null,
         updated_by: caller.userId,
       };
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         let previous = await findAppetiteOfScopeForUpdate(trx, enterpriseId, scope);
-        if (previous === undefined) requireAbsentForCreate(caller);
+        if (previous === undefined) requireAbsent(terms.expected);
         const aboveBefore = await aboveAppetiteNow(trx, enterpriseId, scope);
         let record = previous === undefined ? await insertAppetiteIfAbsent(trx, enterpriseId, { ...scope, ...values }) : undefined;
         if (previous === undefined && record === undefined) {
@@ -120,11 +121,10 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
           if (previous === undefined) throw new AppError('CONFLICT', 'The risk appetite of this scope changed concurrently; retry');
         }
         if (previous !== undefined) {
-          requireCurrentVersion(caller, previous.row_version);
+          await requireExpected(terms.expected, versionState(previous.row_version));
           record = await updateAppetite(trx, enterpriseId, previous.id, values);
         }
         const saved = record!;
-        servedVersion(caller, saved.row_version);
         await insertAppetiteHistory(trx, enterpriseId, {
           ...scope,
           riskAppetiteId: saved.id,
@@ -133,9 +133,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
           changedBy: caller.userId,
           reason: body.reason ?? null,
         });
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
+        await recordChange(trx, caller, {
           action: previous === undefined ? 'create' : 'update',
           entityType: 'risk_appetite',
           entityId: saved.id,
@@ -153,18 +151,16 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
           { id: saved.id, scope, previous: previous === undefined ? null : levelView(previous), next: levelView(saved) },
           aboveBefore,
         );
-        return { created: previous === undefined, record: saved };
+        return versioned({ created: previous === undefined, record: saved }, versionState(saved.row_version));
       });
     },
 
     /** DELETE /governance/risk-appetite/{id} (4.5, D7.4): overrides only; the default answers 409. */
-    async remove(caller: Caller, id: string): Promise<void> {
+    async remove(caller: Caller, id: string, terms: ChangeTerms): Promise<void> {
       requireAppetiteAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       await inTransaction(db, async ({ trx }) => {
-        const record = await findAppetiteForUpdate(trx, enterpriseId, id);
-        if (record === undefined) throw notFound('Risk appetite');
-        requireCurrentVersion(caller, record.row_version);
+        const record = await lockForChange({ noun: 'Risk appetite', lock: () => findAppetiteForUpdate(trx, enterpriseId, id) }, terms);
         if (isDefault(record)) throw invalidState('The enterprise default risk appetite cannot be deleted, only updated');
         const scope = { legalEntityId: record.legal_entity_id, businessUnitId: record.business_unit_id };
         const aboveBefore = await aboveAppetiteNow(trx, enterpriseId, scope);
@@ -178,9 +174,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
           changedBy: caller.userId,
           reason: null,
         });
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
+        await recordChange(trx, caller, {
           action: 'delete',
           entityType: 'risk_appetite',
           entityId: record.id,

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../../platform/module.js';
 import { callerOf } from '../../platform/auth/principal.js';
+import { answer, termsOf } from '../../platform/http/conditional/answers.js';
 import {
   archiveBusinessUnitSchema,
   archiveLegalEntitySchema,
@@ -25,7 +26,7 @@ export function registerLegalEntityRoutes(app: App, service: LegalEntitiesServic
     '/admin/legal-entities',
     { schema: createLegalEntitySchema, config: { idempotent: true } },
     async (request, reply) => {
-      const data = await service.create(callerOf(request), request.body);
+      const data = await service.create(callerOf(request), request.body, termsOf(request));
       return reply.code(201).send({ data, message: 'Legal entity created' });
     },
   );
@@ -34,28 +35,24 @@ export function registerLegalEntityRoutes(app: App, service: LegalEntitiesServic
     '/admin/legal-entities/:id/business-units',
     { schema: createBusinessUnitSchema, config: { idempotent: true } },
     async (request, reply) => {
-      const data = await service.createBusinessUnit(callerOf(request), request.params.id, request.body);
+      const data = await service.createBusinessUnit(callerOf(request), request.params.id, request.body, termsOf(request));
       return reply.code(201).send({ data, message: 'Business unit created' });
     },
   );
 
-  api.patch('/legal-entities/:id', { schema: updateLegalEntitySchema, config: { ifMatch: true } }, async (request) => ({
-    data: await service.update(callerOf(request), request.params.id, request.body),
-    message: 'Legal entity updated',
-  }));
+  api.patch('/legal-entities/:id', { schema: updateLegalEntitySchema, config: { ifMatch: true } }, async (request) =>
+    answer(request, await service.update(callerOf(request), request.params.id, request.body, termsOf(request)), 'Legal entity updated'),
+  );
 
-  api.post('/legal-entities/:id/archive', { schema: archiveLegalEntitySchema, config: { ifMatch: true } }, async (request) => ({
-    data: await service.archive(callerOf(request), request.params.id),
-    message: 'Legal entity archived',
-  }));
+  api.post('/legal-entities/:id/archive', { schema: archiveLegalEntitySchema, config: { ifMatch: true } }, async (request) =>
+    answer(request, await service.archive(callerOf(request), request.params.id, termsOf(request)), 'Legal entity archived'),
+  );
 
-  api.patch('/business-units/:id', { schema: updateBusinessUnitSchema, config: { ifMatch: true } }, async (request) => ({
-    data: await service.updateBusinessUnit(callerOf(request), request.params.id, request.body),
-    message: 'Business unit updated',
-  }));
+  api.patch('/business-units/:id', { schema: updateBusinessUnitSchema, config: { ifMatch: true } }, async (request) =>
+    answer(request, await service.updateBusinessUnit(callerOf(request), request.params.id, request.body, termsOf(request)), 'Business unit updated'),
+  );
 
-  api.post('/business-units/:id/archive', { schema: archiveBusinessUnitSchema, config: { ifMatch: true } }, async (request) => ({
-    data: await service.archiveBusinessUnit(callerOf(request), request.params.id),
-    message: 'Business unit archived',
-  }));
+  api.post('/business-units/:id/archive', { schema: archiveBusinessUnitSchema, config: { ifMatch: true } }, async (request) =>
+    answer(request, await service.archiveBusinessUnit(callerOf(request), request.params.id, termsOf(request)), 'Business unit archived'),
+  );
 }

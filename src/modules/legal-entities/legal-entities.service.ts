@@ -1,12 +1,14 @@
 import type { Static } from 'typebox';
 import type { Caller } from '../../platform/auth/principal.js';
 import { requireMember } from '../../platform/auth/policies.js';
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { recordChange } from '../../platform/audit/record-change.js';
+import { diffFields, isEmptyDiff } from '../../platform/changes/field-diff.js';
+import { archiveVersioned, updateVersioned } from '../../platform/changes/versioned-change.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
-import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
 import { AppError, invalidState, notFound } from '../../platform/http/errors.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
+import { versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
 import {
   archiveBusinessUnit,
   archiveLegalEntity,
@@ -23,8 +25,11 @@ import {
 import { legalEntityListScope, requireLegalEntityAdmin } from './legal-entities.policy.js';
 import type { BusinessUnitView, LegalEntityListItem, LegalEntityView } from './legal-entities.schemas.js';
 
+type LegalEntity = Static<typeof LegalEntityView>;
+type BusinessUnit = Static<typeof BusinessUnitView>;
+
 // The wire shape of a legal entity (its enterprise_id stays inside).
-const presentEntity = (row: { id: string; name: string; description: string | null; created_at: Date; archived_at: Date | null }): Static<typeof LegalEntityView> => ({
+const presentEntity = (row: { id: string; name: string; description: string | null; created_at: Date; archived_at: Date | null }): LegalEntity => ({
   id: row.id,
   name: row.name,
   description: row.description,
@@ -33,7 +38,7 @@ const presentEntity = (row: { id: string; name: string; description: string | nu
 });
 
 // The wire shape of a business unit: the row's version travels in the ETag, not in the body.
-const presentUnit = (row: Static<typeof BusinessUnitView> & { row_version: number }): Static<typeof BusinessUnitView> => ({
+const presentUnit = (row: BusinessUnit & { row_version: number }): BusinessUnit => ({
   id: row.id,
   legal_entity_id: row.legal_entity_id,
   name: row.name,
@@ -42,19 +47,20 @@ const presentUnit = (row: Static<typeof BusinessUnitView> & { row_version: numbe
   archived_at: row.archived_at,
 });
 
+/** The fields a change of an entity or a unit may set; an empty description is no description. */
+const wantedOf = (input: { name?: string | undefined; description?: string | null | undefined }) => ({
+  name: input.name,
+  description: input.description === undefined ? undefined : input.description || null,
+});
+
 /** Only what differs from the row: an unchanged field is neither written nor audited. */
-function changesOf(row: { name: string; description: string | null }, input: { name?: string | undefined; description?: string | null | undefined }) {
-  const changes: { name?: string; description?: string | null } = {};
-  const previous: Record<string, unknown> = {};
-  if (input.name !== undefined && input.name !== row.name) {
-    changes.name = input.name;
-    previous['name'] = row.name;
-  }
-  if (input.description !== undefined && (input.description || null) !== row.description) {
-    changes.description = input.description || null;
-    previous['description'] = row.description;
-  }
-  return { changes, previous };
+function changesOf<Row extends { name: string; description: string | null }>(row: Row, input: Parameters<typeof wantedOf>[0]) {
+  const diff = diffFields<{ name: string; description: string | null }>(row, wantedOf(input));
+  return isEmptyDiff(diff) ? null : diff;
+}
+
+function refuseArchived(row: { archived_at: Date | null }, why: string): void {
+  if (row.archived_at !== null) throw invalidState(why);
 }
 
 /** 409 naming the BRAs still being worked on in what is to be archived. */
@@ -77,17 +83,15 @@ export function createLegalEntitiesService({ db }: LegalEntitiesServiceDeps) {
       return rows.map((row) => ({ ...presentEntity(row), business_units: row.business_units }));
     },
 
-    async create(caller: Caller, input: { name: string; description?: string | null | undefined }): Promise<Static<typeof LegalEntityView>> {
+    async create(caller: Caller, input: { name: string; description?: string | null | undefined }, terms: ChangeTerms): Promise<LegalEntity> {
       requireLegalEntityAdmin(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const entity = await insertLegalEntity(trx, enterpriseId, {
           name: input.name,
           description: input.description || null,
         });
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
+        await recordChange(trx, caller, {
           action: 'create',
           entityType: 'legal_entity',
           entityId: entity.id,
@@ -97,132 +101,103 @@ export function createLegalEntitiesService({ db }: LegalEntitiesServiceDeps) {
       });
     },
 
-    /**
-     * A business unit is part of its legal entity, so its creation is recorded as an `update` of the
-     * legal entity (as D10.3 records scenario links as updates of their BRA); the details name the unit.
-     */
-    async createBusinessUnit(caller: Caller, legalEntityId: string, input: { name: string }): Promise<Static<typeof BusinessUnitView>> {
+    /** A business unit's changes are recorded on the unit (`business_unit`), their details naming its legal entity. */
+    async createBusinessUnit(caller: Caller, legalEntityId: string, input: { name: string }, terms: ChangeTerms): Promise<BusinessUnit> {
       requireLegalEntityAdmin(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const entity = await findLegalEntity(trx, enterpriseId, legalEntityId);
         if (entity === undefined) throw notFound('Legal entity');
-        if (entity.archived_at !== null) throw invalidState('The legal entity is archived');
+        refuseArchived(entity, 'The legal entity is archived');
         const unit = await insertBusinessUnit(trx, enterpriseId, legalEntityId, input.name);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'legal_entity',
-          entityId: legalEntityId,
-          details: {
-            change: 'business_unit_created',
-            business_unit_id: unit.id,
-            name: unit.name,
-          },
+        await recordChange(trx, caller, {
+          action: 'create',
+          entityType: 'business_unit',
+          entityId: unit.id,
+          details: { legal_entity_id: legalEntityId, name: unit.name },
         });
         return unit;
       });
     },
 
-    async update(caller: Caller, id: string, input: { name?: string | undefined; description?: string | null | undefined }): Promise<Static<typeof LegalEntityView>> {
+    async update(caller: Caller, id: string, input: { name?: string | undefined; description?: string | null | undefined }, terms: ChangeTerms): Promise<Versioned<LegalEntity>> {
       requireLegalEntityAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
-        const entity = await findLegalEntityForUpdate(trx, enterpriseId, id);
-        if (entity === undefined) throw notFound('Legal entity');
-        requireCurrentVersion(caller, entity.row_version);
-        if (entity.archived_at !== null) throw invalidState('An archived legal entity cannot be changed');
-        const { changes, previous } = changesOf(entity, input);
-        if (Object.keys(changes).length === 0) {
-          servedVersion(caller, entity.row_version);
-          return presentEntity(entity);
-        }
-        const updated = await updateLegalEntity(trx, enterpriseId, id, changes);
-        servedVersion(caller, updated.row_version);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'legal_entity',
-          entityId: id,
-          details: { changes, previous },
+        const { row } = await updateVersioned(trx, caller, terms, {
+          noun: 'Legal entity',
+          lock: () => findLegalEntityForUpdate(trx, enterpriseId, id),
+          refuse: (entity) => refuseArchived(entity, 'An archived legal entity cannot be changed'),
+          diff: (entity) => changesOf(entity, input),
+          write: (_entity, diff) => updateLegalEntity(trx, enterpriseId, id, diff.set),
+          audit: (_entity, _updated, diff) => ({ entityType: 'legal_entity', entityId: id, details: { changes: diff.set, previous: diff.previous } }),
         });
-        return presentEntity(updated);
+        return versioned(presentEntity(row), versionState(row.row_version));
       });
     },
 
-    async archive(caller: Caller, id: string): Promise<Static<typeof LegalEntityView>> {
+    /** The entity and its active units; refused while a BRA in progress uses it (409). */
+    async archive(caller: Caller, id: string, terms: ChangeTerms): Promise<Versioned<LegalEntity>> {
       requireLegalEntityAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
-        const entity = await findLegalEntityForUpdate(trx, enterpriseId, id);
-        if (entity === undefined) throw notFound('Legal entity');
-        requireCurrentVersion(caller, entity.row_version);
-        if (entity.archived_at !== null) throw invalidState('The legal entity is archived already');
-        refuseWhileInUse('legal entity', await liveBrasUsing(trx, enterpriseId, { legalEntityId: id }));
-        const archived = await archiveLegalEntity(trx, enterpriseId, id, caller.userId, new Date());
-        servedVersion(caller, archived.entity.row_version);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'legal_entity',
-          entityId: id,
-          details: { change: 'archived', name: entity.name, business_units_archived: archived.units },
+        let unitsArchived: string[] = [];
+        const { row } = await archiveVersioned(trx, caller, terms, {
+          noun: 'Legal entity',
+          lock: () => findLegalEntityForUpdate(trx, enterpriseId, id),
+          isArchived: (entity) => entity.archived_at !== null,
+          again: { refuse: 'The legal entity is archived already' },
+          refuse: async () => refuseWhileInUse('legal entity', await liveBrasUsing(trx, enterpriseId, { legalEntityId: id })),
+          archive: async () => {
+            const archived = await archiveLegalEntity(trx, enterpriseId, id, caller.userId, new Date());
+            unitsArchived = archived.units;
+            return archived.entity;
+          },
+          // Each unit archived with it has its own entry, so each unit's history shows it.
+          audit: (entity) => [
+            { entityType: 'legal_entity', entityId: id, details: { change: 'archived', name: entity.name, business_units_archived: unitsArchived } },
+            ...unitsArchived.map((unitId) => ({ entityType: 'business_unit' as const, entityId: unitId, details: { legal_entity_id: id, with_legal_entity: true } })),
+          ],
         });
-        return presentEntity(archived.entity);
+        return versioned(presentEntity(row), versionState(row.row_version));
       });
     },
 
-    /** Recorded as an `update` of its legal entity, as its creation is. */
-    async updateBusinessUnit(caller: Caller, id: string, input: { name?: string | undefined; description?: string | null | undefined }): Promise<Static<typeof BusinessUnitView>> {
+    async updateBusinessUnit(caller: Caller, id: string, input: { name?: string | undefined; description?: string | null | undefined }, terms: ChangeTerms): Promise<Versioned<BusinessUnit>> {
       requireLegalEntityAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
-        const unit = await findBusinessUnitForUpdate(trx, enterpriseId, id);
-        if (unit === undefined) throw notFound('Business unit');
-        requireCurrentVersion(caller, unit.row_version);
-        if (unit.archived_at !== null) throw invalidState('An archived business unit cannot be changed');
-        const { changes, previous } = changesOf(unit, input);
-        if (Object.keys(changes).length === 0) {
-          servedVersion(caller, unit.row_version);
-          return presentUnit(unit);
-        }
-        const updated = await updateBusinessUnit(trx, enterpriseId, id, changes);
-        servedVersion(caller, updated.row_version);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'legal_entity',
-          entityId: unit.legal_entity_id,
-          details: { change: 'business_unit_updated', business_unit_id: id, changes, previous },
+        const { row } = await updateVersioned(trx, caller, terms, {
+          noun: 'Business unit',
+          lock: () => findBusinessUnitForUpdate(trx, enterpriseId, id),
+          refuse: (unit) => refuseArchived(unit, 'An archived business unit cannot be changed'),
+          diff: (unit) => changesOf(unit, input),
+          write: (_unit, diff) => updateBusinessUnit(trx, enterpriseId, id, diff.set),
+          audit: (unit, _updated, diff) => ({
+            entityType: 'business_unit',
+            entityId: id,
+            details: { legal_entity_id: unit.legal_entity_id, changes: diff.set, previous: diff.previous },
+          }),
         });
-        return presentUnit(updated);
+        return versioned(presentUnit(row), versionState(row.row_version));
       });
     },
 
-    async archiveBusinessUnit(caller: Caller, id: string): Promise<Static<typeof BusinessUnitView>> {
+    /** Refused while a BRA in progress uses the unit (409). */
+    async archiveBusinessUnit(caller: Caller, id: string, terms: ChangeTerms): Promise<Versioned<BusinessUnit>> {
       requireLegalEntityAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
-        const unit = await findBusinessUnitForUpdate(trx, enterpriseId, id);
-        if (unit === undefined) throw notFound('Business unit');
-        requireCurrentVersion(caller, unit.row_version);
-        if (unit.archived_at !== null) throw invalidState('The business unit is archived already');
-        refuseWhileInUse('business unit', await liveBrasUsing(trx, enterpriseId, { businessUnitId: id }));
-        const archived = await archiveBusinessUnit(trx, enterpriseId, id, caller.userId, new Date());
-        servedVersion(caller, archived.row_version);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'legal_entity',
-          entityId: unit.legal_entity_id,
-          details: { change: 'business_unit_archived', business_unit_id: id, name: unit.name },
+        const { row } = await archiveVersioned(trx, caller, terms, {
+          noun: 'Business unit',
+          lock: () => findBusinessUnitForUpdate(trx, enterpriseId, id),
+          isArchived: (unit) => unit.archived_at !== null,
+          again: { refuse: 'The business unit is archived already' },
+          refuse: async () => refuseWhileInUse('business unit', await liveBrasUsing(trx, enterpriseId, { businessUnitId: id })),
+          archive: () => archiveBusinessUnit(trx, enterpriseId, id, caller.userId, new Date()),
+          audit: (unit) => ({ entityType: 'business_unit', entityId: id, details: { legal_entity_id: unit.legal_entity_id, name: unit.name } }),
         });
-        return presentUnit(archived);
+        return versioned(presentUnit(row), versionState(row.row_version));
       });
     },
   };

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../../platform/module.js';
 import { callerOf } from '../../platform/auth/principal.js';
+import { answer, termsOf } from '../../platform/http/conditional/answers.js';
 import { archiveRiskScenarioSchema, createRiskScenarioSchema, listRiskScenariosSchema, updateRiskScenarioSchema } from './risk-scenarios.schemas.js';
 import type { RiskScenariosService } from './risk-scenarios.service.js';
 
@@ -17,18 +18,16 @@ export function registerRiskScenarioRoutes(app: App, service: RiskScenariosServi
     '/risk-scenarios',
     { schema: createRiskScenarioSchema, config: { idempotent: true } },
     async (request, reply) => {
-      const data = await service.add(callerOf(request), request.body);
+      const data = await service.add(callerOf(request), request.body, termsOf(request));
       return reply.code(201).send({ data, message: 'Risk scenario created' });
     },
   );
 
-  api.patch('/risk-scenarios/:id', { schema: updateRiskScenarioSchema, config: { ifMatch: true } }, async (request) => ({
-    data: await service.update(callerOf(request), request.params.id, request.body),
-    message: 'Risk scenario updated',
-  }));
+  api.patch('/risk-scenarios/:id', { schema: updateRiskScenarioSchema, config: { ifMatch: true } }, async (request) =>
+    answer(request, await service.update(callerOf(request), request.params.id, request.body, termsOf(request)), 'Risk scenario updated'),
+  );
 
-  api.post('/risk-scenarios/:id/archive', { schema: archiveRiskScenarioSchema, config: { ifMatch: true } }, async (request) => ({
-    data: await service.archive(callerOf(request), request.params.id),
-    message: 'Risk scenario archived',
-  }));
+  api.post('/risk-scenarios/:id/archive', { schema: archiveRiskScenarioSchema, config: { ifMatch: true } }, async (request) =>
+    answer(request, await service.archive(callerOf(request), request.params.id, termsOf(request)), 'Risk scenario archived'),
+  );
 }

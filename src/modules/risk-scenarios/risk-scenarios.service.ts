@@ -1,12 +1,14 @@
 import type { Static } from 'typebox';
 import type { Caller } from '../../platform/auth/principal.js';
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { recordChange } from '../../platform/audit/record-change.js';
+import { diffFields, isEmptyDiff } from '../../platform/changes/field-diff.js';
+import { archiveVersioned, updateVersioned } from '../../platform/changes/versioned-change.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
-import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
-import { invalidState, notFound } from '../../platform/http/errors.js';
+import { invalidState } from '../../platform/http/errors.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
+import { versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
 import {
   archiveRiskScenario,
   countRiskScenarios,
@@ -14,7 +16,6 @@ import {
   insertRiskScenarios,
   listRiskScenarios,
   updateRiskScenario,
-  type NewRiskScenario,
   type VersionedRiskScenarioRow,
 } from './risk-scenarios.repository.js';
 import { requireCatalogueEditor, requireCatalogueReader } from './risk-scenarios.policy.js';
@@ -68,16 +69,18 @@ export function createRiskScenariosService({ db }: RiskScenariosServiceDeps) {
      * but an enterprise may keep its own taxonomy. A duplicate name is refused by risk_scenarios_name_key
      * (409), which rolls the transaction back, audit entry included.
      */
-    async add(caller: Caller, input: { name: string; category: string; description?: string | null | undefined }): Promise<RiskScenario> {
+    async add(
+      caller: Caller,
+      input: { name: string; category: string; description?: string | null | undefined },
+      terms: ChangeTerms,
+    ): Promise<RiskScenario> {
       requireCatalogueEditor(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const [created] = await insertRiskScenarios(trx, enterpriseId, [
           { name: input.name, category: input.category, description: input.description || null },
         ]);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
+        await recordChange(trx, caller, {
           action: 'create',
           entityType: 'risk_scenario',
           entityId: created!.id,
@@ -91,65 +94,47 @@ export function createRiskScenariosService({ db }: RiskScenariosServiceDeps) {
       caller: Caller,
       id: string,
       input: { name?: string | undefined; category?: string | undefined; description?: string | null | undefined },
-    ): Promise<RiskScenario> {
+      terms: ChangeTerms,
+    ): Promise<Versioned<RiskScenario>> {
       requireCatalogueEditor(caller);
       const enterpriseId = caller.enterpriseId;
+      const wanted = {
+        name: input.name,
+        category: input.category,
+        description: input.description === undefined ? undefined : input.description || null,
+      };
       return inTransaction(db, async ({ trx }) => {
-        const scenario = await findRiskScenarioForUpdate(trx, enterpriseId, id);
-        if (scenario === undefined) throw notFound('Risk scenario');
-        requireCurrentVersion(caller, scenario.row_version);
-        if (scenario.archived_at !== null) throw invalidState('An archived risk scenario cannot be changed');
-        const changes: Partial<NewRiskScenario> = {};
-        const previous: Record<string, unknown> = {};
-        for (const field of ['name', 'category'] as const) {
-          const value = input[field];
-          if (value !== undefined && value !== scenario[field]) {
-            changes[field] = value;
-            previous[field] = scenario[field];
-          }
-        }
-        if (input.description !== undefined && (input.description || null) !== scenario.description) {
-          changes.description = input.description || null;
-          previous['description'] = scenario.description;
-        }
-        if (Object.keys(changes).length === 0) {
-          servedVersion(caller, scenario.row_version);
-          return presentScenario(scenario);
-        }
-        const updated = await updateRiskScenario(trx, enterpriseId, id, changes);
-        servedVersion(caller, updated.row_version);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'risk_scenario',
-          entityId: id,
-          details: { changes, previous },
+        const { row } = await updateVersioned(trx, caller, terms, {
+          noun: 'Risk scenario',
+          lock: () => findRiskScenarioForUpdate(trx, enterpriseId, id),
+          refuse: (scenario) => {
+            if (scenario.archived_at !== null) throw invalidState('An archived risk scenario cannot be changed');
+          },
+          diff: (scenario) => {
+            const diff = diffFields<VersionedRiskScenarioRow>(scenario, wanted);
+            return isEmptyDiff(diff) ? null : diff;
+          },
+          write: (_scenario, diff) => updateRiskScenario(trx, enterpriseId, id, diff.set),
+          audit: (_scenario, _updated, diff) => ({ entityType: 'risk_scenario', entityId: id, details: { changes: diff.set, previous: diff.previous } }),
         });
-        return presentScenario(updated);
+        return versioned(presentScenario(row), versionState(row.row_version));
       });
     },
 
     /** BRAs that have the scenario keep it (and their snapshots its name); new links are refused. */
-    async archive(caller: Caller, id: string): Promise<RiskScenario> {
+    async archive(caller: Caller, id: string, terms: ChangeTerms): Promise<Versioned<RiskScenario>> {
       requireCatalogueEditor(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {
-        const scenario = await findRiskScenarioForUpdate(trx, enterpriseId, id);
-        if (scenario === undefined) throw notFound('Risk scenario');
-        requireCurrentVersion(caller, scenario.row_version);
-        if (scenario.archived_at !== null) throw invalidState('The risk scenario is archived already');
-        const archived = await archiveRiskScenario(trx, enterpriseId, id, caller.userId, new Date());
-        servedVersion(caller, archived.row_version);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'risk_scenario',
-          entityId: id,
-          details: { change: 'archived', name: scenario.name },
+        const { row } = await archiveVersioned(trx, caller, terms, {
+          noun: 'Risk scenario',
+          lock: () => findRiskScenarioForUpdate(trx, enterpriseId, id),
+          isArchived: (scenario) => scenario.archived_at !== null,
+          again: { refuse: 'The risk scenario is archived already' },
+          archive: () => archiveRiskScenario(trx, enterpriseId, id, caller.userId, new Date()),
+          audit: (scenario) => ({ entityType: 'risk_scenario', entityId: id, details: { change: 'archived', name: scenario.name } }),
         });
-        return presentScenario(archived);
+        return versioned(presentScenario(row), versionState(row.row_version));
       });
     },
   };

@@ -90,7 +90,7 @@ export async function rotateEndpointSecret(trx: Transaction<DB>, enterpriseId: s
     .set((eb) => ({ previous_secret: eb.ref('secret'), previous_secret_expires_at: graceUntil, secret, updated_at: new Date() }))
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
-    .returning(['id', 'previous_secret_expires_at', 'row_version'])
+    .returning([...ENDPOINT_VIEW, 'previous_secret_expires_at', 'row_version'])
     .executeTakeFirstOrThrow();
 }
 

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/principal.js';
+import { answer, termsOf } from '../../platform/http/conditional/answers.js';
 import type { App } from '../../platform/module.js';
 import {
   createWebhookSchema,
@@ -19,33 +20,31 @@ export function registerWebhookRoutes(app: App, service: WebhooksService): void 
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.post('/webhooks', { schema: createWebhookSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.create(callerOf(request), request.body);
+    const data = await service.create(callerOf(request), request.body, termsOf(request));
     return reply.code(201).send({ data, message: 'Webhook created' });
   });
 
   api.get('/webhooks', { schema: listWebhooksSchema }, async (request) => service.list(callerOf(request), request.query));
 
-  api.get('/webhooks/:webhook_id', { schema: getWebhookSchema, config: { etag: true } }, async (request) => ({
-    data: await service.get(callerOf(request), request.params.webhook_id),
-  }));
+  api.get('/webhooks/:webhook_id', { schema: getWebhookSchema, config: { etag: true } }, async (request) =>
+    answer(request, await service.get(callerOf(request), request.params.webhook_id)),
+  );
 
-  api.patch('/webhooks/:webhook_id', { schema: updateWebhookSchema, config: { ifMatch: true } }, async (request) => ({
-    data: await service.update(callerOf(request), request.params.webhook_id, request.body),
-    message: 'Webhook updated',
-  }));
+  api.patch('/webhooks/:webhook_id', { schema: updateWebhookSchema, config: { ifMatch: true } }, async (request) =>
+    answer(request, await service.update(callerOf(request), request.params.webhook_id, request.body, termsOf(request)), 'Webhook updated'),
+  );
 
   api.delete('/webhooks/:webhook_id', { schema: deleteWebhookSchema, config: { ifMatch: true } }, async (request) => {
-    await service.remove(callerOf(request), request.params.webhook_id);
+    await service.remove(callerOf(request), request.params.webhook_id, termsOf(request));
     return { message: 'Webhook deleted' };
   });
 
-  api.post('/webhooks/:webhook_id/rotate-secret', { schema: rotateSecretSchema, config: { ifMatch: true } }, async (request) => ({
-    data: await service.rotateSecret(callerOf(request), request.params.webhook_id),
-    message: 'Secret rotated; the previous one signs too for 24 hours',
-  }));
+  api.post('/webhooks/:webhook_id/rotate-secret', { schema: rotateSecretSchema, config: { ifMatch: true } }, async (request) =>
+    answer(request, await service.rotateSecret(callerOf(request), request.params.webhook_id, termsOf(request)), 'Secret rotated; the previous one signs too for 24 hours'),
+  );
 
   api.post('/webhooks/:webhook_id/test', { schema: testWebhookSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.sendTest(callerOf(request), request.params.webhook_id);
+    const data = await service.sendTest(callerOf(request), request.params.webhook_id, termsOf(request));
     return reply.code(201).send({ data, message: 'Test event queued' });
   });
 

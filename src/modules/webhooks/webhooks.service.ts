@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { recordChange } from '../../platform/audit/record-change.js';
 import type { Caller } from '../../platform/auth/principal.js';
+import { diffFields, fromTo, isEmptyDiff } from '../../platform/changes/field-diff.js';
+import { lockForChange, updateVersioned, type RecordLookup } from '../../platform/changes/versioned-change.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../platform/db/transaction.js';
-import { requireCurrentVersion, servedVersion } from '../../platform/http/conditional/preconditions.js';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../platform/db/schema.js';
+import { inTransaction, joinWork } from '../../platform/db/transaction.js';
+import type { ChangeTerms } from '../../platform/versions/change-terms.js';
+import { representationState, versioned, type ResourceState, type Versioned } from '../../platform/versions/resource-state.js';
 import { eventBody } from '../../platform/events/event-types.js';
 import { nextEventSeq } from '../../platform/events/outbox.js';
 import { invalidState, notFound, validationError } from '../../platform/http/errors.js';
@@ -25,7 +29,7 @@ import {
   type EndpointChanges,
 } from './webhooks.repository.js';
 import { requireWebhookAdmin } from './webhooks.policy.js';
-import type { CreateWebhookBody, ListQuery, UpdateWebhookBody } from './webhooks.schemas.js';
+import type { CreateWebhookBody, ListQuery, UpdateWebhookBody, WebhookView } from './webhooks.schemas.js';
 
 /** How long the secret before a rotation keeps signing beside the new one. */
 export const ROTATION_GRACE_MS = RETRY_WINDOW_MS;
@@ -43,6 +47,32 @@ const presentDelivery = <D extends { status: string; next_attempt_at: Date | nul
   next_attempt_at: row.status === 'pending' ? row.next_attempt_at : null,
 });
 
+/** An endpoint as a client reads it. */
+const presentEndpoint = (row: WebhookView): WebhookView => ({
+  id: row.id,
+  url: row.url,
+  event_types: row.event_types,
+  description: row.description,
+  enabled: row.enabled,
+  disabled_reason: row.disabled_reason,
+  failing_since: row.failing_since,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+/**
+ * An endpoint's state: its version moves with what a client changes, but `failing_since` with the
+ * dispatcher's rounds, so the state carries a digest of what a read shows (resource-state.ts).
+ */
+const endpointState = (row: WebhookView & { row_version: number }): ResourceState => representationState(row.row_version, presentEndpoint(row));
+
+/** The endpoint a change names, under its lock: 404 for another enterprise's or an unknown one. */
+const oneEndpoint = (trx: Transaction<DB>, enterpriseId: string, id: string): RecordLookup<WebhookView & { row_version: number }> & { stateOf: typeof endpointState } => ({
+  noun: 'Webhook',
+  lock: () => lockEndpoint(trx, enterpriseId, id),
+  stateOf: endpointState,
+});
+
 /**
  * Webhook endpoints of an enterprise and their deliveries (client admins). Every change is audited on the
  * `webhook` entity in its transaction; secrets are shown in the create and rotate answers only and never
@@ -58,17 +88,16 @@ export function createWebhooksService({ db, allowLoopback, now = () => new Date(
     requireWebhookAdmin(caller);
     const endpoint = await findEndpoint(db, caller.enterpriseId, id);
     if (endpoint === undefined) throw notFound('Webhook');
-    servedVersion(caller, endpoint.row_version);
     return endpoint;
   }
 
   return {
-    async create(caller: Caller, body: CreateWebhookBody) {
+    async create(caller: Caller, body: CreateWebhookBody, terms: ChangeTerms) {
       requireWebhookAdmin(caller);
       checkUrl(body.url);
       const enterpriseId = caller.enterpriseId;
       const secret = newSecret();
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const endpoint = await insertEndpoint(trx, enterpriseId, {
           url: body.url,
           event_types: body.event_types,
@@ -76,9 +105,7 @@ export function createWebhooksService({ db, allowLoopback, now = () => new Date(
           secret,
           created_by: caller.userId,
         });
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
+        await recordChange(trx, caller, {
           action: 'create',
           entityType: 'webhook',
           entityId: endpoint.id,
@@ -98,59 +125,49 @@ export function createWebhooksService({ db, allowLoopback, now = () => new Date(
       );
     },
 
-    get: readEndpoint,
+    async get(caller: Caller, id: string): Promise<Versioned<WebhookView>> {
+      const endpoint = await readEndpoint(caller, id);
+      return versioned(presentEndpoint(endpoint), endpointState(endpoint));
+    },
 
     /** Enabling clears the failure state, so its queued deliveries resume with a clean slate. */
-    async update(caller: Caller, id: string, body: UpdateWebhookBody) {
+    async update(caller: Caller, id: string, body: UpdateWebhookBody, terms: ChangeTerms): Promise<Versioned<WebhookView>> {
       requireWebhookAdmin(caller);
       if (body.url !== undefined) checkUrl(body.url);
       const enterpriseId = caller.enterpriseId;
+      const wanted: Partial<Pick<WebhookView, 'url' | 'event_types' | 'description' | 'enabled'>> = {
+        url: body.url,
+        event_types: body.event_types,
+        description: body.description === undefined ? undefined : body.description || null,
+        enabled: body.enabled,
+      };
       return inTransaction(db, async ({ trx }) => {
-        const before = await lockEndpoint(trx, enterpriseId, id);
-        if (before === undefined) throw notFound('Webhook');
-        requireCurrentVersion(caller, before.row_version);
-        const changes: EndpointChanges = {};
-        const audited: Record<string, { from: unknown; to: unknown }> = {};
-        const set = <K extends 'url' | 'event_types' | 'description' | 'enabled'>(field: K, value: EndpointChanges[K] | undefined) => {
-          if (value === undefined || JSON.stringify(value) === JSON.stringify(before[field])) return;
-          (changes as Record<string, unknown>)[field] = value;
-          audited[field] = { from: before[field], to: value };
-        };
-        set('url', body.url);
-        set('event_types', body.event_types);
-        set('description', body.description === undefined ? undefined : body.description || null);
-        set('enabled', body.enabled);
-        if (Object.keys(changes).length === 0) {
-          servedVersion(caller, before.row_version);
-          return before;
-        }
-        if (changes.enabled === true) Object.assign(changes, { failing_since: null, disabled_reason: null });
-        if (changes.enabled === false) changes.disabled_reason = null;
-        const updated = await updateEndpoint(trx, enterpriseId, id, changes);
-        servedVersion(caller, updated.row_version);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'webhook',
-          entityId: id,
-          details: { changes: audited },
+        const { row } = await updateVersioned(trx, caller, terms, {
+          ...oneEndpoint(trx, enterpriseId, id),
+          diff: (before) => {
+            const diff = diffFields<Pick<WebhookView, 'url' | 'event_types' | 'description' | 'enabled'>>(before, wanted);
+            return isEmptyDiff(diff) ? null : diff;
+          },
+          write: (_before, diff) => {
+            const changes: EndpointChanges = { ...diff.set };
+            if (changes.enabled === true) Object.assign(changes, { failing_since: null, disabled_reason: null });
+            if (changes.enabled === false) changes.disabled_reason = null;
+            return updateEndpoint(trx, enterpriseId, id, changes);
+          },
+          audit: (_before, _after, diff) => ({ entityType: 'webhook', entityId: id, details: { changes: fromTo(diff) } }),
         });
-        return updated;
+        return versioned(presentEndpoint(row), endpointState(row));
       });
     },
 
-    async remove(caller: Caller, id: string): Promise<void> {
+    /** Removes the endpoint and its deliveries; the answer carries no state (there is none left to name). */
+    async remove(caller: Caller, id: string, terms: ChangeTerms): Promise<void> {
       requireWebhookAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       await inTransaction(db, async ({ trx }) => {
-        const endpoint = await lockEndpoint(trx, enterpriseId, id);
-        if (endpoint === undefined) throw notFound('Webhook');
-        requireCurrentVersion(caller, endpoint.row_version);
+        const endpoint = await lockForChange(oneEndpoint(trx, enterpriseId, id), terms);
         await deleteEndpoint(trx, enterpriseId, id);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
+        await recordChange(trx, caller, {
           action: 'delete',
           entityType: 'webhook',
           entityId: id,
@@ -160,34 +177,29 @@ export function createWebhooksService({ db, allowLoopback, now = () => new Date(
     },
 
     /** The audit entry says that the secret changed and until when the old one signs; never the secrets. */
-    async rotateSecret(caller: Caller, id: string) {
+    async rotateSecret(caller: Caller, id: string, terms: ChangeTerms) {
       requireWebhookAdmin(caller);
       const enterpriseId = caller.enterpriseId;
       const secret = newSecret();
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
-        const endpoint = await lockEndpoint(trx, enterpriseId, id);
-        if (endpoint === undefined) throw notFound('Webhook');
-        requireCurrentVersion(caller, endpoint.row_version);
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
+        await lockForChange(oneEndpoint(trx, enterpriseId, id), terms);
         const graceUntil = new Date(now().getTime() + ROTATION_GRACE_MS);
         const rotated = await rotateEndpointSecret(trx, enterpriseId, id, secret, graceUntil);
-        servedVersion(caller, rotated.row_version);
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
+        await recordChange(trx, caller, {
           action: 'update',
           entityType: 'webhook',
           entityId: id,
           details: { secret_rotated: true, previous_secret_expires_at: graceUntil.toISOString() },
         });
-        return { id: rotated.id, secret, previous_secret_expires_at: graceUntil };
+        return versioned({ id: rotated.id, secret, previous_secret_expires_at: graceUntil }, endpointState(rotated));
       });
     },
 
     /** A `webhook.test` event for this endpoint alone, queued behind what it already has to deliver. */
-    async sendTest(caller: Caller, id: string) {
+    async sendTest(caller: Caller, id: string, terms: ChangeTerms) {
       requireWebhookAdmin(caller);
       const enterpriseId = caller.enterpriseId;
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const endpoint = await lockEndpoint(trx, enterpriseId, id);
         if (endpoint === undefined) throw notFound('Webhook');
         if (!endpoint.enabled) throw invalidState('The webhook is disabled; enable it to send a test event');
@@ -226,9 +238,7 @@ export function createWebhooksService({ db, allowLoopback, now = () => new Date(
         if (delivery === undefined) throw notFound('Delivery');
         if (!endpoint.enabled) throw invalidState('The webhook is disabled; enable it to retry its deliveries');
         const requeued = await requeueDelivery(trx, enterpriseId, deliveryId, now());
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
+        await recordChange(trx, caller, {
           action: 'update',
           entityType: 'webhook',
           entityId: id,

@@ -6,7 +6,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
  * The contract's entity types, plus the platform's own: `enterprise` and `system_alert` (platform trail),
- * `risk_scenario` (the catalogue), `audit_checkpoint` (a signed chain head) and `webhook` (an endpoint), which the interface's list
+ * `business_unit` (a legal entity's unit), `risk_scenario` (the catalogue), `audit_checkpoint` (a signed chain head) and `webhook` (an endpoint), which the interface's list
  * does not name. The audit search accepts exactly these as its `entity_type` filter.
  */
 export const AUDIT_ENTITY_TYPES = [
@@ -16,6 +16,7 @@ export const AUDIT_ENTITY_TYPES = [
   'control',
   'mitigation_action',
   'legal_entity',
+  'business_unit',
   'user',
   'risk_appetite',
   'risk_scenario',

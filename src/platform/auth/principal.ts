@@ -1,7 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { MemberRole } from '../db/tables/users.js';
-import type { RequestWork, UnitOfWork } from '../db/transaction.js';
-import type { RequestConditions } from '../http/conditional/preconditions.js';
 import { AppError } from '../http/errors.js';
 import { operationOf } from '../http/operation.js';
 
@@ -36,24 +34,14 @@ export interface RequestOrigin {
 }
 
 /**
- * What the request asks of the change besides its body: its If-Match (a route declaring `etag` or `ifMatch`)
- * and the unit of work the platform holds open for it (a route declaring `idempotent`, with an
- * Idempotency-Key). Absent for calls made outside a request (the demo).
+ * Who calls a service, and from where (for audit entries): nothing about the request's HTTP terms, which
+ * a change takes as its own argument (platform/versions/change-terms.ts).
  */
-export interface RequestTerms {
-  conditions?: RequestConditions | null;
-  work?: UnitOfWork | null;
-}
-
-export interface Caller extends Principal, RequestOrigin, RequestTerms {}
+export interface Caller extends Principal, RequestOrigin {}
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
-    /** Set on routes declaring `etag` or `ifMatch` (platform/http/conditional). */
-    conditions: RequestConditions | null;
-    /** Set while an Idempotency-Key request holds its unit of work open (platform/idempotency). */
-    requestWork: RequestWork | null;
   }
 }
 
@@ -86,7 +74,5 @@ export function callerOf(request: FastifyRequest): Caller {
     ip: origin.ip,
     userAgent: origin.userAgent,
     operation: origin.operation,
-    conditions: request.conditions,
-    work: request.requestWork === null ? null : request.requestWork.work,
   };
 }

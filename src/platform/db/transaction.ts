@@ -64,7 +64,7 @@ async function runCommitHooks(root: Kysely<DB>, hooks: readonly CommitHook[]): P
 /**
  * A unit of work that outlives one function: the platform opens it before a handler and ends it once the
  * answer is known (an Idempotency-Key request stores its answer in the change's transaction). Services join
- * it through `joinRequestWork`; its commit hooks run after `commit`.
+ * it through `joinWork`; its commit hooks run after `commit`.
  */
 export interface RequestWork {
   work: UnitOfWork;
@@ -90,10 +90,10 @@ export async function openRequestWork(root: Kysely<DB>): Promise<RequestWork> {
 }
 
 /**
- * The executor a service's change runs on: the request's open unit of work when the platform holds one
- * (Idempotency-Key), so the change and its stored answer commit together; else the service's own.
+ * The executor a service's change runs on: the unit of work it was handed (a request's, held open by an
+ * Idempotency-Key, so the change and its stored answer commit together); else the service's own.
  */
-export function joinRequestWork(db: Executor, caller: { work?: UnitOfWork | null }): Executor {
-  if (db.isTransaction || caller.work === undefined || caller.work === null) return db;
-  return caller.work.trx;
+export function joinWork(db: Executor, work: UnitOfWork | null | undefined): Executor {
+  if (db.isTransaction || work === undefined || work === null) return db;
+  return work.trx;
 }

@@ -8,18 +8,18 @@ declare module 'fastify' {
     public?: boolean;
     /**
      * A single-resource read: its answer carries a strong ETag and If-None-Match gives 304
-     * (platform/http/conditional). The service reports the version it read with `servedVersion`.
+     * (platform/http/conditional). The service returns the state it read; the handler hands it over with `answer()`.
      */
     etag?: boolean;
     /**
      * A change of a versioned resource (PATCH, state action): If-Match is read (REQUIRE_IF_MATCH makes it
-     * mandatory) and the service checks it under the row lock with `requireCurrentVersion`; the answer
-     * carries the new ETag.
+     * mandatory), handed to the service as `termsOf(request).expected` and checked under the row lock
+     * (`lockForChange`); the answer carries the ETag of the state the change left.
      */
     ifMatch?: boolean;
     /**
      * A creating POST or a bulk change: an Idempotency-Key makes a retry replay the first answer instead
-     * of acting twice (platform/idempotency). The service opens its transaction with `joinRequestWork`.
+     * of acting twice (platform/idempotency). The service joins `termsOf(request).work` (`joinWork`).
      */
     idempotent?: boolean;
     /**

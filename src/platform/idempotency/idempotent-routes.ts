@@ -20,11 +20,18 @@ interface PendingAnswer {
   fingerprint: string;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set while an Idempotency-Key request holds its unit of work open; services join it through `termsOf(request)`. */
+    requestWork: RequestWork | null;
+  }
+}
+
 const pending = new WeakMap<FastifyRequest, PendingAnswer>();
 
 /**
  * Idempotency-Key (IETF httpapi draft) for the routes that declare `idempotent`. With a key, the platform
- * opens the request's unit of work before the handler (the service joins it with `joinRequestWork`), and
+ * opens the request's unit of work before the handler (the service joins it: `termsOf(request).work`), and
  * once the answer is serialized stores it in that same transaction and commits: the change and its stored
  * answer exist together or not at all. A retry replays the stored answer byte for byte; the same key with
  * another request is 422; while the first runs, 409. Without a key the route runs as before.

@@ -4,8 +4,10 @@ import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
 import { writeAudit } from '../../../platform/audit/audit-writer.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { Executor } from '../../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../../platform/db/transaction.js';
-import { requireCurrentVersion, servedVersion } from '../../../platform/http/conditional/preconditions.js';
+import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
+import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
+import { lockForChange } from '../../../platform/changes/versioned-change.js';
+import { versioned, versionState, type Versioned } from '../../../platform/versions/resource-state.js';
 import { notFound } from '../../../platform/http/errors.js';
 import { loadPage, pageRequest, type PaginationInfo } from '../../../platform/http/pagination.js';
 import { createRiskScenariosService } from '../../risk-scenarios/risk-scenarios.service.js';
@@ -84,9 +86,9 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
     },
 
     /** The enterprise, its default appetite and its starter scenario catalogue commit together or not at all. */
-    async create(caller: Caller, body: Static<typeof CreateEnterpriseBody>): Promise<Static<typeof CreatedEnterprise>> {
+    async create(caller: Caller, body: Static<typeof CreateEnterpriseBody>, terms: ChangeTerms): Promise<Static<typeof CreatedEnterprise>> {
       requireEnterpriseManager(caller);
-      return inTransaction(joinRequestWork(db, caller), async ({ trx }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const enterprise = await insertEnterprise(trx, {
           name: body.name,
           country: body.country,
@@ -119,12 +121,11 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
       caller: Caller,
       enterpriseId: string,
       body: Static<typeof UpdateEnterpriseBody>,
-    ): Promise<Static<typeof UpdatedEnterprise>> {
+      terms: ChangeTerms,
+    ): Promise<Versioned<Static<typeof UpdatedEnterprise>>> {
       requireEnterpriseManager(caller);
       return inTransaction(db, async ({ trx }) => {
-        const before = await findEnterpriseForUpdate(trx, enterpriseId);
-        if (before === undefined) throw notFound('Enterprise');
-        requireCurrentVersion(caller, before.row_version);
+        const before = await lockForChange({ noun: 'Enterprise', lock: () => findEnterpriseForUpdate(trx, enterpriseId) }, terms);
         const after = await updateEnterprise(trx, enterpriseId, {
           status: body.status,
           subscription_tier: body.subscription_tier,
@@ -140,8 +141,7 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
             after: { status: after.status, subscription_tier: after.subscription_tier },
           },
         });
-        servedVersion(caller, after.row_version);
-        return after;
+        return versioned(after, versionState(after.row_version));
       });
     },
   };

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../../../platform/module.js';
 import { callerOf } from '../../../platform/auth/principal.js';
+import { termsOf } from '../../../platform/http/conditional/answers.js';
 import { createEntityRoleSchema, deleteEntityRoleSchema, listEntityRolesSchema } from './entity-roles.schemas.js';
 import type { EntityRolesService } from './entity-roles.service.js';
 
@@ -17,7 +18,7 @@ export function registerEntityRoleRoutes(app: App, service: EntityRolesService):
     '/admin/users/:user_id/entity-roles',
     { schema: createEntityRoleSchema, config: { idempotent: true } },
     async (request, reply) => {
-      const data = await service.create(callerOf(request), request.params.user_id, request.body);
+      const data = await service.create(callerOf(request), request.params.user_id, request.body, termsOf(request));
       return reply.status(201).send({ data, message: 'Entity role assigned' });
     },
   );

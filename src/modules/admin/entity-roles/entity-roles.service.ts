@@ -4,7 +4,8 @@ import { writeAudit } from '../../../platform/audit/audit-writer.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
 import type { Executor } from '../../../platform/db/schema.js';
-import { inTransaction, joinRequestWork, type UnitOfWork } from '../../../platform/db/transaction.js';
+import { inTransaction, joinWork, type UnitOfWork } from '../../../platform/db/transaction.js';
+import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { notFound } from '../../../platform/http/errors.js';
 import { requireUserAdministrator } from '../admin.policy.js';
 import { requireManagedMember } from '../users/users.service.js';
@@ -63,9 +64,9 @@ export function createEntityRolesService({ db, principals }: EntityRolesServiceD
       return rows;
     },
 
-    async create(caller: Caller, userId: string, body: Static<typeof CreateEntityRoleBody>): Promise<Static<typeof EntityRole>> {
+    async create(caller: Caller, userId: string, body: Static<typeof CreateEntityRoleBody>, terms: ChangeTerms): Promise<Static<typeof EntityRole>> {
       requireUserAdministrator(caller);
-      return inTransaction(joinRequestWork(db, caller), async ({ trx, onCommit }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx, onCommit }) => {
         const member = await requireManagedMember(trx, caller, userId, true);
         const role = await insertEntityRole(trx, member.enterprise_id, {
           user_id: userId,

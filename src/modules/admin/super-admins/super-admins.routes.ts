@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../../platform/auth/principal.js';
+import { termsOf } from '../../../platform/http/conditional/answers.js';
 import type { App } from '../../../platform/module.js';
 import { addSuperAdminSchema, listSuperAdminsSchema, removeSuperAdminSchema } from './super-admins.schemas.js';
 import type { SuperAdminsService } from './super-admins.service.js';
@@ -10,7 +11,7 @@ export function registerSuperAdminRoutes(app: App, service: SuperAdminsService):
   api.get('/admin/super-admins', { schema: listSuperAdminsSchema }, async (request) => ({ data: await service.list(callerOf(request)) }));
 
   api.post('/admin/super-admins', { schema: addSuperAdminSchema, config: { idempotent: true } }, async (request, reply) => {
-    const { created, data } = await service.add(callerOf(request), request.body);
+    const { created, data } = await service.add(callerOf(request), request.body, termsOf(request));
     return reply.status(created ? 201 : 200).send({ data, message: created ? 'Super admin invited' : 'Super admin added' });
   });
 

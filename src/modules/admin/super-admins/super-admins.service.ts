@@ -6,7 +6,8 @@ import type { Caller } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
 import { insertUser, setSuperAdmin } from '../../../platform/auth/users.repository.js';
 import type { Executor } from '../../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../../platform/db/transaction.js';
+import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
+import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { AppError, invalidState, notFound } from '../../../platform/http/errors.js';
 import type { Platform } from '../../../platform/module.js';
 import { requireSuperAdminManager } from '../admin.policy.js';
@@ -27,10 +28,10 @@ export function createSuperAdminsService({ db, principals, mail }: SuperAdminsSe
       return listSuperAdmins(db);
     },
 
-    async add(caller: Caller, body: Static<typeof AddSuperAdminBody>): Promise<{ created: boolean; data: Static<typeof AddedSuperAdmin> }> {
+    async add(caller: Caller, body: Static<typeof AddSuperAdminBody>, terms: ChangeTerms): Promise<{ created: boolean; data: Static<typeof AddedSuperAdmin> }> {
       requireSuperAdminManager(caller);
       const email = body.email.toLowerCase();
-      return inTransaction(joinRequestWork(db, caller), async ({ trx, onCommit }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx, onCommit }) => {
         const existing = await findActiveUserByEmail(trx, email);
         if (existing?.is_super_admin) throw new AppError('CONFLICT', 'This user is a super admin already');
         if (existing?.is_member) {

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../../../platform/module.js';
 import { callerOf } from '../../../platform/auth/principal.js';
+import { termsOf } from '../../../platform/http/conditional/answers.js';
 import { createUserSchema, deactivateUserSchema, listUsersSchema, reactivateUserSchema, resendInvitationSchema } from './users.schemas.js';
 import type { UsersService } from './users.service.js';
 
@@ -19,7 +20,7 @@ export function registerUserRoutes(app: App, service: UsersService): void {
     '/admin/enterprises/:enterprise_id/users',
     { schema: createUserSchema, config: { idempotent: true } },
     async (request, reply) => {
-      const data = await service.create(callerOf(request), request.params.enterprise_id, request.body);
+      const data = await service.create(callerOf(request), request.params.enterprise_id, request.body, termsOf(request));
       return reply.status(201).send({ data, message: 'User created' });
     },
   );

@@ -5,7 +5,8 @@ import type { Caller, Principal } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
 import { revokeUserSessions } from '../../../platform/auth/sessions.js';
 import type { Executor } from '../../../platform/db/schema.js';
-import { inTransaction, joinRequestWork } from '../../../platform/db/transaction.js';
+import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
+import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { invalidState, notFound } from '../../../platform/http/errors.js';
 import type { Platform } from '../../../platform/module.js';
 import { queueInvitation } from '../../../platform/auth/onboarding-mail.js';
@@ -79,9 +80,9 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
      * refused by the partial unique index users_active_email_key (409), and then no mail exists either;
      * one of a deactivated user starts a new identity (reactivate brings the old one back instead).
      */
-    async create(caller: Caller, enterpriseId: string, body: Static<typeof CreateUserBody>): Promise<Static<typeof CreatedUser>> {
+    async create(caller: Caller, enterpriseId: string, body: Static<typeof CreateUserBody>, terms: ChangeTerms): Promise<Static<typeof CreatedUser>> {
       requireMemberManager(caller, enterpriseId, body.role);
-      return inTransaction(joinRequestWork(db, caller), async ({ trx, onCommit }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx, onCommit }) => {
         const enterprise = await requireEnterpriseExists(trx, enterpriseId);
         const user = await insertUser(trx, { email: body.email.toLowerCase(), full_name: body.full_name });
         const member = await insertMember(trx, enterpriseId, user.id, body.role);
