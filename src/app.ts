@@ -19,7 +19,7 @@ import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/http/body-p
 import { frameworkErrorHandler, registerErrorHandler, routeNotFound } from './platform/http/error-handler.js';
 import { isConsoleRoute, registerConsole } from './platform/http/console.js';
 import { registerGracefulClose } from './platform/http/graceful-close.js';
-import { registerHealthRoute } from './platform/http/health.routes.js';
+import { registerHealthRoute } from './platform/monitoring/health.routes.js';
 import { AccessLogController, loggerOptions, requestLogger } from './platform/http/logging.js';
 import { registerNulUrlGuard } from './platform/http/nul-guard.js';
 import { registerOpenApi } from './platform/http/openapi.js';
@@ -41,7 +41,8 @@ import { registerMetricsRoute } from './platform/metrics/metrics.routes.js';
 import { registerPlatformMetrics } from './platform/metrics/platform-sources.js';
 import { poolOf } from './platform/db/engine.js';
 import { primaryOnly, type ReadRouting } from './platform/db/read-routing.js';
-import { API_PREFIX, type App, type AppModule, type Platform, type RuntimeDeps } from './platform/module.js';
+import { API_PREFIX } from './platform/http/api-prefix.js';
+import type { App, AppModule, Platform, RuntimeDeps } from './platform/module.js';
 
 export interface AppDeps extends RuntimeDeps {
   /** Tests pass false; the service passes nothing and gets pino JSON at config.logLevel. */

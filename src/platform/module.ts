@@ -8,12 +8,10 @@ import type { TokenVerifier } from './auth/token-verifier.js';
 import type { Database } from './db/engine.js';
 import type { Executor } from './db/schema.js';
 import type { RateLimitStore } from './http/rate-limit/rate-limit-store.js';
+import type { Job } from './jobs.js';
 import type { MailDelivery } from './mail/delivery.js';
 import type { MetricSource, Metrics } from './metrics/metrics.js';
 import type { Monitor } from './monitoring/monitor.js';
-
-/** Where the gated API lives; module routes are declared relative to it. */
-export const API_PREFIX = '/api/v1';
 
 /** The Fastify instance every route is declared on, typed by its TypeBox schemas. */
 export type App = FastifyInstance<
@@ -55,17 +53,6 @@ export interface RuntimeDeps {
   metrics?: Metrics | null;
   /** The read replica's routing (DATABASE_REPLICA_URL); absent: every read on the primary. */
   reads?: ReadRouting;
-}
-
-/**
- * Background work of a module (a schedule, a periodic check, a queue to drain). Declaring it starts
- * nothing: the app starts every module's jobs only when asked (AppDeps.jobs), and stops them when it closes.
- */
-export interface Job {
-  /** `<module>.<what>`, as logs name it. */
-  name: string;
-  /** Starts the work; the function returned stops it, resolving once a round under way has ended. */
-  start(): () => Promise<void>;
 }
 
 /**

@@ -8,7 +8,7 @@ import { insertUser, setSuperAdmin } from '../../../platform/auth/users.reposito
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
-import { AppError, invalidState, notFound } from '../../../platform/http/errors.js';
+import { AppError, invalidState, notFound } from '../../../platform/errors/app-error.js';
 import type { Platform } from '../../../platform/module.js';
 import { requireSuperAdminManager } from '../admin.policy.js';
 import { findActiveUserByEmail, findSuperAdmin, listSuperAdmins, lockActiveSuperAdmins } from './super-admins.repository.js';

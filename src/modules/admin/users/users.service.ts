@@ -7,7 +7,7 @@ import { revokeUserSessions } from '../../../platform/auth/sessions.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
-import { invalidState, notFound } from '../../../platform/http/errors.js';
+import { invalidState, notFound } from '../../../platform/errors/app-error.js';
 import type { Platform } from '../../../platform/module.js';
 import { queueInvitation } from '../../../platform/auth/onboarding-mail.js';
 import { revokeOneTimeTokens } from '../../../platform/auth/one-time-tokens.js';
