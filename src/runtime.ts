@@ -4,7 +4,7 @@ import { openDatabase } from './platform/db/engine.js';
 import type { RuntimeDeps } from './platform/module.js';
 import { loadAuthSecrets, type Announce } from './platform/auth/secrets.js';
 import { OWNER_WARNING, setUpSchema } from './platform/db/schema-setup.js';
-import { ensureBootstrapSuperAdmin } from './platform/auth/provider/bootstrap.js';
+import { ensureBootstrapSuperAdmin } from './modules/identity/bootstrap.js';
 import { createMonitor } from './platform/monitoring/alert-monitor.js';
 import { createRateLimitStore } from './platform/http/rate-limit/create-store.js';
 import { memoryWriteMarks, primaryOnly, redisWriteMarks, replicaRouting, type ReadRouting } from './platform/db/read-routing.js';

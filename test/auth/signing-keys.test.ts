@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SignJWT, decodeProtectedHeader } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { signAccessToken } from '../../src/platform/auth/access-token.js';
+import { signAccessToken } from '../../src/modules/identity/provider/access-token.js';
 import { runKeysCommand } from '../../src/keys-command.js';
 import { loadAuthSecrets, type AuthSecrets } from '../../src/platform/auth/secrets.js';
 import { RETIRED_KEY_GRACE_SECONDS } from '../../src/platform/auth/signing-keys.js';
