@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { entryHash, GENESIS_HASH } from '../src/platform/audit/hash-chain.ts';
 import { EFFECTIVENESS_MATRIX } from '../src/modules/controls/effectiveness-matrix.ts';
-import { createPasswordHasher } from '../src/platform/auth/provider/passwords.ts';
+import { createPasswordHasher } from '../src/modules/identity/passwords.ts';
 
 export const BENCH_PASSWORD = 'bench password 2026';
 

@@ -67,7 +67,7 @@ const server = createServer((request, response) => {
       const groups = route.variants[route.next++ % route.variants.length];
       await Promise.all(groups.map(run));
       // A sign-in's own work besides its statements: one scrypt derivation at the service's cost
-      // (src/platform/auth/provider/passwords.ts: N=2^17, r=8, p=1, 32 bytes).
+      // (src/modules/identity/passwords.ts: N=2^17, r=8, p=1, 32 bytes).
       if (route.passwordCheck) await checkPassword();
       const body = JSON.stringify(route.body);
       response.writeHead(route.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { createPasswordHasher } from '../src/platform/auth/provider/passwords.js';
+import { createPasswordHasher } from '../src/modules/identity/passwords.js';
 import { loadAuthSecrets } from '../src/platform/auth/secrets.js';
 import { openDatabase } from '../src/platform/db/engine.js';
 import { migrateToLatest } from '../src/platform/db/migrator.js';

@@ -18,7 +18,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDispatcher } from '../src/modules/webhooks/webhook-dispatcher.js';
 import { createSender } from '../src/modules/webhooks/webhook-sender.js';
-import { signAccessToken } from '../src/platform/auth/access-token.js';
+import { signAccessToken } from '../src/modules/identity/provider/access-token.js';
 import { loadAuthSecrets } from '../src/platform/auth/secrets.js';
 import { openDatabase } from '../src/platform/db/engine.js';
 import { setUpSchema } from '../src/platform/db/schema-setup.js';

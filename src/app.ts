@@ -7,19 +7,21 @@ import Fastify, {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
+import { createPasswordHasher, type ScryptCost } from './modules/identity/passwords.js';
+import { linkExternalSubject } from './modules/identity/identity.service.js';
+import { prepareAuthMail } from './modules/identity/onboarding-mail.js';
+import { registerIdentityProvider } from './modules/identity/provider/provider.routes.js';
 import { MODULES } from './modules/index.js';
 import { recordAccessDenied } from './platform/audit/access-denied.js';
 import { registerApiGate } from './platform/auth/authenticate.js';
 import { createPrincipalResolver } from './platform/auth/principal-resolver.js';
-import { createPasswordHasher, type ScryptCost } from './platform/auth/provider/passwords.js';
-import { registerIdentityProvider } from './platform/auth/provider/provider.routes.js';
 import { createTokenVerifier } from './platform/auth/token-verifier.js';
 import { reportCommitHookFailures } from './platform/db/transaction.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/http/body-parser.js';
 import { frameworkErrorHandler, registerErrorHandler, routeNotFound } from './platform/http/error-handler.js';
 import { isConsoleRoute, registerConsole } from './platform/http/console.js';
 import { registerGracefulClose } from './platform/http/graceful-close.js';
-import { registerHealthRoute } from './platform/http/health.routes.js';
+import { registerHealthRoute } from './platform/monitoring/health.routes.js';
 import { AccessLogController, loggerOptions, requestLogger } from './platform/http/logging.js';
 import { registerNulUrlGuard } from './platform/http/nul-guard.js';
 import { registerOpenApi } from './platform/http/openapi.js';
@@ -33,7 +35,6 @@ import { intervalJob, startJobs } from './platform/jobs.js';
 import { attachConditionalRequests } from './platform/http/conditional/conditional-routes.js';
 import { attachIdempotency } from './platform/idempotency/idempotent-routes.js';
 import { idempotencySweepJob } from './platform/idempotency/idempotency-sweep.js';
-import { prepareAuthMail } from './platform/auth/onboarding-mail.js';
 import { MAIL_RETRY_EVERY_MS, createMailDelivery } from './platform/mail/delivery.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { registerHttpMetrics } from './platform/metrics/http-metrics.js';
@@ -41,7 +42,8 @@ import { registerMetricsRoute } from './platform/metrics/metrics.routes.js';
 import { registerPlatformMetrics } from './platform/metrics/platform-sources.js';
 import { poolOf } from './platform/db/engine.js';
 import { primaryOnly, type ReadRouting } from './platform/db/read-routing.js';
-import { API_PREFIX, type App, type AppModule, type Platform, type RuntimeDeps } from './platform/module.js';
+import { API_PREFIX } from './platform/http/api-prefix.js';
+import type { App, AppModule, Platform, RuntimeDeps } from './platform/module.js';
 
 export interface AppDeps extends RuntimeDeps {
   /** Tests pass false; the service passes nothing and gets pino JSON at config.logLevel. */
@@ -147,7 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   reportCommitHookFailures(database.db, (error) => monitor.commitHookFailed(error));
 
   const verify = createTokenVerifier(config, deps.secrets);
-  const principals = createPrincipalResolver(database.db, config.auth.mode);
+  const principals = createPrincipalResolver(database.db, config.auth.mode, linkExternalSubject);
   const limiter = createRateLimiter({
     store: deps.rateLimitStore,
     perMinute: config.rateLimit.perMinute,
@@ -226,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         // Last: after an Idempotency-Key request's commit, which happens in its own onSend.
         if (config.replica !== null) attachWriteMark(route, reads);
       });
-      for (const module of modules) await module.routes(api, module.services(database.db, platform));
+      for (const module of modules) await module.routes?.(api, module.services(database.db, platform));
       if (deps.extendApi !== undefined) await deps.extendApi(api, platform);
     },
     { prefix: API_PREFIX },

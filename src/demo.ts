@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { formatDemoReport } from './demo/demo-report.js';
 import { DemoRefusal, runDemo } from './demo/run-demo.js';
 import { terminalAnnouncer } from './platform/auth/key-notice.js';
-import { prepareRuntime } from './platform/runtime.js';
+import { prepareRuntime } from './runtime.js';
 import { findRunningService } from './platform/running-services.js';
 import { loadDotEnv } from './platform/env-file.js';
 import { CONFIG_ERROR_EXIT_CODE, StartupCheckError, runStartupChecks } from './platform/startup-checks.js';

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config.js';
-import { runKeysCommand } from './platform/auth/keys-command.js';
+import { runKeysCommand } from './keys-command.js';
 import { openDatabase } from './platform/db/engine.js';
 import { setUpSchema } from './platform/db/schema-setup.js';
 import { loadDotEnv } from './platform/env-file.js';

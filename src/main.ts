@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { terminalAnnouncer } from './platform/auth/key-notice.js';
-import { prepareRuntime } from './platform/runtime.js';
+import { prepareRuntime } from './runtime.js';
 import { logDestination } from './platform/http/logging.js';
 import { createMetrics } from './platform/metrics/metrics.js';
 import { listenMetrics } from './platform/metrics/metrics.routes.js';

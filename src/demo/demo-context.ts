@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Caller } from '../platform/auth/principal.js';
 import type { AuthSecrets } from '../platform/auth/secrets.js';
-import type { ProviderService } from '../platform/auth/provider/provider.service.js';
+import type { ProviderService } from '../modules/identity/provider/provider.service.js';
 import type { DB } from '../platform/db/schema.js';
 import type { MailDelivery } from '../platform/mail/delivery.js';
 import type { ModuleServices } from '../modules/index.js';

@@ -3,12 +3,13 @@ import type { Config } from '../config.js';
 import { pino } from 'pino';
 import { moduleServices } from '../modules/index.js';
 import { createPrincipalResolver } from '../platform/auth/principal-resolver.js';
-import { createPasswordHasher } from '../platform/auth/provider/passwords.js';
-import { createProviderService } from '../platform/auth/provider/provider.service.js';
+import { linkExternalSubject } from '../modules/identity/identity.service.js';
+import { createPasswordHasher } from '../modules/identity/passwords.js';
+import { createProviderService } from '../modules/identity/provider/provider.service.js';
 import { loadAuthSecrets, type AuthSecrets } from '../platform/auth/secrets.js';
 import { createTokenVerifier } from '../platform/auth/token-verifier.js';
 import type { Database } from '../platform/db/engine.js';
-import { prepareAuthMail } from '../platform/auth/onboarding-mail.js';
+import { prepareAuthMail } from '../modules/identity/onboarding-mail.js';
 import { createMailDelivery } from '../platform/mail/delivery.js';
 import { createMailer } from '../platform/mail/mailer.js';
 import type { DemoContext, DemoCredential, DemoServices, DemoStep } from './demo-context.js';
@@ -151,7 +152,7 @@ function newContext(
   mailer: ReturnType<typeof createMailer>,
 ): DemoContext {
   const { db } = database;
-  const principals = createPrincipalResolver(db, config.auth.mode);
+  const principals = createPrincipalResolver(db, config.auth.mode, linkExternalSubject);
   const silent = pino({ level: 'silent' });
   // The demo delivers its mail itself, at the end of the step that queues it (no background rounds).
   const mail = createMailDelivery({ db, mailer, prepare: prepareAuthMail(db, config), log: silent, domain: new URL(config.publicUrl).hostname });

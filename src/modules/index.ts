@@ -8,6 +8,7 @@ import { brasModule } from './bras/bras.module.js';
 import { controlsModule } from './controls/controls.module.js';
 import { governanceModule } from './governance/governance.module.js';
 import { healthModule } from './health/health.module.js';
+import { identityModule } from './identity/identity.module.js';
 import { legalEntitiesModule } from './legal-entities/legal-entities.module.js';
 import { meModule } from './me/me.module.js';
 import { reportingModule } from './reporting/reporting.module.js';
@@ -15,10 +16,12 @@ import { riskScenariosModule } from './risk-scenarios/risk-scenarios.module.js';
 import { webhooksModule } from './webhooks/webhooks.module.js';
 
 /**
- * Every domain module, as data: the app mounts each inside the /api/v1 gate and starts their jobs when
- * asked, the demo calls their services, and the suites walk the same list. Adding a module is one line here.
+ * Every domain module, as data: the app mounts each one's routes inside the /api/v1 gate and starts their
+ * jobs when asked, the demo calls their services, and the suites walk the same list. Adding a module is one
+ * line here.
  */
 export const MODULES = [
+  identityModule,
   meModule,
   legalEntitiesModule,
   riskScenariosModule,

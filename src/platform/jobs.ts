@@ -1,8 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from './db/schema.js';
-import type { Job } from './module.js';
 import { claimJobPeriod } from './scheduling/job-runs.js';
+
+/**
+ * Background work of a module or of the platform (a schedule, a periodic check, a queue to drain).
+ * Declaring it starts nothing: the app starts every module's jobs only when asked (AppDeps.jobs), and
+ * stops them when it closes.
+ */
+export interface Job {
+  /** `<module>.<what>`, as logs name it. */
+  name: string;
+  /** Starts the work; the function returned stops it, resolving once a round under way has ended. */
+  start(): () => Promise<void>;
+}
 
 export interface IntervalJobOptions {
   /**

@@ -8,12 +8,10 @@ import type { TokenVerifier } from './auth/token-verifier.js';
 import type { Database } from './db/engine.js';
 import type { Executor } from './db/schema.js';
 import type { RateLimitStore } from './http/rate-limit/rate-limit-store.js';
+import type { Job } from './jobs.js';
 import type { MailDelivery } from './mail/delivery.js';
 import type { MetricSource, Metrics } from './metrics/metrics.js';
 import type { Monitor } from './monitoring/monitor.js';
-
-/** Where the gated API lives; module routes are declared relative to it. */
-export const API_PREFIX = '/api/v1';
 
 /** The Fastify instance every route is declared on, typed by its TypeBox schemas. */
 export type App = FastifyInstance<
@@ -58,29 +56,20 @@ export interface RuntimeDeps {
 }
 
 /**
- * Background work of a module (a schedule, a periodic check, a queue to drain). Declaring it starts
- * nothing: the app starts every module's jobs only when asked (AppDeps.jobs), and stops them when it closes.
- */
-export interface Job {
-  /** `<module>.<what>`, as logs name it. */
-  name: string;
-  /** Starts the work; the function returned stops it, resolving once a round under way has ended. */
-  start(): () => Promise<void>;
-}
-
-/**
  * A domain module: its services, its routes and its background work, as data. `services` binds the
  * module's services to an executor (the database, or a caller's transaction to join): the app binds them
- * to the database for the routes, the demo calls them directly. `routes` is called inside the /api/v1
- * gate (authentication and rate limits already attached), with paths relative to /api/v1, and is given
- * the services: a module cannot declare a route that escapes the gate by accident, and mounting routes
- * never starts anything. `jobs` lists the background work, which the app starts when asked.
+ * to the database for the routes, other modules and the demo call them directly. `routes` is called inside
+ * the /api/v1 gate (authentication and rate limits already attached), with paths relative to /api/v1, and
+ * is given the services: a module cannot declare a route that escapes the gate by accident, and mounting
+ * routes never starts anything. A module without gated routes has none (identity, whose public /auth/v1
+ * routes app.ts mounts from the module in embedded mode). `jobs` lists the background work, which the app
+ * starts when asked.
  */
 export interface AppModule<Name extends string = string, Services = unknown> {
   /** The module's name (its folder), for logs, for the tests that walk every module, and as its key in ModuleServices. */
   name: Name;
   services(executor: Executor, platform: ServicePlatform): Services;
-  routes(api: App, services: Services): void | Promise<void>;
+  routes?(api: App, services: Services): void | Promise<void>;
   jobs?(platform: Platform): readonly Job[];
   /**
    * Gauges read from the module's own tables when Prometheus scrapes (only where metrics are on): the

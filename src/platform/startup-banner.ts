@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB } from './db/schema.js';
 import { DOCS_PATH, OPENAPI_PATH, PRODUCT_NAME } from './http/openapi-intro.js';
-import { redactUrl } from './startup-checks.js';
+import { redactUrl } from './redact-url.js';
 
 export interface BannerFacts {
   /** Where the server actually listens (the port may have been chosen by the system). */

@@ -49,17 +49,6 @@ function checkAuditKeys(config: Config): void {
   }
 }
 
-/** A URL fit to print: the password is never shown. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString().replace(/\/$/, '');
-  } catch {
-    return '(unparsable URL)';
-  }
-}
-
 const MIN_SERVER_VERSION = 150000;
 
 async function checkPostgres(url: string, timeoutMs: number): Promise<void> {

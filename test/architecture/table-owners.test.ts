@@ -18,10 +18,12 @@ describe('every table has one owner, and only the owner writes it', () => {
     for (const [file, folders] of Object.entries(owners)) expect(folders, `tables/${file}.ts`).toHaveLength(1);
   });
 
-  it('the owners the contract of the code names: BRAs own their control links, the catalogue its scenarios, authentication the identities', () => {
+  it('the owners the contract of the code names: BRAs own their control links, the catalogue its scenarios, the identity module the identities, token verification its keys', () => {
     expect(ownerOf.get('bra_controls')).toBe('bras');
     expect(ownerOf.get('risk_scenarios')).toBe('risk-scenarios');
-    expect(ownerOf.get('users')).toBe('auth');
+    for (const table of ['users', 'auth_sessions', 'auth_refresh_tokens', 'auth_one_time_tokens']) expect(ownerOf.get(table)).toBe('identity');
+    expect(ownerFolders('identity')).toEqual(['src/modules/identity']);
+    for (const table of ['auth_signing_keys', 'platform_secrets']) expect(ownerOf.get(table)).toBe('auth');
     expect(ownerFolders('auth')).toEqual(['src/platform/auth']);
     expect(ownerFolders('risk-scenarios')).toEqual(['src/modules/risk-scenarios']);
   });
@@ -53,8 +55,11 @@ describe('every table has one owner, and only the owner writes it', () => {
     expect(writesOf({ path: 'src/modules/x/x.service.ts', text }, tables).map((write) => write.table)).toEqual(['bras', 'users', 'bras', 'users']);
     expect(mayWrite('src/modules/bras/bras.repository.ts', 'src/modules/bras')).toBe(true);
     expect(mayWrite('src/modules/bras/bras.service.ts', 'src/modules/bras')).toBe(false);
-    expect(mayWrite('src/modules/admin/users/users.repository.ts', 'src/platform/auth')).toBe(false);
-    expect(mayWrite('src/platform/auth/users.repository.ts', 'src/platform/auth')).toBe(true);
+    expect(mayWrite('src/modules/admin/users/users.repository.ts', 'src/modules/identity')).toBe(false);
+    expect(mayWrite('src/modules/identity/users.repository.ts', 'src/modules/identity')).toBe(true);
+    expect(mayWrite('src/modules/identity/identity.service.ts', 'src/modules/identity')).toBe(false);
+    expect(mayWrite('src/platform/auth/principal-resolver.ts', 'src/modules/identity')).toBe(false);
+    expect(mayWrite('src/platform/auth/secrets.ts', 'src/platform/auth')).toBe(true);
     expect(mayWrite('src/platform/startup-checks.ts', 'src/platform/auth')).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createCheckpointsService } from '../../src/modules/audit-trail/checkpoints.service.js';
 import { checkpointKeySource } from '../../src/platform/audit/checkpoint-key.js';
-import { runKeysCommand } from '../../src/platform/auth/keys-command.js';
+import { runKeysCommand } from '../../src/keys-command.js';
 import { createTestContext, type TestContext } from '../support/app.js';
 import { sessionHeaders } from '../support/api.js';
 import { rewriteEntry, tamper } from '../support/audit-tamper.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { terminalAnnouncer } from '../../src/platform/auth/key-notice.js';
-import { runKeysCommand } from '../../src/platform/auth/keys-command.js';
+import { runKeysCommand } from '../../src/keys-command.js';
 import { loadAuthSecrets } from '../../src/platform/auth/secrets.js';
 import { freshDatabase } from '../support/database.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SCRYPT_COST, createPasswordHasher } from '../../src/platform/auth/provider/passwords.js';
+import { SCRYPT_COST, createPasswordHasher } from '../../src/modules/identity/passwords.js';
 import { TEST_PASSWORD_COST, createTestContext } from '../support/app.js';
 import { createUser } from '../support/factories.js';
 import { providerCalls } from '../support/provider.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensureBootstrapSuperAdmin } from '../../src/platform/auth/provider/bootstrap.js';
+import { ensureBootstrapSuperAdmin } from '../../src/modules/identity/bootstrap.js';
 import { createTestContext } from '../support/app.js';
 import { createUser } from '../support/factories.js';
 import { providerCalls } from '../support/provider.js';

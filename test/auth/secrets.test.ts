@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { signAccessToken } from '../../src/platform/auth/access-token.js';
+import { signAccessToken } from '../../src/modules/identity/provider/access-token.js';
 import { loadAuthSecrets } from '../../src/platform/auth/secrets.js';
 import { createTokenVerifier } from '../../src/platform/auth/token-verifier.js';
 import { freshDatabase } from '../support/database.js';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashOneTimeToken, newOneTimeToken } from '../../src/platform/auth/one-time-tokens.js';
-import { DEVICE_COOKIE_NAME, DEVICE_LIFETIME_SECONDS, deviceEntry } from '../../src/platform/auth/provider/device-cookie.js';
-import { MAX_ORIGINS_PER_USER } from '../../src/platform/auth/provider/sign-in-origins.repository.js';
-import { originHashOf } from '../../src/platform/auth/provider/sign-in-origins.js';
+import { hashOneTimeToken, newOneTimeToken } from '../../src/modules/identity/credentials.js';
+import { DEVICE_COOKIE_NAME, DEVICE_LIFETIME_SECONDS, deviceEntry } from '../../src/modules/identity/provider/device-cookie.js';
+import { MAX_ORIGINS_PER_USER } from '../../src/modules/identity/provider/sign-in-origins.repository.js';
+import { originHashOf } from '../../src/modules/identity/provider/sign-in-origins.js';
 import { createMemoryRateLimitStore } from '../../src/platform/http/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../../src/platform/http/rate-limit/rate-limit-store.js';
 import { createTestContext, type TestContext } from '../support/app.js';

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { ensureBootstrapSuperAdmin } from '../../src/platform/auth/provider/bootstrap.js';
+import { ensureBootstrapSuperAdmin } from '../../src/modules/identity/bootstrap.js';
 import { countActiveSuperAdmins, formatStartupBanner } from '../../src/platform/startup-banner.js';
 import { StartupCheckError, checkTokenIssuer, explainIssuerChange, runStartupChecks } from '../../src/platform/startup-checks.js';
 import { createTestContext } from '../support/app.js';

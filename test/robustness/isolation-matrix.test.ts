@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../src/platform/module.js';
+import { API_PREFIX } from '../../src/platform/http/api-prefix.js';
 import { createTestContext } from '../support/app.js';
 import { signingKeyEnv } from '../support/governance-factories.js';
 import { D5_ROUTE_ACCESS, type RouteAccess } from './d5-access.js';

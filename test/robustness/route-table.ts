@@ -1,5 +1,5 @@
 import type { FastifySchema, RouteOptions } from 'fastify';
-import { API_PREFIX } from '../../src/platform/module.js';
+import { API_PREFIX } from '../../src/platform/http/api-prefix.js';
 import type { TestContextOptions } from '../support/app.js';
 
 export interface RegisteredRoute {

@@ -10,7 +10,7 @@ import { createMemoryRateLimitStore } from '../../src/platform/http/rate-limit/m
 import type { RateLimitStore } from '../../src/platform/http/rate-limit/rate-limit-store.js';
 import { asRuntimeRole, freshDatabase } from './database.js';
 import type { Metrics } from '../../src/platform/metrics/metrics.js';
-import type { ScryptCost } from '../../src/platform/auth/provider/passwords.js';
+import type { ScryptCost } from '../../src/modules/identity/passwords.js';
 
 /** A stand-in for web/dist: the suites test how the console is served, not what the build made. */
 export const CONSOLE_FIXTURE = fileURLToPath(new URL('./console-fixture/', import.meta.url));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { signAccessToken } from '../../src/platform/auth/access-token.js';
-import { createPasswordHasher } from '../../src/platform/auth/provider/passwords.js';
+import { signAccessToken } from '../../src/modules/identity/provider/access-token.js';
+import { createPasswordHasher } from '../../src/modules/identity/passwords.js';
 import type { MemberRole } from '../../src/platform/db/tables/users.js';
 import { TEST_PASSWORD_COST, type TestContext } from './app.js';
 

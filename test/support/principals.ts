@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/platform/http/errors.js';
+import { AppError } from '../../src/platform/errors/app-error.js';
 import type { EntityAssignment, Principal, Role } from '../../src/platform/auth/principal.js';
 
 /** The enterprise of every principal below, and its legal entities and units. */

@@ -1,4 +1,4 @@
-import { ensureBootstrapSuperAdmin } from '../../platform/auth/provider/bootstrap.js';
+import { ensureBootstrapSuperAdmin } from '../../modules/identity/bootstrap.js';
 import { callerFor, type DemoContext, type DemoStep } from '../demo-context.js';
 import { DEMO_SUPER_ADMIN } from '../demo-data.js';
 import { findActiveSuperAdmin, findActiveUsersByEmail } from '../demo.repository.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../platform/http/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
 import { expectState, stateTag } from '../../platform/versions/resource-state.js';
 import { need, type DemoContext, type DemoStep } from '../demo-context.js';
 

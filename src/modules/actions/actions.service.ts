@@ -7,7 +7,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import { archiveVersioned, updateVersioned, type RecordLookup } from '../../platform/changes/versioned-change.js';
 import { inTransaction, joinWork } from '../../platform/db/transaction.js';
-import { AppError, forbidden, invalidState } from '../../platform/http/errors.js';
+import { AppError, forbidden, invalidState } from '../../platform/errors/app-error.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';

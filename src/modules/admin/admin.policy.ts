@@ -1,7 +1,7 @@
 import { permits, requireRole, requireSuperAdmin, isSuperAdmin } from '../../platform/auth/policies.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import type { MemberRole } from '../../platform/db/tables/users.js';
-import { forbidden, notFound } from '../../platform/http/errors.js';
+import { forbidden, notFound } from '../../platform/errors/app-error.js';
 
 /**
  * Who may administer enterprises, their users and entity roles (D5). Super admins may call every

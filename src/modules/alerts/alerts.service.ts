@@ -7,7 +7,7 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import { lockForChange } from '../../platform/changes/versioned-change.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
-import { invalidState, notFound, validationError } from '../../platform/http/errors.js';
+import { invalidState, notFound, validationError } from '../../platform/errors/app-error.js';
 import { loadPage, pageRequest } from '../../platform/http/pagination.js';
 import { requireAlertManager } from './alerts.policy.js';
 import { presentAcknowledgement, presentAlert, presentResolution } from './alerts.presenter.js';

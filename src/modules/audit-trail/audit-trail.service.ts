@@ -3,7 +3,7 @@ import { walkAuditChain } from '../../platform/audit/chain-verifier.js';
 import type { Kysely } from 'kysely';
 import type { DB, Executor } from '../../platform/db/schema.js';
 import { PRIMARY_READS, type RoutedReads } from '../../platform/db/read-routing.js';
-import { AppError } from '../../platform/http/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
 import { pageRequest, paginationInfo } from '../../platform/http/pagination.js';
 import { requireAuditor } from './audit-trail.policy.js';
 import {

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ChainAnchor } from '../../platform/audit/chain-verifier.js';
 import { signCheckpoint, signingKeyFrom, type CheckpointClaims } from '../../platform/audit/checkpoint-signature.js';
-import { AppError } from '../../platform/http/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
 import { keptAnchor, withAnchor } from './kept-checkpoint.js';
 
 const enterpriseId = '6f1c1f5e-0000-4000-8000-000000000001';

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { ChainAnchor } from '../../platform/audit/chain-verifier.js';
 import { checkpointClaimsOf, checkpointSignatureValid, ed25519PublicKey } from '../../platform/audit/checkpoint-signature.js';
-import { AppError, notFound } from '../../platform/http/errors.js';
+import { AppError, notFound } from '../../platform/errors/app-error.js';
 import type { VerifyCheckpointBody } from './audit-trail.schemas.js';
 
 const refused = (field: string, message: string) =>

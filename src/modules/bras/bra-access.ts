@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Caller } from '../../platform/auth/principal.js';
 import { lockForChange } from '../../platform/changes/versioned-change.js';
 import type { DB, Executor } from '../../platform/db/schema.js';
-import { invalidState, notFound } from '../../platform/http/errors.js';
+import { invalidState, notFound } from '../../platform/errors/app-error.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { representationState, type ResourceState } from '../../platform/versions/resource-state.js';
 import { loadBraAnswer } from './bra-answer.js';

@@ -4,7 +4,7 @@ import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
-import { AppError, invalidState } from '../../platform/http/errors.js';
+import { AppError, invalidState } from '../../platform/errors/app-error.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import { lockedBra, readableBra } from './bra-access.js';
 import { findScenarioLink } from './bra-content.repository.js';

@@ -2,7 +2,7 @@ import { recordChange } from '../../platform/audit/record-change.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../platform/db/transaction.js';
-import { AppError, notFound } from '../../platform/http/errors.js';
+import { AppError, notFound } from '../../platform/errors/app-error.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { versioned, type Versioned } from '../../platform/versions/resource-state.js';
 import { braStateAfter, lockedBra, readableBra, requireEditable } from './bra-access.js';

@@ -1,6 +1,6 @@
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { AppError } from '../../platform/http/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
 import { readableBra } from './bra-access.js';
 import { loadBraDetail, methodologyOf } from './bra-detail.js';
 import { diffBra, isEmptyDiff, type DiffSide } from './bra-diff.js';

@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { DB, Executor } from '../../platform/db/schema.js';
 import type { SnapshotKind } from '../../platform/db/tables/bras.js';
-import { notFound } from '../../platform/http/errors.js';
+import { notFound } from '../../platform/errors/app-error.js';
 import { readableBra } from './bra-access.js';
 import { loadBraDetail, methodologyOf, type Methodology } from './bra-detail.js';
 import { findBra } from './bras.repository.js';

@@ -5,7 +5,7 @@ import type { BraStatus } from '../../platform/db/tables/bras.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { versioned } from '../../platform/versions/resource-state.js';
-import { AppError, invalidState } from '../../platform/http/errors.js';
+import { AppError, invalidState } from '../../platform/errors/app-error.js';
 import { braStateAfter, lockedBra } from './bra-access.js';
 import { announceBraMove, recordBraChange } from './bra-changes.js';
 import { unratedIncludedLinks } from './bra-detail.repository.js';

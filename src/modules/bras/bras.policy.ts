@@ -1,7 +1,7 @@
 import type { Expression, SqlBool } from 'kysely';
 import { assignedScope, permits, requireAssigned, requireMember, requireRole } from '../../platform/auth/policies.js';
 import type { Principal } from '../../platform/auth/principal.js';
-import { forbidden } from '../../platform/http/errors.js';
+import { forbidden } from '../../platform/errors/app-error.js';
 
 /**
  * Who may do what with a BRA (D5). Each rule is a check the services call (a refusal is a 403 and an

@@ -6,7 +6,7 @@ import { inTransaction, joinWork } from '../../platform/db/transaction.js';
 import { emitEvent } from '../../platform/events/outbox.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { representationState, versioned, type Versioned } from '../../platform/versions/resource-state.js';
-import { AppError, forbidden } from '../../platform/http/errors.js';
+import { AppError, forbidden } from '../../platform/errors/app-error.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import { takeSnapshot } from './bra-snapshots.service.js';
 import { braStateAfter, lockedBra, readableBra, requireEditable, stateOfAnswer } from './bra-access.js';

@@ -2,7 +2,7 @@ import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
-import { AppError } from '../../platform/http/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
 import { lockedBra, requireEditable } from './bra-access.js';
 import { recordBraChange, touchBra } from './bra-changes.js';
 import { listScenarioRows } from './bra-detail.repository.js';

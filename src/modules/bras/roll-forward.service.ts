@@ -3,7 +3,7 @@ import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { emitEvent } from '../../platform/events/outbox.js';
-import { invalidState } from '../../platform/http/errors.js';
+import { invalidState } from '../../platform/errors/app-error.js';
 import { findBusinessUnit, findLegalEntity } from '../legal-entities/legal-entities.repository.js';
 import { lockedBra } from './bra-access.js';
 import { recordBraChange } from './bra-changes.js';

@@ -4,7 +4,7 @@ import type { Caller } from '../../platform/auth/principal.js';
 import type { Transaction } from 'kysely';
 import type { DB, Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { AppError } from '../../platform/http/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
 import { diffFields, fromTo } from '../../platform/changes/field-diff.js';
 import { requireControlLibraryAdmin } from './controls.policy.js';
 import { totalEffectiveness } from './effectiveness-matrix.js';

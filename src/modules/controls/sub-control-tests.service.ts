@@ -6,7 +6,7 @@ import { diffFields, fromTo } from '../../platform/changes/field-diff.js';
 import { lockForChange } from '../../platform/changes/versioned-change.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../platform/db/transaction.js';
-import { invalidState, notFound } from '../../platform/http/errors.js';
+import { invalidState, notFound } from '../../platform/errors/app-error.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { versioned, type Versioned } from '../../platform/versions/resource-state.js';

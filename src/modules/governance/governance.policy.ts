@@ -10,7 +10,7 @@ import {
   seesLegalEntity,
   seesWholeEnterprise,
 } from '../../platform/auth/policies.js';
-import { forbidden } from '../../platform/http/errors.js';
+import { forbidden } from '../../platform/errors/app-error.js';
 
 /** Who may see and change risk appetites (D5). */
 

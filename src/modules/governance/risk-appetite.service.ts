@@ -4,7 +4,7 @@ import { recordChange } from '../../platform/audit/record-change.js';
 import { lockForChange } from '../../platform/changes/versioned-change.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../platform/db/transaction.js';
-import { AppError, invalidState, validationError } from '../../platform/http/errors.js';
+import { AppError, invalidState, validationError } from '../../platform/errors/app-error.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { requireAbsent, requireExpected, versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
 import { findBusinessUnit } from '../legal-entities/legal-entities.repository.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { DB, Executor } from '../../platform/db/schema.js';
-import { notFound } from '../../platform/http/errors.js';
+import { notFound } from '../../platform/errors/app-error.js';
 import type { AlertInput } from '../../platform/monitoring/alert-raiser.js';
 import { resolveClearedAlert } from '../../platform/monitoring/alert-resolver.js';
 import { HEALTH_WEIGHTS, assessHealth, recovered, worsened, type HealthAssessment, type HealthSignalName, type HealthSignals } from './health-score.js';

@@ -1,6 +1,6 @@
 import { assignedScope, legalEntityScope, permits, requireRole } from '../../platform/auth/policies.js';
 import type { Principal } from '../../platform/auth/principal.js';
-import { forbidden } from '../../platform/http/errors.js';
+import { forbidden } from '../../platform/errors/app-error.js';
 import type { ListScope } from './legal-entities.repository.js';
 
 /** Who may see and create legal entities and business units (D5). */

@@ -6,7 +6,7 @@ import { diffFields, isEmptyDiff } from '../../platform/changes/field-diff.js';
 import { archiveVersioned, updateVersioned } from '../../platform/changes/versioned-change.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../platform/db/transaction.js';
-import { AppError, invalidState, notFound } from '../../platform/http/errors.js';
+import { AppError, invalidState, notFound } from '../../platform/errors/app-error.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
 import {

@@ -1,6 +1,6 @@
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { AppError } from '../../platform/http/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
 import { findBusinessUnit, findLegalEntity } from '../legal-entities/legal-entities.repository.js';
 import { requireBusinessUnitFilter, requireLegalEntityFilter } from './reporting.policy.js';
 

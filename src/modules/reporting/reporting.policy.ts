@@ -1,7 +1,7 @@
 import type { Expression, SqlBool } from 'kysely';
 import { assignedScope, permits, requireAssigned, requireMember, seesLegalEntity } from '../../platform/auth/policies.js';
 import type { Principal } from '../../platform/auth/principal.js';
-import { forbidden } from '../../platform/http/errors.js';
+import { forbidden } from '../../platform/errors/app-error.js';
 import { actionScope } from '../actions/actions.policy.js';
 import { requireBraReader, type BraPlace } from '../bras/bras.policy.js';
 

@@ -1,6 +1,6 @@
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import { notFound } from '../../platform/http/errors.js';
+import { notFound } from '../../platform/errors/app-error.js';
 import { findRiskScenario } from '../risk-scenarios/risk-scenarios.repository.js';
 import { checkPlaceFilter } from './place-filter.js';
 import { registerScope, requireRegisterReader } from './reporting.policy.js';

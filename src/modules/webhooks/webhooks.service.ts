@@ -11,7 +11,7 @@ import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { representationState, versioned, type ResourceState, type Versioned } from '../../platform/versions/resource-state.js';
 import { eventBody } from '../../platform/events/event-types.js';
 import { nextEventSeq } from '../../platform/events/outbox.js';
-import { invalidState, notFound, validationError } from '../../platform/http/errors.js';
+import { invalidState, notFound, validationError } from '../../platform/errors/app-error.js';
 import { loadPage, pageRequest } from '../../platform/http/pagination.js';
 import { refusedUrl } from './address-safety.js';
 import { countDeliveries, insertDelivery, listDeliveries, lockDelivery, requeueDelivery } from './deliveries.repository.js';

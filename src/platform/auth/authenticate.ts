@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { addressKey, type RateLimiter } from '../http/rate-limit/rate-limit.hook.js';
 import { bearerJwt } from './bearer.js';
 import type { PrincipalResolver } from './principal-resolver.js';

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { freshDatabase } from '../../../test/support/database.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { Principal } from './principal.js';
 import {
   assignedScope,

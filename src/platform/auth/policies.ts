@@ -1,5 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { AppError, forbidden } from '../http/errors.js';
+import { AppError, forbidden } from '../errors/app-error.js';
 import type { Principal, Role } from './principal.js';
 
 /**

@@ -3,7 +3,6 @@ import type { AuthMode } from '../../config.js';
 import type { DB } from '../db/schema.js';
 import type { EntityAssignment, Principal } from './principal.js';
 import type { VerifiedClaims } from './token-verifier.js';
-import { linkExternalSubject } from './users.repository.js';
 
 /**
  * How long a resolved principal is reused. A revocation or deactivation on this instance drops the
@@ -43,14 +42,21 @@ interface Row {
 }
 
 /**
+ * External mode's first sight of a provider's subject: links it to the active, not yet linked user of the
+ * token's (verified) e-mail and returns that user's id, or null. `users` is the identity module's table, so
+ * the composition root hands its function in (the platform imports no module).
+ */
+export type ExternalSubjectLinker = (db: Kysely<DB>, email: string, subject: string) => Promise<string | null>;
+
+/**
  * One query per (user, session) every few seconds: the user, their active membership, their entity
  * assignments and, for the embedded provider, whether the session is still live.
  */
-export function createPrincipalResolver(db: Kysely<DB>, mode: AuthMode): PrincipalResolver {
+export function createPrincipalResolver(db: Kysely<DB>, mode: AuthMode, linkExternalSubject: ExternalSubjectLinker): PrincipalResolver {
   const cache = new Map<string, { at: number; resolution: Resolution; userId: string; sessionId: string | null }>();
 
   async function load(claims: VerifiedClaims): Promise<Row | 'unverified_email' | undefined> {
-    const userId = mode === 'embedded' ? claims.sub : await externalUserId(db, claims);
+    const userId = mode === 'embedded' ? claims.sub : await externalUserId(db, claims, linkExternalSubject);
     if (userId === null || userId === 'unverified_email') return userId ?? undefined;
     return (await db
       .selectFrom('users as u')
@@ -137,7 +143,7 @@ export function createPrincipalResolver(db: Kysely<DB>, mode: AuthMode): Princip
  * found by the link. Only a verified address links: a provider that lets anyone sign up with any address
  * would otherwise hand our user's account to whoever registered it first (account takeover).
  */
-async function externalUserId(db: Kysely<DB>, claims: VerifiedClaims): Promise<string | 'unverified_email' | null> {
+async function externalUserId(db: Kysely<DB>, claims: VerifiedClaims, linkExternalSubject: ExternalSubjectLinker): Promise<string | 'unverified_email' | null> {
   const linked = await db.selectFrom('users').select('id').where('external_subject', '=', claims.sub).executeTakeFirst();
   if (linked !== undefined) return linked.id;
   if (claims.email === null) return null;

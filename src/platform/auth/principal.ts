@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { MemberRole } from '../db/tables/users.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { operationOf } from '../http/operation.js';
 
 export type Role = 'super_admin' | MemberRole;

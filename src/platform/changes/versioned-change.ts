@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Caller } from '../auth/principal.js';
 import { recordChange, type ChangeRecord } from '../audit/record-change.js';
 import type { DB } from '../db/schema.js';
-import { invalidState, notFound } from '../http/errors.js';
+import { invalidState, notFound } from '../errors/app-error.js';
 import type { ChangeTerms } from '../versions/change-terms.js';
 import { requireExpected, versionState, type ResourceState } from '../versions/resource-state.js';
 

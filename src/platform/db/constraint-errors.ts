@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 
 /**
  * Maps database constraint violations to the contract's errors, by constraint name, in one place.

@@ -11,6 +11,7 @@ import type { EventsTables } from './tables/events.js';
 import type { GovernanceTables } from './tables/governance.js';
 import type { HealthTables } from './tables/health.js';
 import type { IdempotencyTables } from './tables/idempotency.js';
+import type { IdentityTables } from './tables/identity.js';
 import type { LegalEntitiesTables } from './tables/legal-entities.js';
 import type { MailTables } from './tables/mail.js';
 import type { MonitoringTables } from './tables/monitoring.js';
@@ -29,6 +30,7 @@ export type DB = EnterprisesTables &
   EntityRolesTables &
   LegalEntitiesTables &
   RiskScenariosTables &
+  IdentityTables &
   AuthTables &
   MailTables &
   AuditTables &

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/app-error.js';
 import { nulBodyError, nulField } from './nul-guard.js';
 import { unpairedSurrogateError, unpairedSurrogateField } from './unpaired-surrogates.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable, mapConstraintError } from '../db/constraint-errors.js';
 import { toAppError } from './error-handler.js';
-import { AppError, ERROR_STATUS } from './errors.js';
+import { AppError, ERROR_STATUS } from '../errors/app-error.js';
 
 describe('error catalogue (D2.2)', () => {
   it('maps every code to the status of the D2.2 table', () => {

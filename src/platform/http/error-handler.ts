@@ -1,7 +1,7 @@
 import { operationOf } from './operation.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, mapConstraintError } from '../db/constraint-errors.js';
-import { AppError, type FieldError } from './errors.js';
+import { AppError, type FieldError } from '../errors/app-error.js';
 
 export interface ErrorObserver {
   /** A 500: reported so that a `system` alert is raised. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/app-error.js';
 
 /**
  * PostgreSQL refuses the NUL character in text and jsonb (22021, 22P05): a NUL that reached a query

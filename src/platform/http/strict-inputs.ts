@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { API_PREFIX } from '../module.js';
-import { AppError } from './errors.js';
+import { API_PREFIX } from './api-prefix.js';
+import { AppError } from '../errors/app-error.js';
 
 type Guard = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
 

@@ -1,4 +1,4 @@
-import { AppError } from './errors.js';
+import { AppError } from '../errors/app-error.js';
 
 /**
  * JSON may carry a lone UTF-16 surrogate (`"x\ud800y"`), which is no character and has no UTF-8 form. The

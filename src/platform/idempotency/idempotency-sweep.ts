@@ -1,7 +1,8 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Database } from '../db/engine.js';
 import type { DB } from '../db/schema.js';
-import { intervalJob } from '../jobs.js';
-import type { Job, Platform } from '../module.js';
+import { intervalJob, type Job } from '../jobs.js';
 import { sweepExpired } from './idempotency.repository.js';
 
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
@@ -18,7 +19,7 @@ export async function sweepIdempotencyKeys(db: Kysely<DB>): Promise<number> {
 }
 
 /** The platform's own background work: expired Idempotency-Key answers leave the database every ten minutes. */
-export function idempotencySweepJob(platform: Pick<Platform, 'database' | 'log'>): Job {
+export function idempotencySweepJob(platform: { database: Database; log: Pick<FastifyBaseLogger, 'error'> }): Job {
   return intervalJob('platform.idempotency_sweep', SWEEP_EVERY_MS, platform.log, async () => {
     await sweepIdempotencyKeys(platform.database.db);
   });

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } f
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { openRequestWork, type RequestWork } from '../db/transaction.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { addHeaderParameter, addResponses, addSuccessHeaders } from '../http/route-documentation.js';
 import { deleteAnswer, findAnswer, storeAnswer, tryLockKey, type StoredAnswer } from './idempotency.repository.js';
 

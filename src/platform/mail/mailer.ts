@@ -2,7 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
-import { redactUrl } from '../startup-checks.js';
+import { redactUrl } from '../redact-url.js';
 
 /** One message as the outbox hands it over: plain text plus simple HTML. */
 export interface MailMessage {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 
 /**
  * The state of a resource as a client can name it (decisions.md, "One state, one tag"): its row version,

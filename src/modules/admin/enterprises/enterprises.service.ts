@@ -8,7 +8,7 @@ import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { lockForChange } from '../../../platform/changes/versioned-change.js';
 import { versioned, versionState, type Versioned } from '../../../platform/versions/resource-state.js';
-import { notFound } from '../../../platform/http/errors.js';
+import { notFound } from '../../../platform/errors/app-error.js';
 import { loadPage, pageRequest, type PaginationInfo } from '../../../platform/http/pagination.js';
 import { createRiskScenariosService } from '../../risk-scenarios/risk-scenarios.service.js';
 import { createRiskAppetiteService } from '../../governance/risk-appetite.service.js';

@@ -6,7 +6,7 @@ import type { PrincipalResolver } from '../../../platform/auth/principal-resolve
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinWork, type UnitOfWork } from '../../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
-import { notFound } from '../../../platform/http/errors.js';
+import { notFound } from '../../../platform/errors/app-error.js';
 import { requireUserAdministrator } from '../admin.policy.js';
 import { requireManagedMember } from '../users/users.service.js';
 import type { CreateEntityRoleBody, EntityRole, EntityRoleListItem } from './entity-roles.schemas.js';

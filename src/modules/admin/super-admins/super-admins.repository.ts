@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../../platform/db/schema.js';
 
-/** Reads of the super admins; their writes go through platform/auth/users.repository.ts (the owner of users). */
+/** Reads of the super admins; their writes go through the identity service (the identity module owns users). */
 
 const columns = ['u.id as user_id', 'u.email', 'u.full_name', 'u.created_at', 'u.last_sign_in_at as last_login'] as const;
 

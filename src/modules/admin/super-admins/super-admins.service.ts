@@ -1,14 +1,13 @@
 import type { Static } from 'typebox';
 import { auditFrom } from '../../../platform/audit/audit-events.js';
 import { writeAudit } from '../../../platform/audit/audit-writer.js';
-import { queueInvitation } from '../../../platform/auth/onboarding-mail.js';
+import { createIdentityService } from '../../identity/identity.service.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
-import { insertUser, setSuperAdmin } from '../../../platform/auth/users.repository.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
-import { AppError, invalidState, notFound } from '../../../platform/http/errors.js';
+import { AppError, invalidState, notFound } from '../../../platform/errors/app-error.js';
 import type { Platform } from '../../../platform/module.js';
 import { requireSuperAdminManager } from '../admin.policy.js';
 import { findActiveUserByEmail, findSuperAdmin, listSuperAdmins, lockActiveSuperAdmins } from './super-admins.repository.js';
@@ -31,7 +30,8 @@ export function createSuperAdminsService({ db, principals, mail }: SuperAdminsSe
     async add(caller: Caller, body: Static<typeof AddSuperAdminBody>, terms: ChangeTerms): Promise<{ created: boolean; data: Static<typeof AddedSuperAdmin> }> {
       requireSuperAdminManager(caller);
       const email = body.email.toLowerCase();
-      return inTransaction(joinWork(db, terms.work), async ({ trx, onCommit }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
+        const identity = createIdentityService({ db: trx, principals, mail });
         const existing = await findActiveUserByEmail(trx, email);
         if (existing?.is_super_admin) throw new AppError('CONFLICT', 'This user is a super admin already');
         if (existing?.is_member) {
@@ -39,23 +39,21 @@ export function createSuperAdminsService({ db, principals, mail }: SuperAdminsSe
         }
         const audit = { enterpriseId: null, ...auditFrom(caller), entityType: 'user' as const };
         if (existing !== undefined) {
-          await setSuperAdmin(trx, existing.user_id, true, new Date());
+          await identity.setSuperAdmin(existing.user_id, true, new Date());
           // A promoted user who never set a password gets the link to set one, as a new super admin does.
           const invitation = existing.has_password
             ? null
-            : await queueInvitation(trx, {
+            : await identity.invite({
                 user: { id: existing.user_id, email: existing.email, full_name: existing.full_name },
                 enterprise: null,
                 inviter: { userId: caller.userId, fullName: caller.fullName },
                 role: 'super_admin',
               });
           await writeAudit(trx, { ...audit, action: 'update', entityId: existing.user_id, details: { change: 'super_admin_granted', email, invited: invitation !== null } });
-          onCommit(() => principals.invalidateUser(existing.user_id));
-          if (invitation !== null) onCommit(() => mail.wake());
           return { created: false, data: { ...(await findSuperAdmin(trx, existing.user_id)), invitation } };
         }
-        const user = await insertUser(trx, { email, full_name: body.full_name, is_super_admin: true });
-        const invitation = await queueInvitation(trx, {
+        const user = await identity.createUser({ email, full_name: body.full_name, is_super_admin: true });
+        const invitation = await identity.invite({
           user,
           enterprise: null,
           inviter: { userId: caller.userId, fullName: caller.fullName },
@@ -67,7 +65,6 @@ export function createSuperAdminsService({ db, principals, mail }: SuperAdminsSe
           entityId: user.id,
           details: { email, super_admin: true, invitation_expires_at: invitation.expires_at.toISOString() },
         });
-        onCommit(() => mail.wake());
         return { created: true, data: { ...(await findSuperAdmin(trx, user.id)), invitation } };
       });
     },
@@ -75,11 +72,11 @@ export function createSuperAdminsService({ db, principals, mail }: SuperAdminsSe
     /** Demotes; the last active super admin stays (checked under the lock of every active one). */
     async remove(caller: Caller, userId: string): Promise<void> {
       requireSuperAdminManager(caller);
-      await inTransaction(db, async ({ trx, onCommit }) => {
+      await inTransaction(db, async ({ trx }) => {
         const active = await lockActiveSuperAdmins(trx);
         if (!active.some((row) => row.id === userId)) throw notFound('Super admin');
         if (active.length <= 1) throw invalidState('The last active super admin cannot be removed');
-        await setSuperAdmin(trx, userId, false, new Date());
+        await createIdentityService({ db: trx, principals, mail }).setSuperAdmin(userId, false, new Date());
         await writeAudit(trx, {
           enterpriseId: null,
           ...auditFrom(caller),
@@ -88,7 +85,6 @@ export function createSuperAdminsService({ db, principals, mail }: SuperAdminsSe
           entityId: userId,
           details: { change: 'super_admin_revoked', self: userId === caller.userId, remaining: active.length - 1 },
         });
-        onCommit(() => principals.invalidateUser(userId));
       });
     },
   };

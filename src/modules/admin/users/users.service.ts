@@ -3,18 +3,15 @@ import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
 import { writeAudit } from '../../../platform/audit/audit-writer.js';
 import type { Caller, Principal } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
-import { revokeUserSessions } from '../../../platform/auth/sessions.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
-import { invalidState, notFound } from '../../../platform/http/errors.js';
+import { invalidState, notFound } from '../../../platform/errors/app-error.js';
 import type { Platform } from '../../../platform/module.js';
-import { queueInvitation } from '../../../platform/auth/onboarding-mail.js';
-import { revokeOneTimeTokens } from '../../../platform/auth/one-time-tokens.js';
+import { createIdentityService } from '../../identity/identity.service.js';
 import { administeredEnterprise, requireEnterpriseAdmin, requireMemberManager } from '../admin.policy.js';
 import { requireEnterpriseExists } from '../enterprises/enterprises.service.js';
 import type { CreatedUser, CreateUserBody, EnterpriseUser, ReactivatedUser, ResentInvitation } from './users.schemas.js';
-import { deactivateUser, insertUser, reactivateUser } from '../../../platform/auth/users.repository.js';
 import {
   countAssignments,
   deactivateMember,
@@ -82,17 +79,17 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
      */
     async create(caller: Caller, enterpriseId: string, body: Static<typeof CreateUserBody>, terms: ChangeTerms): Promise<Static<typeof CreatedUser>> {
       requireMemberManager(caller, enterpriseId, body.role);
-      return inTransaction(joinWork(db, terms.work), async ({ trx, onCommit }) => {
+      return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
+        const identity = createIdentityService({ db: trx, principals, mail });
         const enterprise = await requireEnterpriseExists(trx, enterpriseId);
-        const user = await insertUser(trx, { email: body.email.toLowerCase(), full_name: body.full_name });
+        const user = await identity.createUser({ email: body.email.toLowerCase(), full_name: body.full_name });
         const member = await insertMember(trx, enterpriseId, user.id, body.role);
-        const invitation = await queueInvitation(trx, {
+        const invitation = await identity.invite({
           user,
           enterprise,
           inviter: { userId: caller.userId, fullName: caller.fullName },
           role: member.role,
         });
-        onCommit(() => mail.wake());
         await writeAudit(trx, {
           enterpriseId: trailOf(caller),
           ...auditFrom(caller),
@@ -122,13 +119,13 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
     /** A new invitation (earlier links stop working) for an active member who has not set a password. */
     async resendInvitation(caller: Caller, enterpriseId: string, userId: string): Promise<Static<typeof ResentInvitation>> {
       requireEnterpriseAdmin(caller, enterpriseId);
-      return inTransaction(db, async ({ trx, onCommit }) => {
+      return inTransaction(db, async ({ trx }) => {
         const enterprise = await requireEnterpriseExists(trx, enterpriseId);
         const member = await findActiveMember(trx, enterpriseId, userId, true);
         if (member === undefined) throw notFound('User');
         requireMemberManager(caller, enterpriseId, member.role);
         if (member.has_password) throw invalidState('The user has set a password already: they can use password recovery');
-        const invitation = await queueInvitation(trx, {
+        const invitation = await createIdentityService({ db: trx, principals, mail }).invite({
           user: { id: userId, email: member.email, full_name: member.full_name },
           enterprise,
           inviter: { userId: caller.userId, fullName: caller.fullName },
@@ -142,7 +139,6 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
           entityId: userId,
           details: { change: 'invitation_sent', enterprise_id: enterpriseId, invitation_expires_at: invitation.expires_at.toISOString() },
         });
-        onCommit(() => mail.wake());
         return { user_id: userId, email: member.email, invitation };
       });
     },
@@ -161,7 +157,7 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
         requireMemberManager(caller, enterpriseId, member.role);
         if (member.active && member.user_active) throw invalidState('The user is active');
         const at = new Date();
-        if (!member.user_active) await reactivateUser(trx, userId, at);
+        if (!member.user_active) await createIdentityService({ db: trx, principals, mail }).reactivate(userId, at);
         if (!member.active) await reactivateMember(trx, enterpriseId, member.id);
         const assignments = await countAssignments(trx, enterpriseId, userId);
         await writeAudit(trx, {
@@ -183,15 +179,13 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
     async deactivate(caller: Caller, enterpriseId: string, userId: string) {
       requireEnterpriseAdmin(caller, enterpriseId);
       if (userId === caller.userId) throw invalidState('You cannot deactivate yourself');
-      await inTransaction(db, async ({ trx, onCommit }) => {
+      await inTransaction(db, async ({ trx }) => {
         await requireEnterpriseExists(trx, enterpriseId);
         const member = await findActiveMember(trx, enterpriseId, userId, true);
         if (member === undefined) throw notFound('User');
         const at = new Date();
         await deactivateMember(trx, enterpriseId, member.id, at);
-        await deactivateUser(trx, userId, at);
-        await revokeOneTimeTokens(trx, userId, at);
-        const sessions = await revokeUserSessions(trx, userId, 'user deactivated');
+        const sessionsRevoked = await createIdentityService({ db: trx, principals, mail }).deactivate(userId, at);
         await writeAudit(trx, {
           enterpriseId: trailOf(caller),
           ...auditFrom(caller),
@@ -203,10 +197,9 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
             membership_id: member.id,
             email: member.email,
             role: member.role,
-            sessions_revoked: sessions.length,
+            sessions_revoked: sessionsRevoked,
           },
         });
-        onCommit(() => principals.invalidateUser(userId));
       });
     },
   };

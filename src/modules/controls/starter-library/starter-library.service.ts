@@ -4,7 +4,7 @@ import { writeAudit } from '../../../platform/audit/audit-writer.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
-import { invalidState } from '../../../platform/http/errors.js';
+import { invalidState } from '../../../platform/errors/app-error.js';
 import { findRiskScenariosByName } from '../../risk-scenarios/risk-scenarios.repository.js';
 import { requireControlLibraryAdmin } from '../controls.policy.js';
 import { STARTER_LIBRARY, STARTER_LIBRARY_NAME } from './starter-library.js';

@@ -13,7 +13,7 @@ export interface EnterpriseMembersTable {
   deactivated_at: Date | null;
 }
 
-/** Memberships: the admin module's users (identities themselves, `users`, are in tables/auth.ts). */
+/** Memberships: the admin module's users (identities themselves, `users`, are the identity module's: tables/identity.ts). */
 export interface UsersTables {
   enterprise_members: EnterpriseMembersTable;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { representationState, stateTag, versionState } from '../../versions/resource-state.js';
 import { bodyTag, noneMatchHits, parseTagList, strongMatch } from './entity-tags.js';
 import { ifMatchExpectation } from './if-match.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors/app-error.js';
 import { stateChanged, stateTag, type Expectation, type ResourceState } from '../../versions/resource-state.js';
 import { parseTagList, strongMatch } from './entity-tags.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors/app-error.js';
 import type { RateLimitStore, WindowSpec, WindowState } from './rate-limit-store.js';
 
 export interface RateLimitOptions {

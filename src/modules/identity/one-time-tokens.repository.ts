@@ -1,11 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
-import type { DB, Executor } from '../db/schema.js';
+import type { DB, Executor } from '../../platform/db/schema.js';
 
 /**
- * Invitation and recovery links (platform/auth owns auth_one_time_tokens). A row is created in the
- * transaction that decides to send the link; the token itself is minted when its mail goes out, so only
- * its SHA-256 is ever stored, and a link is one use.
+ * Invitation and recovery links (the identity module owns auth_one_time_tokens). A row is created in the
+ * transaction that decides to send the link; the token itself is minted when its mail goes out
+ * (credentials.ts), so only its SHA-256 is ever stored, and a link is one use.
  */
 
 export type OneTimeKind = 'invite' | 'recovery';
@@ -14,14 +13,6 @@ export const ONE_TIME_TTL_MS: Record<OneTimeKind, number> = {
   invite: 7 * 24 * 3600 * 1000,
   recovery: 3600 * 1000,
 };
-
-/** 256 random bits: a plain SHA-256 is enough to store it (nothing to brute-force). */
-export function newOneTimeToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, hash: hashOneTimeToken(token) };
-}
-
-export const hashOneTimeToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A new link replaces the user's open links of the same kind: only the latest invitation or recovery works. */
 export async function createOneTimeToken(

@@ -1,22 +1,22 @@
 import type { Transaction } from 'kysely';
-import { writeAudit } from '../../audit/audit-writer.js';
-import type { AuditEvent } from '../../audit/audit-events.js';
-import type { DB } from '../../db/schema.js';
-import { inTransaction } from '../../db/transaction.js';
+import { writeAudit } from '../../../platform/audit/audit-writer.js';
+import type { AuditEvent } from '../../../platform/audit/audit-events.js';
+import type { DB } from '../../../platform/db/schema.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
 import type { Kysely } from 'kysely';
-import type { Monitor } from '../../monitoring/monitor.js';
-import { signAccessToken } from '../access-token.js';
-import type { RequestOrigin } from '../principal.js';
-import type { PrincipalResolver } from '../principal-resolver.js';
-import type { AuthSecrets } from '../secrets.js';
-import { revokeSession } from '../sessions.js';
-import { ACCESS_TOKEN_TTL_SECONDS } from '../token-lifetimes.js';
-import { REFRESH_TOKEN_TTL_MS, hashRefreshToken, newRefreshToken } from './credentials.js';
+import type { Monitor } from '../../../platform/monitoring/monitor.js';
+import { signAccessToken } from './access-token.js';
+import type { RequestOrigin } from '../../../platform/auth/principal.js';
+import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
+import type { AuthSecrets } from '../../../platform/auth/secrets.js';
+import { revokeSession } from '../sessions.repository.js';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../../../platform/auth/token-lifetimes.js';
+import { REFRESH_TOKEN_TTL_MS, hashRefreshToken, newRefreshToken } from '../credentials.js';
 import { ProviderError, invalidCredentials, invalidRefreshToken, invalidRequest } from './provider.errors.js';
 import { presentUser, type TokenResponseView } from './provider.presenter.js';
 import * as repo from './provider.repository.js';
 import { recordSignIn, upgradePasswordHash } from '../users.repository.js';
-import type { PasswordHasher } from './passwords.js';
+import type { PasswordHasher } from '../passwords.js';
 import { rememberSignInOrigin } from './sign-in-origins.js';
 
 export interface TokenGrantBody {

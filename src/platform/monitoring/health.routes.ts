@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { isDatabaseUnavailable } from '../db/constraint-errors.js';
 import type { Database } from '../db/engine.js';
 import type { ReadRouting } from '../db/read-routing.js';
-import type { Monitor } from '../monitoring/monitor.js';
+import type { Monitor } from './monitor.js';
 
 const ReplicaHealth = Type.Object(
   {

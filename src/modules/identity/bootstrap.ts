@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
-import { upsertSuperAdmin } from '../users.repository.js';
+import type { DB } from '../../platform/db/schema.js';
+import { upsertSuperAdmin } from './users.repository.js';
 import { hashPassword } from './passwords.js';
 
 /**

@@ -1,17 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { writeAudit } from '../../audit/audit-writer.js';
-import { trailOf } from '../../audit/audit-events.js';
-import { inTransaction } from '../../db/transaction.js';
-import type { Principal, RequestOrigin } from '../principal.js';
+import { writeAudit } from '../../../platform/audit/audit-writer.js';
+import { trailOf } from '../../../platform/audit/audit-events.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
+import type { Principal, RequestOrigin } from '../../../platform/auth/principal.js';
 import { queueRecovery } from '../onboarding-mail.js';
-import { findOneTimeTokenForUse, hashOneTimeToken, markOneTimeTokenUsed, revokeOneTimeTokens, type OneTimeKind } from '../one-time-tokens.js';
-import { isAllowedRedirect } from '../redirects.js';
-import { revokeUserSessions } from '../sessions.js';
+import { hashOneTimeToken } from '../credentials.js';
+import { findOneTimeTokenForUse, markOneTimeTokenUsed, revokeOneTimeTokens, type OneTimeKind } from '../one-time-tokens.repository.js';
+import { isAllowedRedirect } from './redirects.js';
+import { revokeUserSessions } from '../sessions.repository.js';
 import { setPasswordHash } from '../users.repository.js';
 import { invalidRequest, otpExpired, redirectNotAllowed, weakPassword } from './provider.errors.js';
 import { presentUser, type ProviderUserView, type TokenResponseView } from './provider.presenter.js';
 import * as repo from './provider.repository.js';
-import type { PrincipalResolver } from '../principal-resolver.js';
+import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
 import type { createTokenGrants, TokenGrantsDeps } from './token-grants.service.js';
 
 export const ONE_TIME_TYPES = ['invite', 'recovery'] as const;

@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/schema.js';
-import type { RequestOrigin } from '../principal.js';
+import type { Executor } from '../../../platform/db/schema.js';
+import type { RequestOrigin } from '../../../platform/auth/principal.js';
 import { deviceHash } from './device-hash.js';
 import { isRecentOrigin, rememberOrigin } from './sign-in-origins.repository.js';
 

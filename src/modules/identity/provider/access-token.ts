@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
-import type { AuthSecrets } from './secrets.js';
-import { ACCESS_TOKEN_TTL_SECONDS } from './token-lifetimes.js';
+import type { AuthSecrets } from '../../../platform/auth/secrets.js';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../../../platform/auth/token-lifetimes.js';
 
 export interface AccessTokenSubject {
   userId: string;

@@ -1,4 +1,4 @@
-import type { Executor } from '../db/schema.js';
+import type { Executor } from '../../platform/db/schema.js';
 
 /**
  * Ends sessions: their refresh tokens stop working at the provider and their access tokens at the API

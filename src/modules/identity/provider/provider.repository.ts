@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { Executor } from '../../db/schema.js';
-import type { UsersTable } from '../../db/tables/auth.js';
+import type { Executor } from '../../../platform/db/schema.js';
+import type { UsersTable } from '../../../platform/db/tables/identity.js';
 
 /** SQL of the embedded identity provider. Identities are platform-wide, so no enterprise_id argument. */
 

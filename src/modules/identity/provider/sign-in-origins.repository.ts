@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/schema.js';
+import type { Executor } from '../../../platform/db/schema.js';
 
 /**
  * The one writer of `auth_sign_in_origins`: where each account recently signed in from, as keyed hashes of

@@ -1,19 +1,19 @@
-import { trailOf } from '../../audit/audit-events.js';
-import { writeAudit } from '../../audit/audit-writer.js';
-import { inTransaction } from '../../db/transaction.js';
-import type { Principal, RequestOrigin } from '../principal.js';
-import type { PrincipalResolver } from '../principal-resolver.js';
-import { revokeSession, revokeUserSessions } from '../sessions.js';
-import { InvalidTokenError, type TokenVerifier } from '../token-verifier.js';
-import { bearerToken } from '../bearer.js';
-import { isServiceRoleBearer } from './credentials.js';
+import { trailOf } from '../../../platform/audit/audit-events.js';
+import { writeAudit } from '../../../platform/audit/audit-writer.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
+import type { Principal, RequestOrigin } from '../../../platform/auth/principal.js';
+import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
+import { revokeSession, revokeUserSessions } from '../sessions.repository.js';
+import { InvalidTokenError, type TokenVerifier } from '../../../platform/auth/token-verifier.js';
+import { bearerToken } from '../../../platform/auth/bearer.js';
+import { isServiceRoleBearer } from '../credentials.js';
 import { invalidRequest, invalidToken, notAdmin, unsupportedGrantType, userNotFound, weakPassword } from './provider.errors.js';
 import { presentUser, type ProviderUserView, type TokenResponseView } from './provider.presenter.js';
 import * as repo from './provider.repository.js';
 import { setPasswordHash } from '../users.repository.js';
 import { createTokenGrants, type TokenGrantBody, type TokenGrantsDeps } from './token-grants.service.js';
 import { MIN_PASSWORD_LENGTH, createOneTimeLinks, type OneTimeLinksDeps } from './one-time-links.service.js';
-import { revokeOneTimeTokens } from '../one-time-tokens.js';
+import { revokeOneTimeTokens } from '../one-time-tokens.repository.js';
 
 /** What the provider needs from the platform, and nothing more. */
 export interface ProviderDeps extends TokenGrantsDeps, OneTimeLinksDeps {

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { bearerToken } from '../bearer.js';
-import type { AuthSecrets } from '../secrets.js';
+import { bearerToken } from '../../platform/auth/bearer.js';
+import type { AuthSecrets } from '../../platform/auth/secrets.js';
 
-/** Pure helpers for the provider's credentials: API keys, bearer headers and refresh tokens. */
+/** Pure helpers for the provider's credentials: API keys, bearer headers, refresh tokens and one-time link tokens. */
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -24,7 +24,6 @@ export function apiKeyKind(header: string | string[] | undefined, secrets: AuthS
   return service ? 'service_role' : anon ? 'anon' : null;
 }
 
-
 export function isServiceRoleBearer(header: string | undefined, secrets: AuthSecrets): boolean {
   const token = bearerToken(header);
   return token !== null && sameSecret(token, secrets.serviceRoleKey);
@@ -42,3 +41,7 @@ export function newRefreshToken(): { token: string; hash: string } {
 export function hashRefreshToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
+
+/** The token of an invitation or recovery link is made and stored as a refresh token is: 256 random bits, only its hash kept. */
+export const newOneTimeToken = newRefreshToken;
+export const hashOneTimeToken = hashRefreshToken;

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { originOf } from '../principal.js';
+import { originOf } from '../../../platform/auth/principal.js';
 import { ProviderError, invalidRequest } from './provider.errors.js';
 import { verifyLinkSchema } from './provider.schemas.js';
 import type { ProviderService } from './provider.service.js';

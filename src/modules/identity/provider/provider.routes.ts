@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { App, Platform } from '../../module.js';
-import { limitByAddress, type RateLimiter } from '../../http/rate-limit/rate-limit.hook.js';
-import { originOf } from '../principal.js';
-import type { AuthSecrets } from '../secrets.js';
-import { apiKeyKind } from './credentials.js';
-import type { PasswordHasher } from './passwords.js';
+import type { App, Platform } from '../../../platform/module.js';
+import { limitByAddress, type RateLimiter } from '../../../platform/http/rate-limit/rate-limit.hook.js';
+import { originOf } from '../../../platform/auth/principal.js';
+import type { AuthSecrets } from '../../../platform/auth/secrets.js';
+import { apiKeyKind } from '../credentials.js';
+import type { PasswordHasher } from '../passwords.js';
 import { limitSignInsPerAccount } from './provider-rate-limit.js';
 import { createSignInDevices, type SignInDevices } from './sign-in-devices.js';
 import { invalidApiKey, renderProviderError } from './provider.errors.js';

@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.js';
-import { openDatabase } from './db/engine.js';
-import type { RuntimeDeps } from './module.js';
-import { loadAuthSecrets, type Announce } from './auth/secrets.js';
-import { OWNER_WARNING, setUpSchema } from './db/schema-setup.js';
-import { ensureBootstrapSuperAdmin } from './auth/provider/bootstrap.js';
-import { createMonitor } from './monitoring/alert-monitor.js';
-import { createRateLimitStore } from './http/rate-limit/create-store.js';
-import { memoryWriteMarks, primaryOnly, redisWriteMarks, replicaRouting, type ReadRouting } from './db/read-routing.js';
+import type { Config } from './config.js';
+import { openDatabase } from './platform/db/engine.js';
+import type { RuntimeDeps } from './platform/module.js';
+import { loadAuthSecrets, type Announce } from './platform/auth/secrets.js';
+import { OWNER_WARNING, setUpSchema } from './platform/db/schema-setup.js';
+import { ensureBootstrapSuperAdmin } from './modules/identity/bootstrap.js';
+import { createMonitor } from './platform/monitoring/alert-monitor.js';
+import { createRateLimitStore } from './platform/http/rate-limit/create-store.js';
+import { memoryWriteMarks, primaryOnly, redisWriteMarks, replicaRouting, type ReadRouting } from './platform/db/read-routing.js';
 
 /**
  * Everything the app needs before it can serve: the database (migrated), the provider's secrets, the

@@ -1,10 +1,11 @@
 import { sql, type Transaction } from 'kysely';
-import type { DB, Executor } from '../db/schema.js';
+import type { DB, Executor } from '../../platform/db/schema.js';
 
 /**
  * The one writer of `users` (identities: e-mail, name, password, super admin, external subject). Its
- * type lives in tables/auth.ts: identities belong to the platform's authentication, whoever creates
- * them (an enterprise administrator, the start-up bootstrap, the first sign-in of an external account).
+ * type lives in tables/identity.ts: identities are the identity module's, whoever creates them (an
+ * enterprise administrator and a super admin through identity.service.ts, the start-up bootstrap, the
+ * first sign-in of an external account).
  */
 
 /** A new identity without a password: the invitation's link lets its owner set one (or the provider's admin call, D3). */

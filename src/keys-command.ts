@@ -1,12 +1,12 @@
 import { createPrivateKey } from 'node:crypto';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Config } from '../../config.js';
-import { SIGNING_KEY_FILE, TRUSTED_KEYS_FILE, isThrowAway, rotateSigningKeyFile } from '../audit/checkpoint-key.js';
-import { signingKeyFrom } from '../audit/checkpoint-signature.js';
-import type { DB } from '../db/schema.js';
-import { ANON_KEY_NAME, SERVICE_ROLE_KEY_NAME } from './secrets.js';
-import { rotateSigningKey } from './signing-keys.js';
+import type { Config } from './config.js';
+import { SIGNING_KEY_FILE, TRUSTED_KEYS_FILE, isThrowAway, rotateSigningKeyFile } from './platform/audit/checkpoint-key.js';
+import { signingKeyFrom } from './platform/audit/checkpoint-signature.js';
+import type { DB } from './platform/db/schema.js';
+import { ANON_KEY_NAME, SERVICE_ROLE_KEY_NAME } from './platform/auth/secrets.js';
+import { rotateSigningKey } from './platform/auth/signing-keys.js';
 
 /**
  * `npm run keys`: prints the embedded provider's keys to the operator who runs it (a terminal, not the

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../../http/schemas.js';
+import { Nullable, Timestamp, Uuid } from '../../../platform/http/schemas.js';
 
 /**
  * Schemas of the embedded identity provider (D3). Bodies are lenient on purpose: GoTrue clients send

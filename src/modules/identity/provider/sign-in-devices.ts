@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Executor } from '../../db/schema.js';
-import { originOf } from '../principal.js';
+import type { Executor } from '../../../platform/db/schema.js';
+import { originOf } from '../../../platform/auth/principal.js';
 import { deviceCookieHeader, deviceCookieValues, knownDeviceId, nextDeviceCookie } from './device-cookie.js';
 import { findAccountByEmail } from './provider.repository.js';
 import { isKnownOrigin, originHashOf } from './sign-in-origins.js';

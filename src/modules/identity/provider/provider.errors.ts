@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply } from 'fastify';
-import { toAppError } from '../../http/error-handler.js';
+import { toAppError } from '../../../platform/http/error-handler.js';
 
 /**
  * Errors of the identity provider. They speak GoTrue's wire shape, not the API's (D3): `error` and

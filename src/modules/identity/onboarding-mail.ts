@@ -1,10 +1,11 @@
 import type { Transaction } from 'kysely';
 import type { Config } from '../../config.js';
-import type { DB, Executor } from '../db/schema.js';
-import type { PrepareMail } from '../mail/delivery.js';
-import { enqueueMail } from '../mail/outbox.js';
+import type { DB, Executor } from '../../platform/db/schema.js';
+import type { PrepareMail } from '../../platform/mail/delivery.js';
+import { enqueueMail } from '../../platform/mail/outbox.js';
 import { inviteMail, recoveryMail, type InviteMailData, type RecoveryMailData } from './mail-templates.js';
-import { createOneTimeToken, mintOneTimeToken, newOneTimeToken } from './one-time-tokens.js';
+import { newOneTimeToken } from './credentials.js';
+import { createOneTimeToken, mintOneTimeToken } from './one-time-tokens.repository.js';
 
 /**
  * Invitation and recovery mails: the link row and the outbox row are written in the caller's transaction
@@ -18,15 +19,15 @@ export interface Invitation {
   expires_at: Date;
 }
 
-export async function queueInvitation(
-  trx: Transaction<DB>,
-  invite: {
-    user: { id: string; email: string; full_name: string };
-    enterprise: { id: string; name: string } | null;
-    inviter: { userId: string; fullName: string } | null;
-    role: string;
-  },
-): Promise<Invitation> {
+export interface InvitationRequest {
+  user: { id: string; email: string; full_name: string };
+  /** null: an invitation to administer the platform (a super admin). */
+  enterprise: { id: string; name: string } | null;
+  inviter: { userId: string; fullName: string } | null;
+  role: string;
+}
+
+export async function queueInvitation(trx: Transaction<DB>, invite: InvitationRequest): Promise<Invitation> {
   const link = await createOneTimeToken(trx, {
     userId: invite.user.id,
     kind: 'invite',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimiter } from '../../http/rate-limit/rate-limit.hook.js';
+import type { RateLimiter } from '../../../platform/http/rate-limit/rate-limit.hook.js';
 import type { SignInDevices } from './sign-in-devices.js';
 
 /**
