@@ -3,7 +3,7 @@ import type { DB } from '../../platform/db/schema.js';
 import { emitEvent } from '../../platform/events/outbox.js';
 import { listScenarioRows } from './bra-detail.repository.js';
 import { methodologyOf } from './bra-detail.js';
-import { exceedsAppetite } from './bra-summary.js';
+import { exceedsAppetite } from '../governance/appetite-rules.js';
 import type { BraRow } from './bras.repository.js';
 
 /**

@@ -9,6 +9,7 @@ import { representationState, type ResourceState } from '../../platform/versions
 import { loadBraAnswer } from './bra-answer.js';
 import { findBra, type BraRow } from './bras.repository.js';
 import { requireBraReader } from './bras.policy.js';
+import { EDITABLE, hasStatus } from './bras.lifecycle.js';
 
 /**
  * A BRA as a request reaches it (D10.1, D6.7). The order is fixed: another enterprise's BRA or an unknown
@@ -65,8 +66,7 @@ export async function braStateAfter(db: Executor, bra: { enterprise_id: string; 
   return stateOfAnswer(db, current);
 }
 
-const EDITABLE = new Set(['draft', 'in_progress']);
-
+/** Content and fields change only while the lifecycle says the BRA is editable (409 otherwise). */
 export function requireEditable(bra: BraRow, what: string): void {
-  if (!EDITABLE.has(bra.status)) throw invalidState(`${what} only while the BRA is draft or in progress; it is ${bra.status}`);
+  if (!hasStatus(bra, EDITABLE)) throw invalidState(`${what} only while the BRA is draft or in progress; it is ${bra.status}`);
 }

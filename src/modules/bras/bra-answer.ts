@@ -4,6 +4,7 @@ import { commentDigest } from './bra-comments.repository.js';
 import { braPeople, pinnedThreshold } from './bra-people.repository.js';
 import { userRef } from './bra-people.js';
 import type { BraRow } from './bras.repository.js';
+import { APPROVED, hasStatus } from './bras.lifecycle.js';
 import type { BraAnswerView } from './bras.schemas.js';
 import { appetiteBreaches } from './scenario-appetite.js';
 
@@ -16,7 +17,7 @@ import { appetiteBreaches } from './scenario-appetite.js';
  */
 export async function loadBraAnswer(db: Executor, bra: BraRow): Promise<BraAnswerView> {
   const today = (await methodologyOf(db, bra)).appetite.threshold_value;
-  const approved = bra.status === 'approved' && bra.snapshot_id !== null;
+  const approved = hasStatus(bra, APPROVED) && bra.snapshot_id !== null;
   const pinned = approved ? await pinnedThreshold(db, bra.enterprise_id, bra.id, bra.snapshot_id!) : null;
   const [detail, people, comments] = await Promise.all([
     loadBraDetail(db, bra.enterprise_id, bra.id, pinned ?? today),

@@ -7,6 +7,7 @@ import type { BraStatus } from '../../platform/db/tables/bras.js';
 import type { DomainEvent } from '../../platform/events/event-types.js';
 import { emitEvents } from '../../platform/events/outbox.js';
 import { updateBra, type BraRow } from './bras.repository.js';
+import { BRA_MOVES, hasStatus } from './bras.lifecycle.js';
 
 /**
  * A change of a BRA as the trail records it (D10.3): an entry on the `bra` entity named after it, in the
@@ -48,13 +49,13 @@ export async function announceBraMove(
 }
 
 /**
- * A content change (scenario, rating, control link) touches the BRA; a draft moves to in_progress by
- * itself (D6.7), audited as an update of the BRA in the same transaction.
+ * A content change (scenario, rating, control link) touches the BRA; a draft starts by itself (the
+ * lifecycle's `start`, D6.7: to in_progress), audited as an update of the BRA in the same transaction.
  */
 export async function touchBra(trx: Transaction<DB>, caller: Caller, bra: BraRow, cause: string): Promise<BraRow> {
-  if (bra.status !== 'draft') return updateBra(trx, bra.enterprise_id, bra.id, {});
-  const moved = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'in_progress' });
-  await recordBraChange(trx, caller, bra, { status: { from: 'draft', to: 'in_progress' }, cause });
-  await announceBraMove(trx, bra, 'draft', 'in_progress');
+  if (!hasStatus(bra, BRA_MOVES.start.from)) return updateBra(trx, bra.enterprise_id, bra.id, {});
+  const moved = await updateBra(trx, bra.enterprise_id, bra.id, { status: BRA_MOVES.start.to });
+  await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: moved.status }, cause });
+  await announceBraMove(trx, bra, bra.status, moved.status);
   return moved;
 }

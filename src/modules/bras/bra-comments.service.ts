@@ -11,8 +11,7 @@ import { findScenarioLink } from './bra-content.repository.js';
 import { countComments, insertComment, listComments, type CommentRow } from './bra-comments.repository.js';
 import type { AddCommentBody, CommentView, ListCommentsQuery } from './bra-comments.schemas.js';
 import { requireBraCommenter, requireBraVerdictGiver } from './bras.policy.js';
-
-const COMMENTABLE = new Set(['in_progress', 'under_review']);
+import { COMMENTABLE, hasStatus } from './bras.lifecycle.js';
 
 function toCommentView(row: CommentRow): CommentView {
   const { author_name, ...comment } = row;
@@ -42,7 +41,7 @@ export function createBraCommentsService({ db }: { db: Executor }) {
       const scenarioId = body.scenario_id ?? null;
       return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const bra = await lockedBra(trx, caller, braId, verdict === null ? requireBraCommenter : requireBraVerdictGiver, terms);
-        if (!COMMENTABLE.has(bra.status)) throw invalidState(`A BRA can be commented on only while it is in progress or under review; it is ${bra.status}`);
+        if (!hasStatus(bra, COMMENTABLE)) throw invalidState(`A BRA can be commented on only while it is in progress or under review; it is ${bra.status}`);
         if (scenarioId !== null && (await findScenarioLink(trx, bra.enterprise_id, bra.id, scenarioId)) === undefined) {
           throw new AppError('INVALID_REFERENCE', 'scenario_id does not refer to a scenario link of this BRA', { field: 'scenario_id' });
         }

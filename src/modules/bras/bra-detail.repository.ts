@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DB, Executor } from '../../platform/db/schema.js';
+import { aboveAppetiteSql } from '../governance/appetite-rules.js';
 import type { BraRiskScenariosTable } from '../../platform/db/tables/bras.js';
 import type { SummaryCounts } from './bra-summary.js';
 
@@ -92,15 +93,15 @@ export async function listControlRows(db: Executor, enterpriseId: string, braId:
 
 /**
  * D6.8 / D10.6 counts over the included links, in one statement: both current ratings present →
- * assessed; current residual score strictly above the threshold → above appetite. A null threshold (no
- * appetite) counts nothing above it.
+ * assessed; current residual score above the threshold (governance's comparison) → above appetite. A null
+ * threshold (no appetite) counts nothing above it.
  */
 export async function summaryCounts(db: Executor, enterpriseId: string, braId: string, threshold: number | null): Promise<SummaryCounts> {
   const row = await withCurrentRatings(db.selectFrom('bra_risk_scenarios as l'))
     .select([
       sql<number>`count(*)`.as('included'),
       sql<number>`count(*) filter (where i.id is not null and r.id is not null)`.as('assessed'),
-      sql<number>`count(*) filter (where r.risk_score > ${threshold}::integer)`.as('above_appetite'),
+      sql<number>`count(*) filter (where ${aboveAppetiteSql('r.risk_score', sql`${threshold}::integer`)})`.as('above_appetite'),
     ])
     .where('l.enterprise_id', '=', enterpriseId)
     .where('l.bra_id', '=', braId)

@@ -7,6 +7,7 @@ import { notFound } from '../../platform/errors/app-error.js';
 import { readableBra } from './bra-access.js';
 import { loadBraDetail, methodologyOf, type Methodology } from './bra-detail.js';
 import { findBra } from './bras.repository.js';
+import { APPROVED, hasStatus } from './bras.lifecycle.js';
 import { findSnapshot, insertSnapshot, listSnapshotActions, listSnapshots } from './bra-snapshots.repository.js';
 import type { SnapshotAction } from './bra-content.schemas.js';
 import { inheritedSnapshotId } from './snapshot-lineage.js';
@@ -55,7 +56,7 @@ export function createBraSnapshotsService({ db }: { db: Executor }) {
      */
     async reportSource(caller: Caller, braId: string, now = new Date()): Promise<ReportSource> {
       const bra = await readableBra(db, caller, braId);
-      if (bra.status === 'approved' && bra.snapshot_id !== null) {
+      if (hasStatus(bra, APPROVED) && bra.snapshot_id !== null) {
         const snapshot = await findSnapshot(db, bra.enterprise_id, bra.id, bra.snapshot_id);
         if (snapshot === undefined) throw new Error(`The approval snapshot of BRA ${bra.id} is missing`);
         const methodology = snapshot.methodology as Methodology;

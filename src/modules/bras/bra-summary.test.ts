@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completionPercentage, exceedsAppetite, summarise } from './bra-summary.js';
+import { completionPercentage, summarise } from './bra-summary.js';
 
 describe('BRA summary maths (D6.8)', () => {
   it('completion is round(100 × assessed / total), 0 when there are no included scenarios', () => {
@@ -18,11 +18,5 @@ describe('BRA summary maths (D6.8)', () => {
       risks_above_appetite: 1,
       completion_percentage: 50,
     });
-  });
-
-  it('a risk exceeds the appetite only when its score is strictly above the threshold', () => {
-    expect(exceedsAppetite(9, 9)).toBe(false);
-    expect(exceedsAppetite(10, 9)).toBe(true);
-    expect(exceedsAppetite(1, 25)).toBe(false);
   });
 });

@@ -31,8 +31,3 @@ export function summarise(counts: SummaryCounts): BraSummary {
     completion_percentage: completionPercentage(counts.assessed, counts.included),
   };
 }
-
-/** Above the appetite: strictly greater than the threshold (a score equal to it is acceptable, 2.5). */
-export function exceedsAppetite(riskScore: number, thresholdValue: number): boolean {
-  return riskScore > thresholdValue;
-}

@@ -1,24 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
-import type { BraStatus } from '../../platform/db/tables/bras.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { versioned } from '../../platform/versions/resource-state.js';
-import { AppError, invalidState } from '../../platform/errors/app-error.js';
+import { AppError } from '../../platform/errors/app-error.js';
 import { braStateAfter, lockedBra } from './bra-access.js';
 import { announceBraMove, recordBraChange } from './bra-changes.js';
 import { unratedIncludedLinks } from './bra-detail.repository.js';
 import { takeSnapshot } from './bra-snapshots.service.js';
-import { markApproved, markCancelled, updateBra, type BraRow } from './bras.repository.js';
+import { markApproved, markCancelled, updateBra } from './bras.repository.js';
 import { requireBraApprover, requireBraEditor } from './bras.policy.js';
+import { BRA_MOVES, requireMove } from './bras.lifecycle.js';
 import type { ApproveBody, CancelBody, ReturnBody } from './bra-transitions.schemas.js';
-
-function requireStatus(bra: BraRow, allowed: readonly BraStatus[], move: string): void {
-  if (!allowed.includes(bra.status)) {
-    throw invalidState(`A BRA that is ${bra.status} cannot be ${move}; it must be ${allowed.join(' or ')}`);
-  }
-}
 
 /**
  * The moves of 3.1 and D6.7. Each takes the BRA's row lock first, so concurrent moves of one BRA run one
@@ -39,8 +33,8 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
     async submit(caller: Caller, braId: string, terms: ChangeTerms) {
       return inTransaction(db, async ({ trx }) => {
         const bra = await lockedBra(trx, caller, braId, requireBraEditor, terms);
-        requireStatus(bra, ['in_progress'], 'submitted for review');
-        const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'under_review' });
+        requireMove(bra, 'submit');
+        const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: BRA_MOVES.submit.to });
         await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status } });
         await announceBraMove(trx, bra, bra.status, updated.status);
         return versioned(updated, await braStateAfter(trx, bra));
@@ -50,8 +44,8 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
     async returnToAssessor(caller: Caller, braId: string, body: ReturnBody, terms: ChangeTerms) {
       return inTransaction(db, async ({ trx }) => {
         const bra = await lockedBra(trx, caller, braId, requireBraApprover, terms);
-        requireStatus(bra, ['under_review'], 'returned');
-        const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: 'in_progress' });
+        requireMove(bra, 'return');
+        const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: BRA_MOVES.return.to });
         await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status }, comment: body.comment || null });
         await announceBraMove(trx, bra, bra.status, updated.status);
         return versioned(updated, await braStateAfter(trx, bra));
@@ -66,7 +60,7 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
     async approve(caller: Caller, braId: string, body: ApproveBody, terms: ChangeTerms) {
       return inTransaction(db, async ({ trx, onCommit }) => {
         const bra = await lockedBra(trx, caller, braId, requireBraApprover, terms);
-        requireStatus(bra, ['in_progress', 'under_review'], 'approved');
+        requireMove(bra, 'approve');
         const missing = await unratedIncludedLinks(trx, bra.enterprise_id, bra.id);
         if (missing.length > 0) {
           throw new AppError('RATINGS_INCOMPLETE', 'Every included scenario needs an inherent and a residual rating', { missing });
@@ -82,10 +76,10 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
           trx,
           caller,
           bra,
-          { final_comment: updated.final_comment, snapshot_id: snapshotId, status: { from: bra.status, to: 'approved' } },
+          { final_comment: updated.final_comment, snapshot_id: snapshotId, status: { from: bra.status, to: updated.status } },
           'approve',
         );
-        await announceBraMove(trx, bra, bra.status, 'approved', { type: 'bra.approved', data: { snapshot_id: snapshotId, approved_by: caller.userId } });
+        await announceBraMove(trx, bra, bra.status, updated.status, { type: 'bra.approved', data: { snapshot_id: snapshotId, approved_by: caller.userId } });
         if (onApproved !== undefined) onCommit(() => onApproved(bra.enterprise_id));
         const approved = {
           id: updated.id,
@@ -99,11 +93,11 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
       });
     },
 
-    /** Any state but approved and cancelled (3.1 rules 2 and 3). */
+    /** Any live state: neither approved nor cancelled (3.1 rules 2 and 3). */
     async cancel(caller: Caller, braId: string, body: CancelBody, terms: ChangeTerms) {
       return inTransaction(db, async ({ trx }) => {
         const bra = await lockedBra(trx, caller, braId, requireBraApprover, terms);
-        requireStatus(bra, ['draft', 'in_progress', 'under_review'], 'cancelled');
+        requireMove(bra, 'cancel');
         const updated = await markCancelled(trx, bra.enterprise_id, bra.id, {
           cancelled_by: caller.userId,
           cancellation_reason: body.cancellation_reason || null,
@@ -112,10 +106,10 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
           trx,
           caller,
           bra,
-          { cancellation_reason: updated.cancellation_reason, status: { from: bra.status, to: 'cancelled' } },
+          { cancellation_reason: updated.cancellation_reason, status: { from: bra.status, to: updated.status } },
           'cancel',
         );
-        await announceBraMove(trx, bra, bra.status, 'cancelled', { type: 'bra.cancelled', data: { cancelled_by: caller.userId } });
+        await announceBraMove(trx, bra, bra.status, updated.status, { type: 'bra.cancelled', data: { cancelled_by: caller.userId } });
         const cancelled = {
           id: updated.id,
           status: updated.status,

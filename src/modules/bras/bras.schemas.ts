@@ -12,10 +12,11 @@ import {
   errorResponses,
 } from '../../platform/http/schemas.js';
 import { braAnswerProperties, scenarioAppetiteProperties, summaryAppetiteProperties } from './bra-answer.schemas.js';
+import { BRA_STATUSES } from './bras.lifecycle.js';
 
 /** The BRA's own resources (2.1, 4.2); its scenarios, ratings, controls and snapshots are in bra-content.schemas.ts. */
 
-export const BraStatus = Type.Enum(['draft', 'in_progress', 'under_review', 'approved', 'cancelled'], {
+export const BraStatus = Type.Enum(BRA_STATUSES, {
   description: 'Where the BRA is in its life (3.1, D6.7)',
 });
 export const RiskLevel = Type.Enum(['Low', 'Medium', 'High', 'Very High'], {

@@ -22,6 +22,7 @@ import {
   type BraChanges,
 } from './bras.repository.js';
 import { braScopeFor, requireBraAuthor, requireBraEditor } from './bras.policy.js';
+import { OPENING_STATUS } from './bras.lifecycle.js';
 import type { BraAnswerView, BraDetailView, BraView, CreateBraBody, ListBrasQuery, UpdateBraBody } from './bras.schemas.js';
 
 const invalidReference = (field: string, what: string) =>
@@ -111,7 +112,7 @@ export function createBrasService({ db, reads = PRIMARY_READS }: { db: Executor;
         await emitEvent(trx, {
           enterpriseId,
           type: 'bra.created',
-          data: { bra_id: id, name: body.name, legal_entity_id: body.legal_entity_id, business_unit_id: businessUnitId, status: 'draft' },
+          data: { bra_id: id, name: body.name, legal_entity_id: body.legal_entity_id, business_unit_id: businessUnitId, status: OPENING_STATUS },
         });
         return snapshot.content;
       });

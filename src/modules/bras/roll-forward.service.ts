@@ -10,6 +10,7 @@ import { recordBraChange } from './bra-changes.js';
 import { takeSnapshot } from './bra-snapshots.service.js';
 import { insertBra } from './bras.repository.js';
 import { requireBraRoller } from './bras.policy.js';
+import { APPROVED, hasStatus, OPENING_STATUS } from './bras.lifecycle.js';
 import { copyControlLinks, copyScenarioLinks, listOpenActions } from './roll-forward.repository.js';
 import type { RollForwardBody, RolledForwardView } from './roll-forward.schemas.js';
 
@@ -24,7 +25,7 @@ export function createRollForwardService({ db }: { db: Executor }) {
     async rollForward(caller: Caller, braId: string, body: RollForwardBody, terms: ChangeTerms): Promise<RolledForwardView> {
       return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const source = await lockedBra(trx, caller, braId, requireBraRoller, terms);
-        if (source.status !== 'approved') throw invalidState(`Only an approved BRA can be rolled forward; it is ${source.status}`);
+        if (!hasStatus(source, APPROVED)) throw invalidState(`Only an approved BRA can be rolled forward; it is ${source.status}`);
         const enterpriseId = source.enterprise_id;
         const entity = await findLegalEntity(trx, enterpriseId, source.legal_entity_id);
         const unit = source.business_unit_id === null ? null : await findBusinessUnit(trx, enterpriseId, source.business_unit_id);
@@ -84,7 +85,7 @@ export function createRollForwardService({ db }: { db: Executor }) {
         await emitEvent(trx, {
           enterpriseId,
           type: 'bra.created',
-          data: { bra_id: id, name: body.name, legal_entity_id: source.legal_entity_id, business_unit_id: source.business_unit_id, status: 'draft', rolled_from_bra_id: source.id },
+          data: { bra_id: id, name: body.name, legal_entity_id: source.legal_entity_id, business_unit_id: source.business_unit_id, status: OPENING_STATUS, rolled_from_bra_id: source.id },
         });
         const newLinkOf = new Map(scenarios.map((link) => [link.risk_scenario_id, link.id]));
         const actions = await listOpenActions(trx, enterpriseId, source.id);

@@ -1,4 +1,4 @@
-import { exceedsAppetite } from './bra-summary.js';
+import { exceedsAppetite } from '../governance/appetite-rules.js';
 
 /**
  * Which scenarios of a BRA are above its appetite, by name (issue 35): each scenario's applicable threshold
