@@ -3,30 +3,24 @@ import type { Caller } from '../../platform/auth/principal.js';
 import { PRIMARY_READS, type RoutedReads } from '../../platform/db/read-routing.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../platform/db/transaction.js';
-import { emitEvent } from '../../platform/events/outbox.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { representationState, versioned, type Versioned } from '../../platform/versions/resource-state.js';
-import { AppError, forbidden } from '../../platform/errors/app-error.js';
+import { forbidden } from '../../platform/errors/app-error.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
-import { takeSnapshot } from './bra-snapshots.service.js';
 import { braStateAfter, lockedBra, readableBra, requireEditable, stateOfAnswer } from './bra-access.js';
 import { recordBraChange } from './bra-changes.js';
 import { loadBraAnswer } from './bra-answer.js';
+import { invalidReference, openBra } from './open-bra.js';
 import { toBraView } from './bra-presenter.js';
 import { findBusinessUnit, findLegalEntity } from '../legal-entities/legal-entities.repository.js';
 import {
   countBras,
-  insertBra,
   listBras,
   updateBra,
   type BraChanges,
 } from './bras.repository.js';
-import { braScopeFor, requireBraAuthor, requireBraEditor } from './bras.policy.js';
-import { OPENING_STATUS } from './bras.lifecycle.js';
+import { braScopeFor, requireBraEditor } from './bras.policy.js';
 import type { BraAnswerView, BraDetailView, BraView, CreateBraBody, ListBrasQuery, UpdateBraBody } from './bras.schemas.js';
-
-const invalidReference = (field: string, what: string) =>
-  new AppError('INVALID_REFERENCE', `${field} does not refer to ${what} of your enterprise`, { field });
 
 /**
  * Business risk assessments (2.1, 3.1, 4.2, D6). A factory bound to an executor: given a transaction,
@@ -64,57 +58,22 @@ export function createBrasService({ db, reads = PRIMARY_READS }: { db: Executor;
     },
 
     /**
-     * 4.2 rules: the entity exists (400) and is assigned to an assessor (403), the unit belongs to it
-     * (400), the name is unique (bras_name_key, 409, which also settles concurrent creates). The
-     * `created` snapshot and the audit entry commit with the BRA.
+     * 4.2 rules, through openBra (open-bra.ts): the entity exists and is active (400), is assigned to an assessor
+     * (403), the unit belongs to it and is active (400), the name is unique (bras_name_key, 409, which also
+     * settles concurrent creates). The `created` snapshot and the audit entry commit with the BRA.
      */
     async create(caller: Caller, body: CreateBraBody, terms: ChangeTerms): Promise<BraDetailView> {
-      requireBraAuthor(caller);
-      const enterpriseId = caller.enterpriseId;
-      const businessUnitId = body.business_unit_id ?? null;
       return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
-        // Archived entities and units stay on the BRAs that have them, but a new BRA cannot take them.
-        const entity = await findLegalEntity(trx, enterpriseId, body.legal_entity_id);
-        if (entity === undefined || entity.archived_at !== null) {
-          throw invalidReference('legal_entity_id', 'an active legal entity');
-        }
-        if (businessUnitId !== null) {
-          const unit = await findBusinessUnit(trx, enterpriseId, businessUnitId);
-          if (unit === undefined || unit.legal_entity_id !== body.legal_entity_id || unit.archived_at !== null) {
-            throw invalidReference('business_unit_id', 'an active business unit of that legal entity');
-          }
-        }
-        requireAssigned(caller, body.legal_entity_id, businessUnitId);
-        const { id } = await insertBra(trx, enterpriseId, {
+        const opened = await openBra(trx, caller, {
           name: body.name,
           description: body.description || null,
           legal_entity_id: body.legal_entity_id,
-          business_unit_id: businessUnitId,
+          business_unit_id: body.business_unit_id ?? null,
           period: body.period,
           assessor: body.assessor,
           start_date: body.start_date ?? null,
-          created_by: caller.userId,
         });
-        const snapshot = await takeSnapshot(trx, { enterpriseId, braId: id, takenBy: caller.userId }, 'created');
-        await recordBraChange(
-          trx,
-          caller,
-          { id, enterprise_id: enterpriseId, name: body.name },
-          {
-            legal_entity_id: body.legal_entity_id,
-            business_unit_id: businessUnitId,
-            period: body.period,
-            assessor: body.assessor,
-            snapshot_id: snapshot.id,
-          },
-          'create',
-        );
-        await emitEvent(trx, {
-          enterpriseId,
-          type: 'bra.created',
-          data: { bra_id: id, name: body.name, legal_entity_id: body.legal_entity_id, business_unit_id: businessUnitId, status: OPENING_STATUS },
-        });
-        return snapshot.content;
+        return opened.content;
       });
     },
 

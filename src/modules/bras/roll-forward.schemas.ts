@@ -38,7 +38,7 @@ export const rollForwardSchema = {
   summary: 'Roll an approved BRA forward to its next period',
   description:
     'Client admins, and assessors assigned to its entity or unit (D5; the new BRA is theirs). Only an approved BRA (else 409 INVALID_STATE); an archived ' +
-    'legal entity or business unit: 409 INVALID_STATE. Creates a `draft` BRA in the same entity and unit with the same scenarios (and included flags) ' +
+    'legal entity or business unit: 400 INVALID_REFERENCE naming the field, as POST /bras. Creates a `draft` BRA in the same entity and unit with the same scenarios (and included flags) ' +
     'and control links, no ratings: each scenario carries its residual rating in the approved BRA as `previous_residual_rating`, a reference only. ' +
     'The new BRA names its source in `rolled_from_bra_id`, and its snapshot list and diff accept the source’s approval snapshot. The answer is the ' +
     'new BRA as GET /bras/{id} gives it, with the open mitigation actions of the approved BRA to re-link. Name taken: 409 CONFLICT. Audited: ' +
