@@ -11,10 +11,10 @@ import {
   Uuid,
   errorResponses,
 } from '../../platform/http/schemas.js';
-import { braAnswerProperties, scenarioAppetiteProperties, summaryAppetiteProperties } from './bra-answer.schemas.js';
+import { braAnswerProperties, scenarioAppetiteProperties, summaryAppetiteProperties } from './answer/answer.schemas.js';
 import { BRA_STATUSES } from './bras.lifecycle.js';
 
-/** The BRA's own resources (2.1, 4.2); its scenarios, ratings, controls and snapshots are in bra-content.schemas.ts. */
+/** The BRA's own resources (2.1, 4.2); its content is in assessment/content.schemas.ts, its snapshots in history/. */
 
 export const BraStatus = Type.Enum(BRA_STATUSES, {
   description: 'Where the BRA is in its life (3.1, D6.7)',

@@ -4,7 +4,7 @@ import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { utcToday } from '../actions/overdue.js';
 import { BRA_STATUSES } from '../bras/bras.lifecycle.js';
-import { completionPercentage } from '../bras/bra-summary.js';
+import { completionPercentage } from '../bras/answer/summary.js';
 import { dashboardFigures } from './dashboard.repository.js';
 import type { DashboardQuery, DashboardView } from './dashboard.schemas.js';
 import { checkPlaceFilter } from './place-filter.js';

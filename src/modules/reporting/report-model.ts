@@ -1,5 +1,5 @@
-import type { ReportSource } from '../bras/bra-snapshots.service.js';
-import { aboveAppetite } from '../bras/scenario-appetite.js';
+import type { ReportSource } from '../bras/history/snapshots.service.js';
+import { aboveAppetite } from '../bras/answer/appetite-flags.js';
 import { SCORE_LEVELS } from './risk-heat-map.js';
 
 /**
