@@ -146,6 +146,32 @@ export type BraAnswerView = Static<typeof BraAnswerView>;
 
 export const BraParams = Type.Object({ bra_id: Uuid('The BRA') });
 
+/** Who reads a BRA and what it holds, as the OpenAPI descriptions say it. */
+export const BRA_READERS = 'Readable by client admins, and by assessors and reviewers assigned to the BRA (D5).';
+
+export const Methodology = Type.Object(
+  {
+    risk_bands: Type.Array(
+      Type.Object({ level: RiskLevel, min: Type.Integer(), max: Type.Integer() }),
+      { description: 'The score bands of D6.1 the ratings were levelled with' },
+    ),
+    appetite: Nullable(
+      Type.Object(
+        {
+          id: Uuid('The appetite record (it may have changed or been deleted since)'),
+          risk_level: RiskLevel,
+          threshold_value: Type.Integer({ description: 'The threshold risks_above_appetite was counted against' }),
+          legal_entity_id: Nullable(Uuid()),
+          business_unit_id: Nullable(Uuid()),
+        },
+        { description: 'The applicable appetite (D6.9) as it was when the snapshot was taken' },
+      ),
+    ),
+  },
+  { description: 'What the summary was computed under, pinned with the snapshot' },
+);
+
+
 export const ListBrasQuery = Type.Object({
   status: Type.Optional(BraStatus),
   legal_entity_id: Type.Optional(Uuid('Only BRAs of this legal entity (403 when not assigned to the caller)')),

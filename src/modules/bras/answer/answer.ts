@@ -1,7 +1,7 @@
 import type { Executor } from '../../../platform/db/schema.js';
 import { loadBraDetail, methodologyOf } from './detail.js';
-import { commentDigest } from '../review/comments.repository.js';
-import { braPeople, pinnedThreshold } from './people.repository.js';
+import { commentDigest, pinnedThreshold } from './answer.repository.js';
+import { braPeople } from './people.repository.js';
 import { userRef } from './people.js';
 import type { BraRow } from '../bras.repository.js';
 import { APPROVED, hasStatus } from '../bras.lifecycle.js';

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../../platform/db/schema.js';
-import type { Methodology as MethodologySchema } from '../assessment/content.schemas.js';
+import type { Methodology as MethodologySchema } from '../bras.schemas.js';
 import { createRiskAppetiteService } from '../../governance/risk-appetite.service.js';
 import { summarise } from './summary.js';
 import { findBraWithNames } from '../bras.repository.js';

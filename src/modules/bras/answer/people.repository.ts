@@ -27,15 +27,3 @@ export async function userNames(db: Executor, ids: readonly (string | null)[]): 
   const rows = await db.selectFrom('users').select(['id', 'full_name']).where('id', 'in', wanted).execute();
   return new Map(rows.map((row) => [row.id, row.full_name]));
 }
-
-/** The appetite threshold an approval snapshot pinned (its methodology's); null when it pinned none. */
-export async function pinnedThreshold(db: Executor, enterpriseId: string, braId: string, snapshotId: string): Promise<number | null> {
-  const row = await db
-    .selectFrom('bra_snapshots')
-    .select(sql<number | null>`(methodology -> 'appetite' ->> 'threshold_value')::integer`.as('threshold'))
-    .where('enterprise_id', '=', enterpriseId)
-    .where('bra_id', '=', braId)
-    .where('id', '=', snapshotId)
-    .executeTakeFirst();
-  return row?.threshold ?? null;
-}

@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox';
-import { DataResponse, FreeText, ListResponse, Message, MessageOnly, Nullable, Timestamp, Uuid, errorResponses } from '../../../platform/http/schemas.js';
+import { DataResponse, FreeText, ListResponse, MessageOnly, Nullable, Timestamp, Uuid, errorResponses } from '../../../platform/http/schemas.js';
 import { UserRef } from '../answer/answer.schemas.js';
-import { BraDetailView, BraParams, ControlView, RiskLevel, ScenarioView } from '../bras.schemas.js';
+import { BRA_READERS, BraParams, ControlView, RiskLevel, ScenarioView } from '../bras.schemas.js';
 
-/** A BRA's scenarios (D6.4), ratings (D6.5), control links (D6.6) and snapshots (D6.10). */
+/** A BRA's scenarios (D6.4), ratings (D6.5) and control links (D6.6). */
 
 const Score = (what: string) => Type.Integer({ minimum: 1, maximum: 5, description: `${what}, an integer 1 to 5` });
 const RatingType = Type.Enum(['inherent', 'residual'], { description: 'Before (inherent) or after (residual) controls' });
@@ -69,73 +69,16 @@ export type LinkControlBody = Static<typeof LinkControlBody>;
 
 export const ControlLinkParams = Type.Object({ bra_id: Uuid('The BRA'), link_id: Uuid('The control link of that BRA') });
 
-export const SnapshotSummaryView = Type.Object({
-  id: Uuid(),
-  bra_id: Uuid('The BRA it was taken of: this one, or for the approval snapshot a roll-forward started from, the BRA it was rolled from'),
-  kind: Type.Enum(['created', 'approved'], { description: 'Taken at creation or at approval' }),
-  created_at: Timestamp(),
-  created_by: Nullable(Uuid('Who created or approved the BRA')),
-  created_by_user: Nullable(UserRef),
-});
-
-export const Methodology = Type.Object(
-  {
-    risk_bands: Type.Array(
-      Type.Object({ level: RiskLevel, min: Type.Integer(), max: Type.Integer() }),
-      { description: 'The score bands of D6.1 the ratings were levelled with' },
-    ),
-    appetite: Nullable(
-      Type.Object(
-        {
-          id: Uuid('The appetite record (it may have changed or been deleted since)'),
-          risk_level: RiskLevel,
-          threshold_value: Type.Integer({ description: 'The threshold risks_above_appetite was counted against' }),
-          legal_entity_id: Nullable(Uuid()),
-          business_unit_id: Nullable(Uuid()),
-        },
-        { description: 'The applicable appetite (D6.9) as it was when the snapshot was taken' },
-      ),
-    ),
-  },
-  { description: 'What the summary was computed under, pinned with the snapshot' },
-);
-
-export const SnapshotAction = Type.Object({
-  id: Uuid(),
-  action: Type.String(),
-  owner: Type.String(),
-  status: Type.Enum(['created', 'in_progress', 'completed']),
-  priority: Type.Enum(['low', 'medium', 'high', 'critical']),
-  action_type: Type.String(),
-  due_date: Type.String({ format: 'date' }),
-  bra_risk_scenario_id: Nullable(Uuid('The scenario link it treats, if any')),
-});
-export type SnapshotAction = Static<typeof SnapshotAction>;
-
-export const SnapshotView = Type.Object({
-  ...SnapshotSummaryView.properties,
-  content: BraDetailView,
-  methodology: Methodology,
-  actions: Nullable(
-    Type.Array(SnapshotAction, {
-      description: "The BRA's mitigation actions (not archived) when the snapshot was taken, oldest due first; null in snapshots taken before actions were pinned",
-    }),
-  ),
-});
-
-export const SnapshotParams = Type.Object({ bra_id: Uuid('The BRA'), snapshot_id: Uuid('A snapshot of that BRA') });
-
 const tags = ['bras'];
 const reads = errorResponses([404]);
 const changes = errorResponses([404, 409, 413, 415, 422]);
-const READ = 'Readable by client admins, and by assessors and reviewers assigned to the BRA (D5).';
 const CHANGE =
   'Client admins, or the assessor who created the BRA while still assigned (D5); only while draft or in progress (else 409 INVALID_STATE). ' +
   'A draft BRA moves to in_progress (D6.7).';
 
 export const listScenariosSchema = {
   summary: "List a BRA's scenarios",
-  description: `${READ} Each with its current ratings (null when missing).`,
+  description: `${BRA_READERS} Each with its current ratings (null when missing).`,
   operationId: 'bras.scenario.list',
   tags,
   params: BraParams,
@@ -164,7 +107,7 @@ export const updateScenarioSchema = {
 
 export const listRatingsSchema = {
   summary: "List a BRA's ratings",
-  description: `${READ} The current rating of each scenario link and type; history=true adds the superseded ones. Newest first.`,
+  description: `${BRA_READERS} The current rating of each scenario link and type; history=true adds the superseded ones. Newest first.`,
   operationId: 'bras.rating.list',
   tags,
   params: BraParams,
@@ -184,7 +127,7 @@ export const recordRatingSchema = {
 
 export const listControlsSchema = {
   summary: "List a BRA's linked controls",
-  description: `${READ} With the sub-controls' current test results.`,
+  description: `${BRA_READERS} With the sub-controls' current test results.`,
   operationId: 'bras.control.list',
   tags,
   params: BraParams,
@@ -210,22 +153,4 @@ export const unlinkControlSchema = {
   tags,
   params: ControlLinkParams,
   response: { 200: MessageOnly, ...errorResponses([404, 409]) },
-};
-
-export const listSnapshotsSchema = {
-  summary: "List a BRA's snapshots",
-  description: `${READ} Its creation and approval snapshots and, for a BRA rolled forward, the approval snapshot of the BRA it started from (with that BRA's id); newest first.`,
-  operationId: 'bras.snapshot.list',
-  tags,
-  params: BraParams,
-  response: { 200: ListResponse(SnapshotSummaryView), ...reads },
-};
-
-export const getSnapshotSchema = {
-  summary: 'Get a snapshot of a BRA',
-  description: `${READ} The get-BRA data as it was, and the methodology (risk bands, applicable appetite) it was computed under. Any snapshot the list gives, the inherited approval snapshot of a roll-forward included.`,
-  operationId: 'bras.snapshot.get',
-  tags,
-  params: SnapshotParams,
-  response: { 200: Type.Object({ data: SnapshotView, message: Type.Optional(Message) }), ...reads },
 };

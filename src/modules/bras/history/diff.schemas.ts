@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DataResponse, Nullable, Timestamp, Uuid, errorResponses } from '../../../platform/http/schemas.js';
-import { BraParams, RiskLevel } from '../bras.schemas.js';
+import { BRA_READERS, BraParams, RiskLevel } from '../bras.schemas.js';
 
 /** GET /bras/{bra_id}/diff: what changed between two snapshots of a BRA, or a snapshot and its live content. */
 
@@ -143,7 +143,8 @@ export type BraDiffView = Static<typeof BraDiffView>;
 export const braDiffSchema = {
   summary: 'What changed in a BRA between two snapshots',
   description:
-    'Readable by client admins, and by assessors and reviewers assigned to the BRA (D5). `from` and `to` name snapshots listed by GET /bras/{bra_id}/snapshots ' +
+    `${BRA_READERS} ` +
+    '`from` and `to` name snapshots listed by GET /bras/{bra_id}/snapshots ' +
     "(`to` may be `current`, the live content); after a roll-forward that list holds the approval snapshot of the BRA it started from, so a period's changes " +
     'show against the last approval. Scenarios are matched by catalogue scenario. A snapshot id not in that list (unknown, of another BRA or another enterprise): ' +
     '400 INVALID_REFERENCE naming the parameter. A snapshot diffed with itself is empty.',

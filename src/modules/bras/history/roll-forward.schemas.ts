@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { CalendarDate, DataResponse, Name, Nullable, Uuid, errorResponses } from '../../../platform/http/schemas.js';
-import { SnapshotAction } from '../assessment/content.schemas.js';
+import { SnapshotAction } from './snapshots.schemas.js';
 import { BraDetailView, BraParams } from '../bras.schemas.js';
 
 /** POST /bras/{bra_id}/roll-forward: the next period of an approved BRA. */

@@ -1,6 +1,6 @@
 import { callerOf } from '../../../platform/auth/principal.js';
 import type { App } from '../../../platform/module.js';
-import { getSnapshotSchema, listSnapshotsSchema } from '../assessment/content.schemas.js';
+import { getSnapshotSchema, listSnapshotsSchema } from './snapshots.schemas.js';
 import type { BraSnapshotsService } from './snapshots.service.js';
 
 /** A BRA's snapshots (D6.10): read-only, taken at creation and approval. */

@@ -9,7 +9,7 @@ import { loadBraDetail, methodologyOf, type Methodology } from '../answer/detail
 import { findBra } from '../bras.repository.js';
 import { APPROVED, hasStatus } from '../bras.lifecycle.js';
 import { findSnapshot, insertSnapshot, listSnapshotActions, listSnapshots } from './snapshots.repository.js';
-import type { SnapshotAction } from '../assessment/content.schemas.js';
+import type { SnapshotAction } from './snapshots.schemas.js';
 import { inheritedSnapshotId } from './lineage.js';
 import { withCreatorNames } from '../answer/people.js';
 import { currentSnapshotContent, type StoredContent } from './snapshot-content.js';

@@ -7,7 +7,7 @@ import { versioned } from '../../../platform/versions/resource-state.js';
 import { AppError } from '../../../platform/errors/app-error.js';
 import { braStateAfter, lockedBra } from '../access.js';
 import { announceBraMove, recordBraChange } from '../changes.js';
-import { unratedIncludedLinks } from '../answer/detail.repository.js';
+import { unratedIncludedLinks } from './transitions.repository.js';
 import { takeSnapshot } from '../history/snapshots.service.js';
 import { markApproved, markCancelled, updateBra } from '../bras.repository.js';
 import { requireBraApprover, requireBraEditor } from '../bras.policy.js';
