@@ -9,7 +9,7 @@ import { braStateAfter, lockedBra, readableBra, requireEditable } from '../acces
 import { recordBraChange, touchBra } from '../changes.js';
 import { listControlRows, listScenarioRows } from '../answer/detail.repository.js';
 import { toControlView, toScenarioView } from '../answer/detail.presenter.js';
-import { findSubControl } from '../../controls/sub-controls.repository.js';
+import { findSubControl } from '../../controls/library/sub-controls.repository.js';
 import { findRiskScenario } from '../../risk-scenarios/risk-scenarios.repository.js';
 import {
   deleteControlLink,

@@ -1,20 +1,20 @@
 import type { Static } from 'typebox';
-import { recordChange } from '../../platform/audit/record-change.js';
-import { requireMember } from '../../platform/auth/policies.js';
-import type { Caller } from '../../platform/auth/principal.js';
-import { diffFields, fromTo, isEmptyDiff } from '../../platform/changes/field-diff.js';
-import { archiveVersioned, updateVersioned } from '../../platform/changes/versioned-change.js';
-import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinWork } from '../../platform/db/transaction.js';
-import { AppError, invalidState, notFound } from '../../platform/errors/app-error.js';
-import type { ChangeTerms } from '../../platform/versions/change-terms.js';
-import { representationState, versioned, type Versioned } from '../../platform/versions/resource-state.js';
-import { requireControlLibraryAdmin, requireTestRecorder } from './controls.policy.js';
-import { resolveControlScope } from './control-scope.js';
-import type { CreateSubControlBody, SubControlDetailView, SubControlListQuery, SubControlView, UpdateSubControlBody } from './controls.schemas.js';
+import { recordChange } from '../../../platform/audit/record-change.js';
+import { requireMember } from '../../../platform/auth/policies.js';
+import type { Caller } from '../../../platform/auth/principal.js';
+import { diffFields, fromTo, isEmptyDiff } from '../../../platform/changes/field-diff.js';
+import { archiveVersioned, updateVersioned } from '../../../platform/changes/versioned-change.js';
+import type { Executor } from '../../../platform/db/schema.js';
+import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
+import { AppError, invalidState, notFound } from '../../../platform/errors/app-error.js';
+import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
+import { representationState, versioned, type Versioned } from '../../../platform/versions/resource-state.js';
+import { requireControlLibraryAdmin, requireTestRecorder } from '../controls.policy.js';
+import { resolveControlScope } from '../effectiveness/control-scope.js';
+import type { CreateSubControlBody, SubControlDetailView, SubControlListQuery, SubControlView, UpdateSubControlBody } from '../controls.schemas.js';
 import { appendCurrentResult } from './sub-control-tests.repository.js';
 import { loadSubControlDetail, subControlState } from './sub-control-detail.js';
-import { totalEffectiveness } from './effectiveness-matrix.js';
+import { totalEffectiveness } from '../effectiveness-matrix.js';
 import {
   archiveSubControl,
   findKeyControlState,

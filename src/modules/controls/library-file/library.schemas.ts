@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { errorResponses } from '../../platform/http/schemas.js';
+import { errorResponses } from '../../../platform/http/schemas.js';
 import { LIBRARY_COLUMNS, MAX_IMPORT_ROWS } from './library-file.js';
 
 const TAGS = ['controls'];

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
-import type { Executor } from '../../platform/db/schema.js';
-import type { KeyControlsTable } from '../../platform/db/tables/controls.js';
-import { SUB_CONTROL_COLUMNS, type SubControlRow } from './sub-controls.repository.js';
+import type { Executor } from '../../../platform/db/schema.js';
+import type { KeyControlsTable } from '../../../platform/db/tables/controls.js';
+import { SUB_CONTROL_COLUMNS, type SubControlRow } from '../library/sub-controls.repository.js';
 
 /**
  * The active library in file order: key controls by name, each followed by its active sub-controls by

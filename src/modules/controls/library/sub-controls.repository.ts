@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
-import type { Executor } from '../../platform/db/schema.js';
-import type { SubControlsTable, TestOfDesign, TestOfEffectiveness, TotalEffectiveness } from '../../platform/db/tables/controls.js';
-import { subControlsInScope, type CountScope } from './effectiveness.repository.js';
+import type { Executor } from '../../../platform/db/schema.js';
+import type { SubControlsTable, TestOfDesign, TestOfEffectiveness, TotalEffectiveness } from '../../../platform/db/tables/controls.js';
+import { subControlsInScope, type CountScope } from '../effectiveness/effectiveness.repository.js';
 import { BULK_CHUNK } from './key-controls.repository.js';
 
 /** The sub-control columns the API returns. */

@@ -1,10 +1,10 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import { requireMember } from '../../platform/auth/policies.js';
-import type { Caller } from '../../platform/auth/principal.js';
-import { cursorBatches } from '../../platform/export/cursor.js';
-import { xlsxSheetStream } from '../../platform/export/xlsx-stream.js';
-import type { DB, Executor } from '../../platform/db/schema.js';
+import { requireMember } from '../../../platform/auth/policies.js';
+import type { Caller } from '../../../platform/auth/principal.js';
+import { cursorBatches } from '../../../platform/export/cursor.js';
+import { xlsxSheetStream } from '../../../platform/export/xlsx-stream.js';
+import type { DB, Executor } from '../../../platform/db/schema.js';
 import { LIBRARY_COLUMNS, encodeCell, libraryCsvHeader, libraryCsvRow, type LibraryRecord } from './library-file.js';
 import { libraryExportQuery } from './library.repository.js';
 

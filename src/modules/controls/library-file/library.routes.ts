@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { callerOf } from '../../platform/auth/principal.js';
-import { AppError } from '../../platform/errors/app-error.js';
-import type { App } from '../../platform/module.js';
+import { callerOf } from '../../../platform/auth/principal.js';
+import { AppError } from '../../../platform/errors/app-error.js';
+import type { App } from '../../../platform/module.js';
 import type { LibraryExportService } from './library-export.service.js';
 import type { LibraryImportService } from './library-import.service.js';
 import { CSV_TYPE, XLSX_TYPE } from './library-reader.js';

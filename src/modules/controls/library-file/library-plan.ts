@@ -1,6 +1,6 @@
 import type { ActiveKeyControl } from './library.repository.js';
 import type { ImportRow, RowProblem } from './library-file.js';
-import type { SubControlRow } from './sub-controls.repository.js';
+import type { SubControlRow } from '../library/sub-controls.repository.js';
 
 /** What an import does to one key control and its sub-controls: match by name, create what is new. */
 export interface KeyControlPlan {

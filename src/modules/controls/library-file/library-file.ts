@@ -1,6 +1,6 @@
-import type { TestOfDesign, TestOfEffectiveness } from '../../platform/db/tables/controls.js';
-import { csvRow, formulaSafe } from '../../platform/export/csv-cell.js';
-import { TOD_LEVELS, TOE_LEVELS } from './effectiveness-matrix.js';
+import type { TestOfDesign, TestOfEffectiveness } from '../../../platform/db/tables/controls.js';
+import { csvRow, formulaSafe } from '../../../platform/export/csv-cell.js';
+import { TOD_LEVELS, TOE_LEVELS } from '../effectiveness-matrix.js';
 
 /**
  * The control library as a file (CSV or XLSX): one row per active sub-control, with its key control's

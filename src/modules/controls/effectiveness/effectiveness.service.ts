@@ -1,7 +1,7 @@
-import { requireMember } from '../../platform/auth/policies.js';
-import type { Caller } from '../../platform/auth/principal.js';
-import { PRIMARY_READS, type RoutedReads } from '../../platform/db/read-routing.js';
-import type { Executor } from '../../platform/db/schema.js';
+import { requireMember } from '../../../platform/auth/policies.js';
+import type { Caller } from '../../../platform/auth/principal.js';
+import { PRIMARY_READS, type RoutedReads } from '../../../platform/db/read-routing.js';
+import type { Executor } from '../../../platform/db/schema.js';
 import { resolveControlScope, type ScopeQuery } from './control-scope.js';
 import { countByEffectiveness, countByTodAndToe, type EffectivenessCounts } from './effectiveness.repository.js';
 import { shapeHeatMap, type HeatMap } from './heat-map.js';

@@ -1,5 +1,5 @@
-import type { TestOfDesign, TestOfEffectiveness, TotalEffectiveness } from '../../platform/db/tables/controls.js';
-import { EFFECTIVENESS_MATRIX, TOD_LEVELS, TOE_LEVELS } from './effectiveness-matrix.js';
+import type { TestOfDesign, TestOfEffectiveness, TotalEffectiveness } from '../../../platform/db/tables/controls.js';
+import { EFFECTIVENESS_MATRIX, TOD_LEVELS, TOE_LEVELS } from '../effectiveness-matrix.js';
 
 /** One grouped row of the heat-map query: how many assessed sub-controls have this ToD and ToE. */
 export interface CellCount {

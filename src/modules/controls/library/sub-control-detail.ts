@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
-import type { Executor } from '../../platform/db/schema.js';
-import { representationState, type ResourceState } from '../../platform/versions/resource-state.js';
-import type { SubControlDetailView } from './controls.schemas.js';
+import type { Executor } from '../../../platform/db/schema.js';
+import { representationState, type ResourceState } from '../../../platform/versions/resource-state.js';
+import type { SubControlDetailView } from '../controls.schemas.js';
 import { presentTestRecord } from './sub-control-tests.presenter.js';
 import { countTestRecords, listTestRecords } from './sub-control-tests.repository.js';
 import type { VersionedSubControlRow } from './sub-controls.repository.js';

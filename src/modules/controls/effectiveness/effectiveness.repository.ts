@@ -1,6 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import type { Executor } from '../../platform/db/schema.js';
-import type { TestOfDesign, TestOfEffectiveness } from '../../platform/db/tables/controls.js';
+import type { Executor } from '../../../platform/db/schema.js';
+import type { TestOfDesign, TestOfEffectiveness } from '../../../platform/db/tables/controls.js';
 
 /**
  * Which sub-controls the counts cover. With a legal entity (and unit), only those linked to BRAs of it
@@ -17,7 +17,7 @@ export interface CountScope {
 
 /**
  * The sub-controls in scope, as a query over `sub_controls as sc`: both counts and the drill-down list
- * (sub-controls.repository.ts) are built on it, so a count and the list behind it always agree.
+ * (library/sub-controls.repository.ts) are built on it, so a count and the list behind it always agree.
  */
 export function subControlsInScope(db: Executor, enterpriseId: string, scope: CountScope) {
   let query = db.selectFrom('sub_controls as sc').where('sc.enterprise_id', '=', enterpriseId);

@@ -1,17 +1,17 @@
 import type { Static } from 'typebox';
-import { recordChange } from '../../platform/audit/record-change.js';
-import { requireMember } from '../../platform/auth/policies.js';
-import type { Caller } from '../../platform/auth/principal.js';
-import { diffFields, fromTo, isEmptyDiff } from '../../platform/changes/field-diff.js';
-import { archiveVersioned, updateVersioned } from '../../platform/changes/versioned-change.js';
-import type { Executor } from '../../platform/db/schema.js';
-import { inTransaction, joinWork } from '../../platform/db/transaction.js';
-import { invalidState } from '../../platform/errors/app-error.js';
-import type { ChangeTerms } from '../../platform/versions/change-terms.js';
-import { versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
-import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
-import type { CreateKeyControlBody, KeyControlListItem, KeyControlView, UpdateKeyControlBody } from './controls.schemas.js';
-import { requireControlLibraryAdmin } from './controls.policy.js';
+import { recordChange } from '../../../platform/audit/record-change.js';
+import { requireMember } from '../../../platform/auth/policies.js';
+import type { Caller } from '../../../platform/auth/principal.js';
+import { diffFields, fromTo, isEmptyDiff } from '../../../platform/changes/field-diff.js';
+import { archiveVersioned, updateVersioned } from '../../../platform/changes/versioned-change.js';
+import type { Executor } from '../../../platform/db/schema.js';
+import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
+import { invalidState } from '../../../platform/errors/app-error.js';
+import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
+import { versioned, versionState, type Versioned } from '../../../platform/versions/resource-state.js';
+import { loadPage, pageRequest, type Page } from '../../../platform/http/pagination.js';
+import type { CreateKeyControlBody, KeyControlListItem, KeyControlView, UpdateKeyControlBody } from '../controls.schemas.js';
+import { requireControlLibraryAdmin } from '../controls.policy.js';
 import {
   archiveKeyControl,
   countKeyControls,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EFFECTIVENESS_MATRIX } from './effectiveness-matrix.js';
+import { EFFECTIVENESS_MATRIX } from '../effectiveness-matrix.js';
 import { shapeHeatMap } from './heat-map.js';
 
 describe('heat map cells (4.3, D7.1)', () => {

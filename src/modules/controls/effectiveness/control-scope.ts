@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { assignedScope, requireAssigned, seesLegalEntity } from '../../platform/auth/policies.js';
-import type { Caller } from '../../platform/auth/principal.js';
-import type { Executor } from '../../platform/db/schema.js';
-import { AppError, forbidden } from '../../platform/errors/app-error.js';
-import { findBra } from '../bras/bras.repository.js';
-import { findBusinessUnit, findLegalEntity } from '../legal-entities/legal-entities.repository.js';
+import { assignedScope, requireAssigned, seesLegalEntity } from '../../../platform/auth/policies.js';
+import type { Caller } from '../../../platform/auth/principal.js';
+import type { Executor } from '../../../platform/db/schema.js';
+import { AppError, forbidden } from '../../../platform/errors/app-error.js';
+import { findBra } from '../../bras/bras.repository.js';
+import { findBusinessUnit, findLegalEntity } from '../../legal-entities/legal-entities.repository.js';
 import type { CountScope } from './effectiveness.repository.js';
 
 const invalidReference = (field: string, why: string) => new AppError('INVALID_REFERENCE', `${field} ${why}`, { field });

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
-import type { Executor } from '../../platform/db/schema.js';
-import type { SubControlTestsTable, TestRecordSource } from '../../platform/db/tables/controls.js';
+import type { Executor } from '../../../platform/db/schema.js';
+import type { SubControlTestsTable, TestRecordSource } from '../../../platform/db/tables/controls.js';
 import { BULK_CHUNK } from './key-controls.repository.js';
 
 /** The result fields a test record keeps: the sub-control's state once the test was entered. */

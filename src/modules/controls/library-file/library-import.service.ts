@@ -1,20 +1,20 @@
-import { auditFrom, type AuditEvent } from '../../platform/audit/audit-events.js';
-import { writeAuditEntries } from '../../platform/audit/audit-writer.js';
-import type { Caller } from '../../platform/auth/principal.js';
+import { auditFrom, type AuditEvent } from '../../../platform/audit/audit-events.js';
+import { writeAuditEntries } from '../../../platform/audit/audit-writer.js';
+import type { Caller } from '../../../platform/auth/principal.js';
 import type { Transaction } from 'kysely';
-import type { DB, Executor } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
-import { AppError } from '../../platform/errors/app-error.js';
-import { diffFields, fromTo } from '../../platform/changes/field-diff.js';
-import { requireControlLibraryAdmin } from './controls.policy.js';
-import { totalEffectiveness } from './effectiveness-matrix.js';
-import { insertKeyControls, updateKeyControl } from './key-controls.repository.js';
+import type { DB, Executor } from '../../../platform/db/schema.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
+import { AppError } from '../../../platform/errors/app-error.js';
+import { diffFields, fromTo } from '../../../platform/changes/field-diff.js';
+import { requireControlLibraryAdmin } from '../controls.policy.js';
+import { totalEffectiveness } from '../effectiveness-matrix.js';
+import { insertKeyControls, updateKeyControl } from '../library/key-controls.repository.js';
 import { readLibraryFile, type ImportRow, type RowProblem } from './library-file.js';
 import { CSV_TYPE, UnreadableFile, XLSX_TYPE, readUpload } from './library-reader.js';
 import { planImport, type KeyControlPlan, type SubControlPlan } from './library-plan.js';
 import { loadActiveLibrary, lockLibraryForImport } from './library.repository.js';
-import { appendTestRecords, currentResultRecord } from './sub-control-tests.repository.js';
-import { insertSubControls, updateSubControl, type NewSubControl, type SubControlChanges } from './sub-controls.repository.js';
+import { appendTestRecords, currentResultRecord } from '../library/sub-control-tests.repository.js';
+import { insertSubControls, updateSubControl, type NewSubControl, type SubControlChanges } from '../library/sub-controls.repository.js';
 
 interface Counts {
   created: number;

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { Executor } from '../../platform/db/schema.js';
-import type { KeyControlsTable, SubControlsTable } from '../../platform/db/tables/controls.js';
+import type { Executor } from '../../../platform/db/schema.js';
+import type { KeyControlsTable, SubControlsTable } from '../../../platform/db/tables/controls.js';
 
 /** The key-control columns the API returns. */
 export const KEY_CONTROL_COLUMNS = ['id', 'name', 'description', 'archived', 'created_at', 'updated_at'] as const;
