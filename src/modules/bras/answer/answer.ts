@@ -5,7 +5,7 @@ import { braPeople } from './people.repository.js';
 import { userRef } from './people.js';
 import type { BraRow } from '../bras.repository.js';
 import { APPROVED, hasStatus } from '../bras.lifecycle.js';
-import type { BraAnswerView } from '../bras.schemas.js';
+import type { BraAnswerView } from './answer.schemas.js';
 import { appetiteBreaches } from './appetite-flags.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Executor } from '../../../platform/db/schema.js';
-import type { UserRef } from './answer.schemas.js';
+import type { UserRef } from '../bras.schemas.js';
 import { userNames, type UserNames } from './people.repository.js';
 
 /**

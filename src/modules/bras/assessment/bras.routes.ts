@@ -1,7 +1,7 @@
 import { callerOf } from '../../../platform/auth/principal.js';
 import { answer, termsOf } from '../../../platform/http/conditional/answers.js';
 import type { App } from '../../../platform/module.js';
-import { createBraSchema, getBraSchema, listBrasSchema, updateBraSchema } from '../bras.schemas.js';
+import { createBraSchema, getBraSchema, listBrasSchema, updateBraSchema } from './bras.schemas.js';
 import type { BrasService } from './bras.service.js';
 
 /** The BRAs themselves (2.1, 4.2): list, create, read, change. */

@@ -20,7 +20,9 @@ import {
   type BraChanges,
 } from '../bras.repository.js';
 import { braScopeFor, requireBraEditor } from '../bras.policy.js';
-import type { BraAnswerView, BraDetailView, BraView, CreateBraBody, ListBrasQuery, UpdateBraBody } from '../bras.schemas.js';
+import type { BraAnswerView } from '../answer/answer.schemas.js';
+import type { BraDetailView, BraView } from '../bras.schemas.js';
+import type { CreateBraBody, ListBrasQuery, UpdateBraBody } from './bras.schemas.js';
 
 /**
  * Business risk assessments (2.1, 3.1, 4.2, D6). A factory bound to an executor: given a transaction,

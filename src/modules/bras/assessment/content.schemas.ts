@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DataResponse, FreeText, ListResponse, MessageOnly, Nullable, Timestamp, Uuid, errorResponses } from '../../../platform/http/schemas.js';
-import { UserRef } from '../answer/answer.schemas.js';
-import { BRA_READERS, BraParams, ControlView, RiskLevel, ScenarioView } from '../bras.schemas.js';
+import { BRA_READERS, BraParams, ControlView, RiskLevel, ScenarioView, UserRef } from '../bras.schemas.js';
 
 /** A BRA's scenarios (D6.4), ratings (D6.5) and control links (D6.6). */
 

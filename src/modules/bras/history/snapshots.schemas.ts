@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ListResponse, Message, Nullable, Timestamp, Uuid, errorResponses } from '../../../platform/http/schemas.js';
-import { UserRef } from '../answer/answer.schemas.js';
-import { BRA_READERS, BraDetailView, BraParams, Methodology } from '../bras.schemas.js';
+import { BRA_READERS, BraDetailView, BraParams, Methodology, UserRef } from '../bras.schemas.js';
 
 /** A BRA's snapshots (D6.10): what they hold, and the two reads. */
 

@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DataResponse, Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../../platform/http/schemas.js';
-import { CommentVerdict, UserRef } from '../answer/answer.schemas.js';
-import { BraParams } from '../bras.schemas.js';
+import { BraParams, CommentVerdict, UserRef } from '../bras.schemas.js';
 
 /** Review comments of a BRA (issue 35): appended, never edited or deleted. */
 
