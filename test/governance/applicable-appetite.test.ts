@@ -38,6 +38,16 @@ describe('the applicable appetite and the above-appetite comparison, in SQL', as
     }
   });
 
+  it('the fragment reads a BRA row’s own columns, or the ids given as parameters, and ranks the candidates most specific first', () => {
+    const ofBra = applicableAppetite(braPlace('b'), sql`ra.threshold_value`).compile(ctx.db);
+    expect(ofBra.parameters).toEqual([]);
+    expect(ofBra.sql).toContain('ra.enterprise_id = b.enterprise_id');
+    expect(ofBra.sql).toContain('ra.legal_entity_id = b.legal_entity_id and (ra.business_unit_id is null or ra.business_unit_id = b.business_unit_id)');
+    expect(ofBra.sql).toMatch(/order by \(ra\.business_unit_id is not null\)::int \+ \(ra\.legal_entity_id is not null\)::int desc\s+limit 1\)$/);
+    expect(applicableAppetite(placeOf('e', 'l', null)).compile(ctx.db).parameters).toEqual(['e', 'l', null]);
+    expect(aboveAppetiteSql('r.risk_score', 'ap.threshold_value').compile(ctx.db).sql).toBe('r.risk_score > ap.threshold_value');
+  });
+
   it('another enterprise’s records never apply', async () => {
     const mine = await createGovernedEnterprise(ctx);
     const theirs = await createGovernedEnterprise(ctx);

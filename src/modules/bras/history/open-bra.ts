@@ -8,20 +8,11 @@ import { recordBraChange } from '../changes.js';
 import { takeSnapshot } from './snapshots.service.js';
 import { OPENING_STATUS } from '../bras.lifecycle.js';
 import { requireBraAuthor, requireBraAuthorIn } from '../bras.policy.js';
-import { insertBra } from '../bras.repository.js';
+import { insertBra, type NewBra } from '../bras.repository.js';
 import type { BraDetailView } from '../bras.schemas.js';
 
 /** A new BRA: its place, its fields and, when it is a roll-forward, the approved BRA it continues. */
-export interface Opening {
-  name: string;
-  description: string | null;
-  legal_entity_id: string;
-  business_unit_id: string | null;
-  period: string;
-  assessor: string;
-  start_date: string | null;
-  rolledFrom?: { braId: string; snapshotId: string | null };
-}
+export type Opening = Omit<NewBra, 'created_by' | 'rolled_from_bra_id'> & { rolledFrom?: { braId: string; snapshotId: string | null } };
 
 /** What a roll-forward puts in the new BRA before its first snapshot: `changes`, each audited as an update of the BRA (D10.3). */
 export interface Filling<T> {
