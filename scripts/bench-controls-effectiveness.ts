@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { sql } from 'kysely';
-import { countByEffectiveness, countByTodAndToe } from '../src/modules/controls/effectiveness.repository.js';
+import { countByEffectiveness, countByTodAndToe } from '../src/modules/controls/effectiveness/effectiveness.repository.js';
 import { openDatabase } from '../src/platform/db/engine.js';
 import { migrateToLatest } from '../src/platform/db/migrator.js';
 

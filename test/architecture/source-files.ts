@@ -8,7 +8,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SRC = join(ROOT, 'src');
 
 export interface SourceFile {
-  /** Relative to the repository root, with forward slashes: `src/modules/bras/bras.service.ts`. */
+  /** Relative to the repository root, with forward slashes: `src/modules/bras/assessment/bras.service.ts`. */
   path: string;
   text: string;
 }

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
-import { auditEntries } from '../support/audit.js';
+import { auditEntries, countAuditEntries } from '../support/audit.js';
 import { insertAction } from '../support/actions-factories.js';
 import { addScenarioLink, createBra, createBraWorld, createSubControl, linkControl, rateBoth } from '../support/bras-factories.js';
-import { createBusinessUnit, type TestUser } from '../support/factories.js';
+import { createBusinessUnit, createLegalEntity, type TestUser } from '../support/factories.js';
 
 /** Roll-forward, the snapshots a rolled-forward BRA inherits, and the diff between snapshots (issue 35). */
 describe('BRA continuity: roll-forward, snapshots and diff', async () => {
@@ -113,13 +113,46 @@ describe('BRA continuity: roll-forward, snapshots and diff', async () => {
       }
     });
 
-    it('refuses a BRA whose business unit was archived since (409 INVALID_STATE): a new BRA cannot take it', async () => {
+    it('refuses a BRA whose business unit was archived since (400 INVALID_REFERENCE, as POST /bras): a new BRA cannot take it', async () => {
       const unit = await createBusinessUnit(ctx, w.enterprise.id, w.entity.id);
       const source = await approvedBra(unit.id);
       await ctx.db.updateTable('business_units').set({ archived_at: new Date() }).where('id', '=', unit.id).execute();
       const response = await rollForward(w.admin, source.bra.id);
-      expect(response.statusCode, response.body).toBe(409);
-      expect(response.json().code).toBe('INVALID_STATE');
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'INVALID_REFERENCE', details: { field: 'business_unit_id' } });
+      expect(await ctx.db.selectFrom('bras').select('id').where('rolled_from_bra_id', '=', source.bra.id).execute()).toEqual([]);
+    });
+
+    it('an archived legal entity or business unit gets one answer from POST /bras and from a roll-forward: 400 INVALID_REFERENCE naming the field, nothing written', async () => {
+      const entity = await createLegalEntity(ctx, w.enterprise.id);
+      const unit = await createBusinessUnit(ctx, w.enterprise.id, entity.id);
+      const approvedIn = async (businessUnitId: string | null) => {
+        const bra = await createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: entity.id, businessUnitId, status: 'in_progress', createdBy: w.admin.id });
+        await ok(w.admin, 'POST', `/bras/${bra.id}/approve`, {});
+        return bra;
+      };
+      const [ofEntity, ofUnit] = [await approvedIn(null), await approvedIn(unit.id)];
+      const create = (businessUnitId?: string) =>
+        call(w.admin, 'POST', '/bras', { name: `New ${randomUUID().slice(0, 8)}`, legal_entity_id: entity.id, period: 'FY2027', assessor: 'A', ...(businessUnitId ? { business_unit_id: businessUnitId } : {}) });
+      const answer = (response: Awaited<ReturnType<typeof call>>) => [response.statusCode, response.json().code, response.json().details];
+      const before = await countAuditEntries(ctx, w.enterprise.id);
+
+      await ctx.db.updateTable('business_units').set({ archived_at: new Date() }).where('id', '=', unit.id).execute();
+      const unitAnswers = [answer(await create(unit.id)), answer(await rollForward(w.admin, ofUnit.id))];
+      expect(unitAnswers).toEqual([
+        [400, 'INVALID_REFERENCE', { field: 'business_unit_id' }],
+        [400, 'INVALID_REFERENCE', { field: 'business_unit_id' }],
+      ]);
+
+      await ctx.db.updateTable('legal_entities').set({ archived_at: new Date() }).where('id', '=', entity.id).execute();
+      const entityAnswers = [answer(await create()), answer(await rollForward(w.admin, ofEntity.id)), answer(await rollForward(w.admin, ofUnit.id))];
+      expect(entityAnswers).toEqual([
+        [400, 'INVALID_REFERENCE', { field: 'legal_entity_id' }],
+        [400, 'INVALID_REFERENCE', { field: 'legal_entity_id' }],
+        [400, 'INVALID_REFERENCE', { field: 'legal_entity_id' }],
+      ]);
+      expect(await ctx.db.selectFrom('bras').select('id').where('legal_entity_id', '=', entity.id).execute()).toHaveLength(2);
+      expect(await countAuditEntries(ctx, w.enterprise.id)).toBe(before);
     });
 
     it('D5: reviewers and assessors elsewhere 403; another enterprise 404; a name taken 409; an unknown member 422', async () => {

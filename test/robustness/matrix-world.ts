@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { takeSnapshot } from '../../src/modules/bras/bra-snapshots.service.js';
+import { takeSnapshot } from '../../src/modules/bras/history/snapshots.service.js';
 import type { TestContext } from '../support/app.js';
 import { insertAction } from '../support/actions-factories.js';
 import { addScenarioLink, createAppetite, createBra, createRiskScenario, rateBoth, createSubControl } from '../support/bras-factories.js';

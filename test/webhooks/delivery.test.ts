@@ -1,6 +1,6 @@
 import { NO_TERMS } from '../../src/platform/versions/change-terms.js';
 import { describe, expect, it } from 'vitest';
-import { createBraTransitionsService } from '../../src/modules/bras/bra-transitions.service.js';
+import { createBraTransitionsService } from '../../src/modules/bras/review/transitions.service.js';
 import type { Caller } from '../../src/platform/auth/principal.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
 import { createTestContext } from '../support/app.js';

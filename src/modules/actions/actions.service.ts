@@ -11,7 +11,7 @@ import { AppError, forbidden, invalidState } from '../../platform/errors/app-err
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
-import { findScenarioLink } from '../bras/bra-content.repository.js';
+import { findScenarioLink } from '../bras/assessment/content.repository.js';
 import { findBra } from '../bras/bras.repository.js';
 import { requireActionEditor } from './actions.policy.js';
 import { presentAction } from './actions.presenter.js';

@@ -2,22 +2,22 @@ import { checkpointKeySource, hasCheckpointKey } from '../../platform/audit/chec
 import type { Executor } from '../../platform/db/schema.js';
 import { defineModule, type ServicePlatform } from '../../platform/module.js';
 import { createCheckpointsService } from '../audit-trail/checkpoints.service.js';
-import { registerBraDiffRoutes } from './bra-diff.routes.js';
-import { createBraDiffService } from './bra-diff.service.js';
-import { registerRollForwardRoutes } from './roll-forward.routes.js';
-import { createRollForwardService } from './roll-forward.service.js';
-import { registerBraCommentRoutes } from './bra-comments.routes.js';
-import { createBraCommentsService } from './bra-comments.service.js';
-import { registerBraContentRoutes } from './bra-content.routes.js';
-import { createBraContentService } from './bra-content.service.js';
-import { registerBraSnapshotRoutes } from './bra-snapshots.routes.js';
-import { createBraSnapshotsService } from './bra-snapshots.service.js';
-import { registerBraTransitionRoutes } from './bra-transitions.routes.js';
-import { createBraTransitionsService } from './bra-transitions.service.js';
-import { registerBraRoutes } from './bras.routes.js';
-import { registerBulkScenarioRoutes } from './bulk-scenarios.routes.js';
-import { createBulkScenariosService } from './bulk-scenarios.service.js';
-import { createBrasService } from './bras.service.js';
+import { registerBraDiffRoutes } from './history/diff.routes.js';
+import { createBraDiffService } from './history/diff.service.js';
+import { registerRollForwardRoutes } from './history/roll-forward.routes.js';
+import { createRollForwardService } from './history/roll-forward.service.js';
+import { registerBraCommentRoutes } from './review/comments.routes.js';
+import { createBraCommentsService } from './review/comments.service.js';
+import { registerBraContentRoutes } from './assessment/content.routes.js';
+import { createBraContentService } from './assessment/content.service.js';
+import { registerBraSnapshotRoutes } from './history/snapshots.routes.js';
+import { createBraSnapshotsService } from './history/snapshots.service.js';
+import { registerBraTransitionRoutes } from './review/transitions.routes.js';
+import { createBraTransitionsService } from './review/transitions.service.js';
+import { registerBraRoutes } from './assessment/bras.routes.js';
+import { registerBulkScenarioRoutes } from './assessment/bulk-scenarios.routes.js';
+import { createBulkScenariosService } from './assessment/bulk-scenarios.service.js';
+import { createBrasService } from './assessment/bras.service.js';
 
 /**
  * After an approval, the enterprise's chain head is signed (audit-trail's checkpoints), when a checkpoint

@@ -34,20 +34,20 @@ export function requireBraAuthor(caller: Principal): asserts caller is Principal
   requireRole(caller, ['admin', 'assessor'], 'creating BRAs');
 }
 
-/** POST /bras in a place: an author assigned to it (client admins are everywhere). */
-export const canCreateBraIn = (caller: Principal, place: BraPlace): boolean =>
-  permits(() => {
-    requireBraAuthor(caller);
-    requireAssigned(caller, place.legal_entity_id, place.business_unit_id);
-  });
+/** A new BRA in a place (POST /bras, a roll-forward): an author assigned to it (client admins are everywhere). */
+export function requireBraAuthorIn(caller: Principal, place: BraPlace): void {
+  requireBraAuthor(caller);
+  requireAssigned(caller, place.legal_entity_id, place.business_unit_id);
+}
+
+export const canCreateBraIn = (caller: Principal, place: BraPlace): boolean => permits(() => requireBraAuthorIn(caller, place));
 
 /**
  * Rolling an approved BRA forward (POST /bras/{id}/roll-forward): whoever may create a BRA in its place, client
  * admins or an assessor assigned to its entity or unit. The new BRA is theirs (created_by), so they may edit it.
  */
 export function requireBraRoller(caller: Principal, bra: BraPlace): void {
-  requireBraAuthor(caller);
-  requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
+  requireBraAuthorIn(caller, bra);
 }
 
 export const canRollForwardBra = (caller: Principal, bra: BraPlace): boolean => permits(() => requireBraRoller(caller, bra));

@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
 import type { BraStatus, BrasTable } from '../../platform/db/tables/bras.js';
+import { BRA_MOVES } from './bras.lifecycle.js';
 
 /** The BRA rows themselves (SQL only). Every query names the enterprise. */
 
@@ -161,7 +162,7 @@ export async function markApproved(
   approval: { approved_by: string; final_comment: string | null; snapshot_id: string },
 ) {
   return updateOne(db, enterpriseId, braId)
-    .set({ ...approval, status: 'approved', approved_at: NOW, completion_date: TODAY_UTC, updated_at: NOW })
+    .set({ ...approval, status: BRA_MOVES.approve.to, approved_at: NOW, completion_date: TODAY_UTC, updated_at: NOW })
     .returning(BRA_COLUMNS)
     .executeTakeFirstOrThrow();
 }
@@ -174,7 +175,7 @@ export async function markCancelled(
   cancellation: { cancelled_by: string; cancellation_reason: string | null },
 ) {
   return updateOne(db, enterpriseId, braId)
-    .set({ ...cancellation, status: 'cancelled', cancelled_at: NOW, updated_at: NOW })
+    .set({ ...cancellation, status: BRA_MOVES.cancel.to, cancelled_at: NOW, updated_at: NOW })
     .returning(BRA_COLUMNS)
     .executeTakeFirstOrThrow();
 }

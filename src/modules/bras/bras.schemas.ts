@@ -1,33 +1,69 @@
 import { Type, type Static } from 'typebox';
-import {
-  CalendarDate,
-  DataResponse,
-  FreeText,
-  Name,
-  Nullable,
-  PageResponse,
-  PaginationQuery,
-  Timestamp,
-  Uuid,
-  errorResponses,
-} from '../../platform/http/schemas.js';
-import { braAnswerProperties, scenarioAppetiteProperties, summaryAppetiteProperties } from './bra-answer.schemas.js';
+import { CalendarDate, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
+import { BRA_STATUSES } from './bras.lifecycle.js';
 
-/** The BRA's own resources (2.1, 4.2); its scenarios, ratings, controls and snapshots are in bra-content.schemas.ts. */
+/**
+ * A BRA on the wire (2.1): the shapes every part of the module shares, from its status to the get-BRA data a
+ * snapshot also stores. Each room's routes have their own schemas (assessment/, review/, history/, answer/).
+ */
 
-export const BraStatus = Type.Enum(['draft', 'in_progress', 'under_review', 'approved', 'cancelled'], {
+export const BraStatus = Type.Enum(BRA_STATUSES, {
   description: 'Where the BRA is in its life (3.1, D6.7)',
 });
 export const RiskLevel = Type.Enum(['Low', 'Medium', 'High', 'Very High'], {
   description: 'The band of the risk score (D6.1): 1–4 Low, 5–9 Medium, 10–15 High, 16–25 Very High',
 });
 
-const Label = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 const NamedRef = (what: string) =>
   Type.Object({ id: Uuid(`The ${what}`), name: Type.String({ description: `Name of the ${what}` }) });
 
+/** A user as a BRA answer names them, so a reader needs no user lookup they may not be allowed. */
+export const UserRef = Type.Object(
+  { id: Uuid('The user'), full_name: Type.String({ description: 'Their full name' }) },
+  { description: 'The user named by the sibling id member, with their name', examples: [{ id: '2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e', full_name: 'Olivia Hart' }] },
+);
+export type UserRef = Static<typeof UserRef>;
+
+export const AppetiteBreachView = Type.Object(
+  {
+    id: Uuid('The scenario link'),
+    risk_scenario_id: Uuid('The catalogue scenario'),
+    name: Type.String({ description: 'Name of the catalogue scenario' }),
+    residual_score: Type.Integer({ minimum: 1, maximum: 25, description: 'Its current residual risk score' }),
+    threshold: Type.Integer({ description: 'The appetite threshold it exceeds' }),
+  },
+  {
+    description: 'An included scenario whose residual risk score exceeds the threshold',
+    examples: [{ id: '9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01', risk_scenario_id: '4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b', name: 'Card-not-present fraud', residual_score: 12, threshold: 9 }],
+  },
+);
+
+/** Members of each scenario of the get-BRA (and of a snapshot's content). */
+export const scenarioAppetiteProperties = {
+  applicable_threshold: Nullable(
+    Type.Integer({
+      description:
+        "The threshold of the BRA's applicable appetite the scenario is judged against (for an approved BRA, the one pinned by its approval snapshot); null only in content without an appetite",
+    }),
+  ),
+  above_appetite: Nullable(
+    Type.Boolean({ description: 'Its residual risk score exceeds applicable_threshold; null while it has no residual rating, and for an excluded scenario' }),
+  ),
+};
+
+/** The member the summary gains. */
+export const summaryAppetiteProperties = {
+  scenarios_above_appetite: Type.Array(AppetiteBreachView, {
+    description: 'The scenarios risks_above_appetite counts, by name: highest residual score first, then by name',
+  }),
+};
+
+export const CommentVerdict = Type.Enum(['recommend_approval', 'changes_requested'], {
+  description: "A reviewer's opinion on the BRA as it stands",
+});
+
 /** The fields of a BRA as lists and the get-BRA show them. */
-const braProperties = {
+export const braProperties = {
   id: Uuid(),
   name: Type.String({ description: 'Unique within the enterprise (case-insensitive)' }),
   description: Nullable(Type.String({ description: 'What the assessment covers' })),
@@ -139,113 +175,29 @@ export const BraDetailView = Type.Object({
 });
 export type BraDetailView = Static<typeof BraDetailView>;
 
-/** The get-BRA answer: the BRA's data with the people it names, its review comments and (approved) today's breaches. */
-export const BraAnswerView = Type.Object({ ...BraDetailView.properties, ...braAnswerProperties });
-export type BraAnswerView = Static<typeof BraAnswerView>;
-
 export const BraParams = Type.Object({ bra_id: Uuid('The BRA') });
 
-export const ListBrasQuery = Type.Object({
-  status: Type.Optional(BraStatus),
-  legal_entity_id: Type.Optional(Uuid('Only BRAs of this legal entity (403 when not assigned to the caller)')),
-  business_unit_id: Type.Optional(Uuid('Only BRAs of this business unit (403 when not assigned to the caller)')),
-  ...PaginationQuery,
-});
-export type ListBrasQuery = Static<typeof ListBrasQuery>;
+/** Who reads a BRA and what it holds, as the OpenAPI descriptions say it. */
+export const BRA_READERS = 'Readable by client admins, and by assessors and reviewers assigned to the BRA (D5).';
 
-export const CreateBraBody = Type.Object(
+export const Methodology = Type.Object(
   {
-    name: Name('Unique within the enterprise (case-insensitive); at most 200 characters'),
-    description: Type.Optional(Nullable(FreeText('What the assessment covers; at most 5,000 characters'))),
-    legal_entity_id: Uuid('A legal entity of the enterprise (assigned to the caller, for an assessor)'),
-    business_unit_id: Type.Optional(Nullable(Uuid('A business unit of that legal entity'))),
-    period: Label('Free-text label of the assessment period, at most 200 characters'),
-    assessor: Label('Name of the assessor, at most 200 characters'),
-    start_date: Type.Optional(Nullable(CalendarDate('When the assessment starts'))),
+    risk_bands: Type.Array(
+      Type.Object({ level: RiskLevel, min: Type.Integer(), max: Type.Integer() }),
+      { description: 'The score bands of D6.1 the ratings were levelled with' },
+    ),
+    appetite: Nullable(
+      Type.Object(
+        {
+          id: Uuid('The appetite record (it may have changed or been deleted since)'),
+          risk_level: RiskLevel,
+          threshold_value: Type.Integer({ description: 'The threshold risks_above_appetite was counted against' }),
+          legal_entity_id: Nullable(Uuid()),
+          business_unit_id: Nullable(Uuid()),
+        },
+        { description: 'The applicable appetite (D6.9) as it was when the snapshot was taken' },
+      ),
+    ),
   },
-  { additionalProperties: false },
+  { description: 'What the summary was computed under, pinned with the snapshot' },
 );
-export type CreateBraBody = Static<typeof CreateBraBody>;
-
-export const CreatedBraView = Type.Object({
-  id: braProperties.id,
-  name: braProperties.name,
-  description: braProperties.description,
-  legal_entity_id: braProperties.legal_entity_id,
-  business_unit_id: braProperties.business_unit_id,
-  status: BraStatus,
-  period: braProperties.period,
-  assessor: braProperties.assessor,
-  start_date: braProperties.start_date,
-  created_at: braProperties.created_at,
-  updated_at: braProperties.updated_at,
-});
-
-// legal_entity_id, business_unit_id and status are not members: sending them is a 422 (D6.7).
-export const UpdateBraBody = Type.Object(
-  {
-    name: Type.Optional(Name('Unique within the enterprise (case-insensitive); at most 200 characters')),
-    description: Type.Optional(Nullable(FreeText('What the assessment covers; empty or null clears it'))),
-    period: Type.Optional(Label('Free-text label of the assessment period, at most 200 characters')),
-    assessor: Type.Optional(Label('Name of the assessor, at most 200 characters')),
-  },
-  { additionalProperties: false },
-);
-export type UpdateBraBody = Static<typeof UpdateBraBody>;
-
-export const UpdatedBraView = Type.Object({
-  id: braProperties.id,
-  name: braProperties.name,
-  description: braProperties.description,
-  status: BraStatus,
-  period: braProperties.period,
-  assessor: braProperties.assessor,
-  updated_at: braProperties.updated_at,
-});
-
-const tags = ['bras'];
-
-export const listBrasSchema = {
-  summary: 'List BRAs',
-  description:
-    'Client admins see every BRA of the enterprise; assessors and reviewers those of their assigned entities and units (D5). ' +
-    'A filter naming an entity or unit unknown in the enterprise is 400 INVALID_REFERENCE, one not assigned to the caller 403. Newest first.',
-  operationId: 'bras.list',
-  tags,
-  querystring: ListBrasQuery,
-  response: { 200: PageResponse(BraView), ...errorResponses([]) },
-};
-
-export const createBraSchema = {
-  summary: 'Create a BRA',
-  description:
-    'Client admins, and assessors for their assigned entities (4.2 rules 1–4). The BRA starts as draft and its `created` snapshot is taken in the same transaction.',
-  operationId: 'bras.create',
-  tags,
-  body: CreateBraBody,
-  response: { 201: DataResponse(CreatedBraView), ...errorResponses([409, 413, 415, 422]) },
-};
-
-export const getBraSchema = {
-  summary: 'Get a BRA with its scenarios, controls and summary',
-  description:
-    'Readable by client admins, and by assessors and reviewers assigned to its entity or unit (D5). ' +
-    "An approved BRA's summary and scenario flags are those of its approval (the appetite pinned by its approval snapshot); " +
-    "current_appetite_breaches shows today's.",
-  operationId: 'bras.get',
-  tags,
-  params: BraParams,
-  response: { 200: DataResponse(BraAnswerView), ...errorResponses([404]) },
-};
-
-export const updateBraSchema = {
-  summary: 'Change a BRA',
-  description:
-    'Only while draft or in progress (4.2); by client admins, or by the assessor who created it while still assigned. ' +
-    'legal_entity_id, business_unit_id and status cannot be sent (422).',
-  operationId: 'bras.update',
-  tags,
-  params: BraParams,
-  body: UpdateBraBody,
-  response: { 200: DataResponse(UpdatedBraView), ...errorResponses([404, 409, 413, 415, 422]) },
-};

@@ -1,14 +1,14 @@
 import { defineModule } from '../../platform/module.js';
 import { registerControlRoutes } from './controls.routes.js';
-import { createEffectivenessService } from './effectiveness.service.js';
-import { createKeyControlsService } from './key-controls.service.js';
-import { createLibraryExportService } from './library-export.service.js';
-import { createLibraryImportService } from './library-import.service.js';
-import { registerLibraryRoutes } from './library.routes.js';
+import { createEffectivenessService } from './effectiveness/effectiveness.service.js';
+import { createKeyControlsService } from './library/key-controls.service.js';
+import { createLibraryExportService } from './library-file/library-export.service.js';
+import { createLibraryImportService } from './library-file/library-import.service.js';
+import { registerLibraryRoutes } from './library-file/library.routes.js';
 import { registerStarterLibraryRoutes } from './starter-library/starter-library.routes.js';
 import { createStarterLibraryService } from './starter-library/starter-library.service.js';
-import { createSubControlTestsService } from './sub-control-tests.service.js';
-import { createSubControlsService } from './sub-controls.service.js';
+import { createSubControlTestsService } from './library/sub-control-tests.service.js';
+import { createSubControlsService } from './library/sub-controls.service.js';
 
 /**
  * Control assurance (4.3, D7.1, D7.2): the control library, test results and their history, effectiveness

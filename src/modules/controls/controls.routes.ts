@@ -17,10 +17,10 @@ import {
   updateKeyControlSchema,
   updateSubControlSchema,
 } from './controls.schemas.js';
-import type { EffectivenessService } from './effectiveness.service.js';
-import type { KeyControlsService } from './key-controls.service.js';
-import type { SubControlTestsService } from './sub-control-tests.service.js';
-import type { SubControlsService } from './sub-controls.service.js';
+import type { EffectivenessService } from './effectiveness/effectiveness.service.js';
+import type { KeyControlsService } from './library/key-controls.service.js';
+import type { SubControlTestsService } from './library/sub-control-tests.service.js';
+import type { SubControlsService } from './library/sub-controls.service.js';
 
 export interface ControlServices {
   keyControls: KeyControlsService;

@@ -1,5 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
+import { liveBraSql } from '../bras/bras.lifecycle.js';
+import { aboveAppetiteSql, applicableAppetite, braPlace } from './appetite-rules.js';
 import type { AppetiteScope } from './risk-appetite.repository.js';
 
 export interface ScenarioAboveAppetite {
@@ -15,10 +17,10 @@ export interface ScenarioAboveAppetite {
 }
 
 /**
- * The included scenarios of live BRAs (not approved, not cancelled) under an appetite scope whose current
- * residual score is above the BRA's applicable appetite (D6.9: the unit's record, else the entity's, else
- * the default), in one statement. Read of the BRAs' tables in a query of our own (they are the bras
- * module's); run before and after an appetite change, the difference is what the change pushed above.
+ * The included scenarios of live BRAs (bras.lifecycle.ts) under an appetite scope whose current residual
+ * score is above the BRA's applicable appetite (D6.9, appetite-rules.ts), in one statement. Read of the BRAs'
+ * tables in a query of our own (they are the bras module's); run before and after an appetite change, the
+ * difference is what the change pushed above.
  */
 export async function scenariosAboveAppetite(trx: Transaction<DB>, enterpriseId: string, scope: AppetiteScope): Promise<ScenarioAboveAppetite[]> {
   const { rows } = await sql<ScenarioAboveAppetite>`
@@ -29,17 +31,11 @@ export async function scenariosAboveAppetite(trx: Transaction<DB>, enterpriseId:
     join risk_scenarios rs on rs.enterprise_id = l.enterprise_id and rs.id = l.risk_scenario_id
     join bra_ratings r on r.enterprise_id = l.enterprise_id and r.bra_risk_scenario_id = l.id
       and r.rating_type = 'residual' and r.superseded_at is null
-    cross join lateral (
-      select ra.id, ra.threshold_value from risk_appetites ra
-      where ra.enterprise_id = b.enterprise_id
-        and (ra.legal_entity_id is null
-          or (ra.legal_entity_id = b.legal_entity_id and (ra.business_unit_id is null or ra.business_unit_id = b.business_unit_id)))
-      order by (ra.business_unit_id is not null)::int + (ra.legal_entity_id is not null)::int desc
-      limit 1) a
+    cross join lateral ${applicableAppetite(braPlace('b'), sql`ra.id, ra.threshold_value`)} a
     where b.enterprise_id = ${enterpriseId}
-      and b.status in ('draft', 'in_progress', 'under_review')
+      and ${liveBraSql('b')}
       and (${scope.legalEntityId}::uuid is null or b.legal_entity_id = ${scope.legalEntityId})
       and (${scope.businessUnitId}::uuid is null or b.business_unit_id = ${scope.businessUnitId})
-      and r.risk_score > a.threshold_value`.execute(trx);
+      and ${aboveAppetiteSql('r.risk_score', 'a.threshold_value')}`.execute(trx);
   return rows;
 }

@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
 import type { RiskLevel } from '../../platform/db/tables/governance.js';
+import { appetiteCandidates, MOST_SPECIFIC_FIRST, placeOf } from './appetite-rules.js';
 
 export interface AppetiteScope {
   legalEntityId: string | null;
@@ -22,25 +23,15 @@ const APPETITE_COLUMNS = [
 ] as const;
 
 /**
- * D6.9 in one statement: the record of the business unit, else of the legal entity (unit null), else the
- * enterprise default, picked by ordering the (at most three) candidates by specificity. Served by the
- * unique index on the scope.
+ * D6.9 in one statement: the record of the business unit, else of the legal entity, else the enterprise
+ * default (appetite-rules.ts: the candidates, the most specific first). Served by the unique index on the scope.
  */
 export async function findApplicableAppetite(db: Executor, enterpriseId: string, scope: AppetiteScope) {
   return db
-    .selectFrom('risk_appetites')
+    .selectFrom('risk_appetites as ra')
     .select(APPETITE_COLUMNS)
-    .where('enterprise_id', '=', enterpriseId)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('legal_entity_id', 'is', null), eb('business_unit_id', 'is', null)]),
-        eb.and([eb('legal_entity_id', '=', scope.legalEntityId), eb('business_unit_id', 'is', null)]),
-        ...(scope.businessUnitId === null
-          ? []
-          : [eb.and([eb('legal_entity_id', '=', scope.legalEntityId), eb('business_unit_id', '=', scope.businessUnitId)])]),
-      ]),
-    )
-    .orderBy(sql`(business_unit_id is not null)::int + (legal_entity_id is not null)::int`, 'desc')
+    .where(appetiteCandidates(placeOf(enterpriseId, scope.legalEntityId, scope.businessUnitId)))
+    .orderBy(MOST_SPECIFIC_FIRST)
     .limit(1)
     .executeTakeFirst();
 }

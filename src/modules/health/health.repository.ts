@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
+import { braStatusSql, liveBraSql, NOT_CANCELLED } from '../bras/bras.lifecycle.js';
+import { aboveAppetiteSql, applicableAppetite, braPlace } from '../governance/appetite-rules.js';
 import type { HealthSignals, HealthStatus } from './health-score.js';
 
 export type EnterpriseSignals = HealthSignals & { enterprise_id: string };
@@ -12,7 +14,8 @@ const PERIOD_DAYS = 365;
 /**
  * The health signals of the enterprises named (or of all of them), in one statement: one correlated count
  * per signal and enterprise, each served by an index on enterprise_id. Reads other modules' tables in its
- * own query, as a read-only report does; the applicable appetite is D6.9's (unit, else entity, else default).
+ * own query, as a read-only report does; the applicable appetite and what is above it are governance's
+ * (appetite-rules.ts), the statuses the BRA lifecycle's.
  */
 export async function countSignals(db: Executor, today: string, enterpriseIds: readonly string[] | 'all'): Promise<EnterpriseSignals[]> {
   if (enterpriseIds !== 'all' && enterpriseIds.length === 0) return [];
@@ -26,17 +29,10 @@ export async function countSignals(db: Executor, today: string, enterpriseIds: r
         join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
         join bra_ratings r on r.enterprise_id = l.enterprise_id and r.bra_risk_scenario_id = l.id
           and r.rating_type = 'residual' and r.superseded_at is null
-        where b.enterprise_id = e.id and b.status <> 'cancelled'
-          and r.risk_score > (
-            select p.threshold_value from risk_appetites p
-            where p.enterprise_id = b.enterprise_id
-              and ((p.legal_entity_id is null and p.business_unit_id is null)
-                or (p.legal_entity_id = b.legal_entity_id and p.business_unit_id is null)
-                or (p.legal_entity_id = b.legal_entity_id and p.business_unit_id = b.business_unit_id))
-            order by (p.business_unit_id is not null)::int + (p.legal_entity_id is not null)::int desc
-            limit 1))::int as scenarios_above_appetite,
+        where b.enterprise_id = e.id and ${braStatusSql(NOT_CANCELLED, 'b')}
+          and ${aboveAppetiteSql('r.risk_score', applicableAppetite(braPlace('b'), sql`ra.threshold_value`))})::int as scenarios_above_appetite,
       (select count(*) from bras b
-        where b.enterprise_id = e.id and b.status in ('draft', 'in_progress', 'under_review')
+        where b.enterprise_id = e.id and ${liveBraSql('b')}
           and coalesce(b.start_date, (b.created_at at time zone 'UTC')::date) < ${today}::date - ${PERIOD_DAYS}::int)::int as bras_past_period,
       (select count(*) from sub_controls s where s.enterprise_id = e.id and not s.archived)::int as sub_controls,
       (select count(*) from sub_controls s

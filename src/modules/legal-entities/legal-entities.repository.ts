@@ -1,6 +1,7 @@
 import type { Expression, SqlBool } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Executor } from '../../platform/db/schema.js';
+import { LIVE } from '../bras/bras.lifecycle.js';
 
 // Scope predicates come from the policies (legalEntityScope, assignedScope) over the columns named below.
 type Predicate = Expression<SqlBool>;
@@ -164,16 +165,16 @@ export async function archiveBusinessUnit(db: Executor, enterpriseId: string, id
 }
 
 /**
- * The BRAs still being worked on (draft, in_progress, under_review) in an entity or a unit: what an
- * archive must not pull the ground from under. Read here, in one statement on the BRA entity and unit
- * indexes, so that the organisation's owner does not depend on the BRA module.
+ * The BRAs still being worked on (live: the BRA lifecycle's set) in an entity or a unit: what an archive
+ * must not pull the ground from under. Read here, in one statement on the BRA entity and unit indexes, so
+ * that the organisation's owner calls no BRA service.
  */
 export async function liveBrasUsing(db: Executor, enterpriseId: string, where: { legalEntityId: string } | { businessUnitId: string }) {
   let query = db
     .selectFrom('bras')
     .select(['id', 'name', 'status'])
     .where('enterprise_id', '=', enterpriseId)
-    .where('status', 'in', ['draft', 'in_progress', 'under_review']);
+    .where('status', 'in', LIVE);
   query = 'legalEntityId' in where ? query.where('legal_entity_id', '=', where.legalEntityId) : query.where('business_unit_id', '=', where.businessUnitId);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(50).execute();
 }

@@ -1,5 +1,6 @@
 import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
+import { approvedBraSql } from '../bras/bras.lifecycle.js';
 import type { CellCount } from './risk-heat-map.js';
 import { registerFiguresCte, type RegisterQuery } from './register.repository.js';
 
@@ -84,7 +85,7 @@ select
                   join bra_ratings r on r.enterprise_id = l.enterprise_id and r.bra_id = l.bra_id and r.bra_risk_scenario_id = l.id
                                     and r.rating_type = 'residual' and r.superseded_at is null)
               on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
-      where b.enterprise_id = ${enterpriseId} and b.status = 'approved' and ${scope} and ${place}
+      where b.enterprise_id = ${enterpriseId} and ${approvedBraSql('b')} and ${scope} and ${place}
       group by b.period) t
   ) as trend`.execute(db);
   return rows[0]!;

@@ -3,14 +3,14 @@ import { PRIMARY_READS, type RoutedReads } from '../../platform/db/read-routing.
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { utcToday } from '../actions/overdue.js';
-import { completionPercentage } from '../bras/bra-summary.js';
+import { BRA_STATUSES } from '../bras/bras.lifecycle.js';
+import { completionPercentage } from '../bras/answer/summary.js';
 import { dashboardFigures } from './dashboard.repository.js';
 import type { DashboardQuery, DashboardView } from './dashboard.schemas.js';
 import { checkPlaceFilter } from './place-filter.js';
 import { dashboardActionScope, registerScope, requireRegisterReader } from './reporting.policy.js';
 import { shapeRiskHeatMap } from './risk-heat-map.js';
 
-const STATUSES = ['draft', 'in_progress', 'under_review', 'approved', 'cancelled'] as const;
 const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
 const EFFECTIVENESS_KEYS = {
   highly_effective: 'Highly Effective',
@@ -43,7 +43,7 @@ export function createDashboardService({ db: primary, reads = PRIMARY_READS }: {
           today: utcToday(now),
         }),
       );
-      const byStatus = Object.fromEntries(STATUSES.map((status) => [status, figures.bras_by_status?.[status] ?? 0])) as Record<(typeof STATUSES)[number], number>;
+      const byStatus = Object.fromEntries(BRA_STATUSES.map((status) => [status, figures.bras_by_status?.[status] ?? 0])) as Record<(typeof BRA_STATUSES)[number], number>;
       const overdue = Object.fromEntries(PRIORITIES.map((priority) => [priority, figures.overdue_by_priority?.[priority] ?? 0])) as Record<(typeof PRIORITIES)[number], number>;
       const effectiveness = Object.fromEntries(
         Object.entries(EFFECTIVENESS_KEYS).map(([key, label]) => [key, figures.effectiveness?.[label] ?? 0]),

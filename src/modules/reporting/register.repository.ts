@@ -1,7 +1,9 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
 import type { RiskLevel } from '../../platform/db/tables/governance.js';
+import { approvedBraSql, liveBraSql } from '../bras/bras.lifecycle.js';
 import { EFFECTIVENESS_LABELS } from '../controls/effectiveness-matrix.js';
+import { aboveAppetiteSql, applicableAppetite, braPlace } from '../governance/appetite-rules.js';
 
 /**
  * The risk register in SQL: one row per included scenario of the newest approved BRA of each legal entity
@@ -71,7 +73,6 @@ export interface RegisterRow {
   matching: string | number;
 }
 
-const LIVE_STATUSES = sql`('draft', 'in_progress', 'under_review')`;
 const EFFECTIVENESS_ORDER = sql`array[${sql.join(EFFECTIVENESS_LABELS.map((label) => sql.lit(label)))}]::text[]`;
 
 function placeFilter(filter: RegisterFilter): RawBuilder<SqlBool> {
@@ -101,26 +102,22 @@ function chosenCte({ enterpriseId, scope, filter }: RegisterQuery): RawBuilder<u
     filter.include_live === true
       ? sql`union all
         select b.id, true as live from bras b
-        where b.enterprise_id = ${enterpriseId} and b.status in ${LIVE_STATUSES} and ${scope} and ${places}`
+        where b.enterprise_id = ${enterpriseId} and ${liveBraSql('b')} and ${scope} and ${places}`
       : sql``;
   return sql`chosen as (
   (select distinct on (b.legal_entity_id, b.business_unit_id) b.id, false as live
      from bras b
-    where b.enterprise_id = ${enterpriseId} and b.status = 'approved' and ${scope} and ${places}
+    where b.enterprise_id = ${enterpriseId} and ${approvedBraSql('b')} and ${scope} and ${places}
     order by b.legal_entity_id, b.business_unit_id, b.approved_at desc, b.id desc)
   ${live}
 )`;
 }
 
-/** The applicable appetite of BRA `b` (D6.9): the most specific of group, entity and unit. */
-const APPETITE = sql`left join lateral (
-      select ra.threshold_value, ra.risk_level from risk_appetites ra
-       where ra.enterprise_id = b.enterprise_id
-         and ((ra.legal_entity_id is null and ra.business_unit_id is null)
-              or (ra.legal_entity_id = b.legal_entity_id and (ra.business_unit_id is null or ra.business_unit_id = b.business_unit_id)))
-       order by (ra.business_unit_id is not null)::int + (ra.legal_entity_id is not null)::int desc
-       limit 1
-    ) ap on true`;
+/** The applicable appetite of BRA `b` (D6.9, governance's appetite-rules.ts), as `ap`. */
+const APPETITE = sql`left join lateral ${applicableAppetite(braPlace('b'), sql`ra.threshold_value, ra.risk_level`)} ap on true`;
+
+/** Whether the residual score of the row is above its appetite (none: false). */
+const ABOVE_APPETITE = sql`coalesce(${aboveAppetiteSql('r.risk_score', 'ap.threshold_value')}, false) as above_appetite`;
 
 /** A current rating of link `l`, as `alias`. */
 const rating = (alias: string, type: 'inherent' | 'residual') =>
@@ -136,7 +133,7 @@ const REGISTER_COLUMNS = sql`le.id as legal_entity_id, le.name as legal_entity_n
          i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood, i.risk_score as inherent_score, i.risk_level as inherent_level,
          r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score, r.risk_level as residual_level,
          ap.threshold_value as appetite_threshold, ap.risk_level as appetite_level,
-         coalesce(r.risk_score > ap.threshold_value, false) as above_appetite`;
+         ${ABOVE_APPETITE}`;
 
 /** `with chosen as (…), register as (…)`: the CTEs every register and dashboard statement starts from. */
 export function registerCte(query: RegisterQuery): RawBuilder<unknown> {
@@ -169,7 +166,7 @@ with ${chosenCte(query)},
 register as (
   select i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood, i.risk_score as inherent_score,
          r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score,
-         coalesce(r.risk_score > ap.threshold_value, false) as above_appetite
+         ${ABOVE_APPETITE}
     from chosen c
     join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.id
     join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
@@ -194,7 +191,7 @@ keys as (
   select b.id as bra_id, c.live, l.id as scenario_link_id, rs.name as scenario_name, rs.category, le.name as legal_entity_name,
          r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score, r.risk_level as residual_level
          ${inherent ? sql`, i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood` : sql``}
-         ${appetite ? sql`, coalesce(r.risk_score > ap.threshold_value, false) as above_appetite` : sql``}
+         ${appetite ? sql`, ${ABOVE_APPETITE}` : sql``}
     from chosen c
     join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.id
     join legal_entities le on le.enterprise_id = b.enterprise_id and le.id = b.legal_entity_id

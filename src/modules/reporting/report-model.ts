@@ -1,5 +1,5 @@
-import type { ReportSource } from '../bras/bra-snapshots.service.js';
-import { exceedsAppetite } from '../bras/bra-summary.js';
+import type { ReportSource } from '../bras/history/snapshots.service.js';
+import { aboveAppetite } from '../bras/answer/appetite-flags.js';
 import { SCORE_LEVELS } from './risk-heat-map.js';
 
 /**
@@ -65,7 +65,7 @@ export function buildReportModel(source: ReportSource, people: ReportPeople): Re
     included: s.included,
     inherent: s.inherent_rating,
     residual: s.residual_rating,
-    above_appetite: s.included && s.residual_rating !== null && exceedsAppetite(s.residual_rating.risk_score, threshold),
+    above_appetite: aboveAppetite(s, threshold) === true,
     control_effectiveness: s.control_effectiveness,
     controls: s.controls,
   }));

@@ -3,7 +3,7 @@ import { writeAudit } from '../../platform/audit/audit-writer.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { createBraSnapshotsService } from '../bras/bra-snapshots.service.js';
+import { createBraSnapshotsService } from '../bras/history/snapshots.service.js';
 import { buildReportModel } from './report-model.js';
 import { renderReportPdf } from './report-pdf.js';
 import { renderReportXlsx } from './report-xlsx.js';

@@ -1,5 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
+import { approvedBraSql } from '../bras/bras.lifecycle.js';
 
 /**
  * A catalogue scenario in every approved BRA the caller sees (the scope, a predicate over `b`), with its
@@ -49,7 +50,7 @@ export async function scenarioTrendRows(
     .where('l.enterprise_id', '=', enterpriseId)
     .where('l.risk_scenario_id', '=', riskScenarioId)
     .where('l.included', '=', true)
-    .where('b.status', '=', 'approved')
+    .where(approvedBraSql('b'))
     .where(scope);
   if (place.legal_entity_id !== undefined) query = query.where('b.legal_entity_id', '=', place.legal_entity_id);
   if (place.business_unit_id !== undefined) query = query.where('b.business_unit_id', '=', place.business_unit_id);

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { preparedQuery } from '../../../platform/db/prepared.js';
 import type { SubscriptionTier } from '../../../config.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
+import { braStatusSql, NOT_CANCELLED } from '../../bras/bras.lifecycle.js';
 
 type Status = 'active' | 'inactive';
 
@@ -44,7 +45,7 @@ function statements() {
             .selectFrom('bras as b')
             .select((sub) => sub.fn.countAll<number>().as('n'))
             .whereRef('b.enterprise_id', '=', 'e.id')
-            .where('b.status', '<>', 'cancelled')
+            .where(braStatusSql(NOT_CANCELLED, 'b'))
             .as('bra_count'),
         ])
         .orderBy('e.created_at', 'desc')

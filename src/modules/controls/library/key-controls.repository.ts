@@ -1,0 +1,128 @@
+import { sql, type Selectable } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { Executor } from '../../../platform/db/schema.js';
+import type { KeyControlsTable, SubControlsTable } from '../../../platform/db/tables/controls.js';
+
+/** The key-control columns the API returns. */
+export const KEY_CONTROL_COLUMNS = ['id', 'name', 'description', 'archived', 'created_at', 'updated_at'] as const;
+
+export type KeyControlRow = Pick<Selectable<KeyControlsTable>, (typeof KEY_CONTROL_COLUMNS)[number]>;
+/** With the row version a change compares If-Match with and reports for its answer's ETag. */
+export type VersionedKeyControlRow = KeyControlRow & { row_version: number };
+
+export async function insertKeyControl(
+  db: Executor,
+  enterpriseId: string,
+  values: { name: string; description: string | null; created_by: string },
+): Promise<KeyControlRow> {
+  return db
+    .insertInto('key_controls')
+    .values({ enterprise_id: enterpriseId, ...values })
+    .returning(KEY_CONTROL_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** Rows of one multi-row INSERT: far under PostgreSQL's 65,535 bind parameters. */
+export const BULK_CHUNK = 500;
+
+/** Many key controls in multi-row INSERTs (an import), returned in the order given. */
+export async function insertKeyControls(
+  db: Executor,
+  enterpriseId: string,
+  values: ReadonlyArray<{ name: string; description: string | null; created_by: string }>,
+): Promise<KeyControlRow[]> {
+  const rows: KeyControlRow[] = [];
+  for (let start = 0; start < values.length; start += BULK_CHUNK) {
+    const chunk = values.slice(start, start + BULK_CHUNK).map((value) => ({ enterprise_id: enterpriseId, ...value }));
+    rows.push(...(await db.insertInto('key_controls').values(chunk).returning(KEY_CONTROL_COLUMNS).execute()));
+  }
+  return rows;
+}
+
+/** The row locked for the rest of the transaction, so concurrent changes apply one after another. */
+export async function lockKeyControl(db: Executor, enterpriseId: string, id: string): Promise<VersionedKeyControlRow | undefined> {
+  return db
+    .selectFrom('key_controls')
+    .select([...KEY_CONTROL_COLUMNS, 'row_version'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function updateKeyControl(
+  db: Executor,
+  enterpriseId: string,
+  id: string,
+  changes: { name?: string; description?: string | null },
+): Promise<VersionedKeyControlRow> {
+  return db
+    .updateTable('key_controls')
+    .set({ ...changes, updated_at: sql<Date>`now()` })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .returning([...KEY_CONTROL_COLUMNS, 'row_version'])
+    .executeTakeFirstOrThrow();
+}
+
+/** The archived key control's new row version. */
+export async function archiveKeyControl(db: Executor, enterpriseId: string, id: string): Promise<number> {
+  const row = await db
+    .updateTable('key_controls')
+    .set({ archived: true, archived_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .returning('row_version')
+    .executeTakeFirstOrThrow();
+  return row.row_version;
+}
+
+export type NestedSubControlRow = Pick<Selectable<SubControlsTable>, 'id' | 'name' | 'tod' | 'toe' | 'total_effectiveness' | 'archived'>;
+
+/** The count and the page come from this one filtered query, so totals and rows always agree. */
+function filtered(db: Executor, enterpriseId: string, includeArchived: boolean) {
+  let query = db.selectFrom('key_controls as kc').where('kc.enterprise_id', '=', enterpriseId);
+  if (!includeArchived) query = query.where('kc.archived', '=', false);
+  return query;
+}
+
+export async function countKeyControls(db: Executor, enterpriseId: string, includeArchived: boolean): Promise<number> {
+  const row = await filtered(db, enterpriseId, includeArchived)
+    .select((eb) => eb.fn.countAll<string | number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/**
+ * One query for the page: each key control with its sub-controls aggregated as a JSON array (no N+1),
+ * newest first at both levels (D2.5). Archived sub-controls only when archived items are asked for.
+ */
+export async function listKeyControls(db: Executor, enterpriseId: string, includeArchived: boolean, limit: number, offset: number) {
+  return filtered(db, enterpriseId, includeArchived)
+    .select((eb) => [
+      'kc.id',
+      'kc.name',
+      'kc.description',
+      'kc.archived',
+      'kc.created_at',
+      'kc.updated_at',
+      jsonArrayFrom(
+        eb
+          .selectFrom('sub_controls as sc')
+          .select(['sc.id', 'sc.name', 'sc.tod', 'sc.toe', 'sc.total_effectiveness', 'sc.archived'])
+          .where('sc.enterprise_id', '=', enterpriseId)
+          .whereRef('sc.key_control_id', '=', 'kc.id')
+          .$if(!includeArchived, (q) => q.where('sc.archived', '=', false))
+          .orderBy('sc.created_at', 'desc')
+          .orderBy('sc.id', 'desc'),
+      )
+        // The text column toe stays text in JSON ('1'..'5'); Kysely's JSON typing would call it a number.
+        .$castTo<NestedSubControlRow[]>()
+        .as('sub_controls'),
+    ])
+    .orderBy('kc.created_at', 'desc')
+    .orderBy('kc.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}

@@ -1,0 +1,180 @@
+import { sql, type Selectable } from 'kysely';
+import type { Executor } from '../../../platform/db/schema.js';
+import type { SubControlsTable, TestOfDesign, TestOfEffectiveness, TotalEffectiveness } from '../../../platform/db/tables/controls.js';
+import { subControlsInScope, type CountScope } from '../effectiveness/effectiveness.repository.js';
+import { BULK_CHUNK } from './key-controls.repository.js';
+
+/** The sub-control columns the API returns. */
+export const SUB_CONTROL_COLUMNS = [
+  'id',
+  'key_control_id',
+  'name',
+  'description',
+  'tod',
+  'toe',
+  'total_effectiveness',
+  'testing_date',
+  'tested_by',
+  'evidence_notes',
+  'tod_justification',
+  'toe_justification',
+  'archived',
+  'created_at',
+  'updated_at',
+] as const;
+
+export type SubControlRow = Pick<Selectable<SubControlsTable>, (typeof SUB_CONTROL_COLUMNS)[number]>;
+/** With the row version a change compares If-Match with and reports for its answer's ETag. */
+export type VersionedSubControlRow = SubControlRow & { row_version: number };
+
+/** The columns a test-result change may set (total_effectiveness only ever from the matrix). */
+export type SubControlChanges = Partial<
+  Pick<
+    SubControlsTable,
+    'tod' | 'toe' | 'total_effectiveness' | 'testing_date' | 'tested_by' | 'evidence_notes' | 'tod_justification' | 'toe_justification'
+  >
+>;
+
+export async function insertSubControl(
+  db: Executor,
+  enterpriseId: string,
+  values: {
+    key_control_id: string;
+    name: string;
+    description: string | null;
+    tod: TestOfDesign | null;
+    toe: TestOfEffectiveness | null;
+    total_effectiveness: TotalEffectiveness | null;
+    created_by: string;
+  } & Omit<SubControlChanges, 'tod' | 'toe' | 'total_effectiveness'>,
+): Promise<SubControlRow> {
+  return db
+    .insertInto('sub_controls')
+    .values({ enterprise_id: enterpriseId, ...values })
+    .returning(SUB_CONTROL_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** One sub-control of the enterprise with the columns the API returns. */
+export async function findSubControlRow(db: Executor, enterpriseId: string, id: string): Promise<VersionedSubControlRow | undefined> {
+  return db
+    .selectFrom('sub_controls')
+    .select([...SUB_CONTROL_COLUMNS, 'row_version'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export type NewSubControl = Parameters<typeof insertSubControl>[2];
+
+/** Many sub-controls in multi-row INSERTs (an import), returned in the order given. */
+export async function insertSubControls(db: Executor, enterpriseId: string, values: readonly NewSubControl[]): Promise<SubControlRow[]> {
+  const rows: SubControlRow[] = [];
+  for (let start = 0; start < values.length; start += BULK_CHUNK) {
+    const chunk = values.slice(start, start + BULK_CHUNK).map((value) => ({ enterprise_id: enterpriseId, ...value }));
+    rows.push(...(await db.insertInto('sub_controls').values(chunk).returning(SUB_CONTROL_COLUMNS).execute()));
+  }
+  return rows;
+}
+
+/** The row locked for the rest of the transaction: tod and toe change one request after another. */
+export async function lockSubControl(db: Executor, enterpriseId: string, id: string): Promise<VersionedSubControlRow | undefined> {
+  return db
+    .selectFrom('sub_controls')
+    .select([...SUB_CONTROL_COLUMNS, 'row_version'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function updateSubControl(db: Executor, enterpriseId: string, id: string, changes: SubControlChanges): Promise<VersionedSubControlRow> {
+  return db
+    .updateTable('sub_controls')
+    .set({ ...changes, updated_at: sql<Date>`now()` })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .returning([...SUB_CONTROL_COLUMNS, 'row_version'])
+    .executeTakeFirstOrThrow();
+}
+
+/** The archived sub-control's new row version. */
+export async function archiveSubControl(db: Executor, enterpriseId: string, id: string): Promise<number> {
+  const row = await db
+    .updateTable('sub_controls')
+    .set({ archived: true, archived_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', id)
+    .returning('row_version')
+    .executeTakeFirstOrThrow();
+  return row.row_version;
+}
+
+/** Archives the still-active sub-controls of a key control; returns their ids. */
+export async function archiveSubControlsOf(db: Executor, enterpriseId: string, keyControlId: string): Promise<string[]> {
+  const rows = await db
+    .updateTable('sub_controls')
+    .set({ archived: true, archived_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('key_control_id', '=', keyControlId)
+    .where('archived', '=', false)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export interface SubControlFilter {
+  keyControlId?: string | undefined;
+  tod?: TestOfDesign | undefined;
+  toe?: TestOfEffectiveness | undefined;
+  totalEffectiveness?: TotalEffectiveness | undefined;
+  /** true: only those whose ToD or ToE is unset; false: only assessed ones. */
+  notAssessed?: boolean | undefined;
+  /** Archived ones, and the sub-controls linked to the BRAs of an entity, unit or one BRA. */
+  scope: CountScope;
+}
+
+/**
+ * Newest first (D2.5). The interface lists sub-controls without pagination. Built on the same scope
+ * query as the effectiveness counts and the heat map, so each count's filter lists exactly its rows.
+ */
+export async function listSubControls(db: Executor, enterpriseId: string, filter: SubControlFilter): Promise<SubControlRow[]> {
+  let query = subControlsInScope(db, enterpriseId, filter.scope).select(SUB_CONTROL_COLUMNS);
+  if (filter.keyControlId !== undefined) query = query.where('sc.key_control_id', '=', filter.keyControlId);
+  if (filter.tod !== undefined) query = query.where('sc.tod', '=', filter.tod);
+  if (filter.toe !== undefined) query = query.where('sc.toe', '=', filter.toe);
+  if (filter.totalEffectiveness !== undefined) query = query.where('sc.total_effectiveness', '=', filter.totalEffectiveness);
+  if (filter.notAssessed !== undefined) {
+    query = query.where('sc.total_effectiveness', filter.notAssessed ? 'is' : 'is not', null);
+  }
+  return query.orderBy('sc.created_at', 'desc').orderBy('sc.id', 'desc').execute();
+}
+
+/**
+ * Whether a key control exists here and is archived. `share` locks it against a concurrent archive until
+ * the transaction ends, so no sub-control is created under a key control that is being archived.
+ */
+export async function findKeyControlState(
+  db: Executor,
+  enterpriseId: string,
+  keyControlId: string,
+  share = false,
+): Promise<{ id: string; archived: boolean } | undefined> {
+  return db
+    .selectFrom('key_controls')
+    .select(['id', 'archived'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', keyControlId)
+    .$if(share, (q) => q.forShare())
+    .executeTakeFirst();
+}
+
+/** A sub-control of the enterprise's library, by id. Also how other modules look one up (a BRA's control links). */
+export async function findSubControl(db: Executor, enterpriseId: string, subControlId: string) {
+  return db
+    .selectFrom('sub_controls')
+    .select(['id', 'name', 'archived'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', subControlId)
+    .executeTakeFirst();
+}
