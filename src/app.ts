@@ -11,6 +11,7 @@ import { createPasswordHasher, type ScryptCost } from './modules/identity/passwo
 import { linkExternalSubject } from './modules/identity/identity.service.js';
 import { prepareAuthMail } from './modules/identity/onboarding-mail.js';
 import { registerIdentityProvider } from './modules/identity/provider/provider.routes.js';
+import { createServiceAccountTokenResolver } from './modules/identity/service-accounts/token-resolver.js';
 import { MODULES } from './modules/index.js';
 import { recordAccessDenied } from './platform/audit/access-denied.js';
 import { registerApiGate } from './platform/auth/authenticate.js';
@@ -216,6 +217,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         verify,
         resolver: principals,
         limiter,
+        // Integration tokens (service accounts): the identity module's, handed in (the platform imports no module).
+        apiTokens: createServiceAccountTokenResolver(database.db),
         observer: {
           invalidToken: (request, account) => monitor.authFailure({ account, enterpriseId: null, ip: request.ip }),
         },
