@@ -1,5 +1,7 @@
 import { defineModule } from '../../platform/module.js';
 import { createIdentityService } from './identity.service.js';
+import { registerScimSettingsRoutes } from './scim/scim-settings.routes.js';
+import { createScimSettingsService } from './scim/scim-settings.service.js';
 import { registerServiceAccountRoutes } from './service-accounts/service-accounts.routes.js';
 import { createServiceAccountsService } from './service-accounts/service-accounts.service.js';
 import { createTokensService } from './service-accounts/tokens.service.js';
@@ -17,8 +19,10 @@ export const identityModule = defineModule({
     ...createIdentityService({ db, principals, mail }),
     serviceAccounts: createServiceAccountsService({ db, principals, mail }),
     serviceAccountTokens: createTokensService({ db, settings: config.serviceAccounts }),
+    scimSettings: createScimSettingsService({ db, principals, mail, publicUrl: config.publicUrl }),
   }),
   routes(api, services) {
     registerServiceAccountRoutes(api, services.serviceAccounts, services.serviceAccountTokens);
+    registerScimSettingsRoutes(api, services.scimSettings);
   },
 });

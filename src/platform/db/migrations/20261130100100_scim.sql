@@ -76,3 +76,6 @@ create table scim_group_members (
 );
 -- A member's groups (their role is derived from them).
 create index scim_group_members_user_idx on scim_group_members (enterprise_id, user_id);
+
+-- SCIM's userName filter looks members up by e-mail, active or not (users_active_email_key covers active ones only).
+create index users_email_lookup_idx on users (lower(email));
