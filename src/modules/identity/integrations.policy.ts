@@ -40,3 +40,10 @@ export const UNMAPPED_ROLE: ScimGroupRole = 'reviewer';
  * directory cannot grant, so it cannot take it away either); their name, e-mail and activity it does manage.
  */
 export const directoryDecidesRoleOf = (role: MemberRole): boolean => role !== 'admin';
+
+/** The groups whose entity assignments a member gets: those mapped to the role they end up with. */
+export const groupsOfRole = <G extends { role: ScimGroupRole | null }>(groups: readonly G[], role: ScimGroupRole): G[] =>
+  groups.filter((group) => group.role === role);
+
+/** Whether a member's role must change to the one derived (a change the audit trail records). */
+export const roleDiffers = (current: MemberRole, derived: MemberRole): boolean => current !== derived;

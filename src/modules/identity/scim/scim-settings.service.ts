@@ -8,7 +8,7 @@ import { notFound, validationError } from '../../../platform/errors/app-error.js
 import { loadPage, pageRequest } from '../../../platform/http/pagination.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { versioned, versionState, type Versioned } from '../../../platform/versions/resource-state.js';
-import { createMembersProvisioning, type MembersProvisioningDeps } from '../../admin/users/members-provisioning.service.js';
+import { createMembersProvisioning, type MembersProvisioningDeps } from '../../admin/members-provisioning.service.js';
 import { issueToken } from '../integration-tokens/integration-token.js';
 import { requireIntegrationAdmin } from '../integrations.policy.js';
 import { deriveRoles } from './protocol/role-derivation.js';
@@ -91,7 +91,8 @@ export function createScimSettingsService({ db, publicUrl, ...deps }: ScimSettin
           noun: 'Group',
           lock: () => lockGroup(trx, enterpriseId, id),
           diff: (before) => {
-            const role = body.role === undefined || body.role === before.role ? undefined : body.role;
+            const wantedRole = body.role;
+            const role = wantedRole === undefined || Object.is(wantedRole, before.role) ? undefined : wantedRole;
             const key = (list: { legal_entity_id: string; business_unit_id: string | null }[]) => JSON.stringify(list.map((a) => `${a.legal_entity_id}/${a.business_unit_id ?? ''}`).sort());
             const entities = assignments === undefined || key(assignments) === key(before.entity_assignments) ? undefined : assignments;
             return role === undefined && entities === undefined ? null : { role, entities };

@@ -3,8 +3,7 @@ import { FreeText, Message, MessageOnly, Name, Nullable, Pagination, PaginationQ
 import { MAX_ALLOWED_IPS } from './ip-allow-list.js';
 
 const Role = Type.Enum(['admin', 'assessor', 'reviewer'], {
-  description: 'What the account may do, as a member of that role would (D5); never super admin',
-  examples: ['assessor'],
+  description: 'What the account may do, as a member of that role would (D5); never super admin: admin, assessor or reviewer',
 });
 const AssignmentInput = Type.Object(
   {

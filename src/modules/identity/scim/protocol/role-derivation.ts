@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../../../platform/db/schema.js';
-import type { MembersProvisioning } from '../../../admin/users/members-provisioning.service.js';
-import { UNMAPPED_ROLE, directoryDecidesRoleOf, strongestMappedRole } from '../../integrations.policy.js';
+import type { MembersProvisioning } from '../../../admin/members-provisioning.service.js';
+import { UNMAPPED_ROLE, directoryDecidesRoleOf, groupsOfRole, roleDiffers, strongestMappedRole } from '../../integrations.policy.js';
 import { mappedGroupsOf, type GroupAssignment } from '../scim-groups.repository.js';
 
 /**
@@ -20,10 +20,10 @@ export async function deriveRoles(trx: Transaction<DB>, enterpriseId: string, us
     const mine = groups.filter((group) => group.user_id === userId);
     const role = strongestMappedRole(mine.map((group) => group.role!)) ?? UNMAPPED_ROLE;
     const assignments = new Map<string, GroupAssignment>();
-    for (const group of mine.filter((g) => g.role === role)) {
+    for (const group of groupsOfRole(mine, role)) {
       for (const a of group.assignments) assignments.set(`${a.legal_entity_id}/${a.business_unit_id ?? ''}`, a);
     }
-    if (member.role !== role) await members.setRole(enterpriseId, userId, member.id, member.role, role);
+    if (roleDiffers(member.role, role)) await members.setRole(enterpriseId, userId, member.id, member.role, role);
     await members.setEntityRoles(enterpriseId, userId, [...assignments.values()]);
   }
 }

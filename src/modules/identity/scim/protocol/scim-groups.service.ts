@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../../../platform/db/schema.js';
 import { inTransaction } from '../../../../platform/db/transaction.js';
 import { notFound } from '../../../../platform/errors/app-error.js';
-import { createMembersProvisioning, type MembersProvisioningDeps } from '../../../admin/users/members-provisioning.service.js';
+import { createMembersProvisioning, type MembersProvisioningDeps } from '../../../admin/members-provisioning.service.js';
 import {
   addGroupMembers,
   countGroups,

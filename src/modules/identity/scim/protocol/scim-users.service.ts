@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../../platform/db/schema.js';
 import { inTransaction } from '../../../../platform/db/transaction.js';
 import { notFound } from '../../../../platform/errors/app-error.js';
-import { createMembersProvisioning, type MembersProvisioningDeps, type ProvisioningActor } from '../../../admin/users/members-provisioning.service.js';
+import { createMembersProvisioning, type MembersProvisioningDeps, type ProvisioningActor } from '../../../admin/members-provisioning.service.js';
 import { UNMAPPED_ROLE } from '../../integrations.policy.js';
 import { countUsers, findUser, isProvisioned, listUsers, markProvisioned } from '../scim-users.repository.js';
 import { equalityFilter } from './scim-filter.js';

@@ -5,7 +5,7 @@ import type { DB } from '../../../../platform/db/schema.js';
 import { toAppError } from '../../../../platform/http/error-handler.js';
 import type { RateLimiter } from '../../../../platform/http/rate-limit/rate-limit.hook.js';
 import type { App } from '../../../../platform/module.js';
-import type { MembersProvisioningDeps } from '../../../admin/users/members-provisioning.service.js';
+import type { MembersProvisioningDeps } from '../../../admin/members-provisioning.service.js';
 import { resourceTypes, serviceProviderConfig } from './discovery.js';
 import { SCIM_MEDIA_TYPE, scimErrorBody } from './scim-errors.js';
 import { registerScimGate } from './scim-gate.js';
@@ -49,33 +49,33 @@ export async function registerScimRoutes(app: App, deps: ScimRouteDeps): Promise
       const route = (operationId: string) => ({ schema: { hide: true, operationId }, config: { public: true } });
       const base = () => `${deps.publicUrl}${SCIM_PREFIX}`;
 
-      scope.get('/ServiceProviderConfig', route('scim.service_provider_config'), async (_request, reply) => scim(reply, 200, serviceProviderConfig(base())));
-      scope.get('/ResourceTypes', route('scim.resource_types'), async (_request, reply) => scim(reply, 200, resourceTypes(base())));
+      scope.get('/ServiceProviderConfig', route('scim.v2.service_provider_config'), async (_request, reply) => scim(reply, 200, serviceProviderConfig(base())));
+      scope.get('/ResourceTypes', route('scim.v2.resource_types'), async (_request, reply) => scim(reply, 200, resourceTypes(base())));
 
-      scope.get<{ Querystring: Query }>('/Users', route('scim.users.list'), async (request, reply) => scim(reply, 200, await users.list(callerOf(request), request.query)));
-      scope.post('/Users', route('scim.users.create'), async (request, reply) => scim(reply, 201, await users.create(callerOf(request), request.body)));
-      scope.get<{ Params: IdParams }>('/Users/:id', route('scim.users.get'), async (request, reply) => scim(reply, 200, await users.get(callerOf(request), uuidOf(request.params.id))));
-      scope.put<{ Params: IdParams }>('/Users/:id', route('scim.users.replace'), async (request, reply) =>
+      scope.get<{ Querystring: Query }>('/Users', route('scim.v2.users.list'), async (request, reply) => scim(reply, 200, await users.list(callerOf(request), request.query)));
+      scope.post('/Users', route('scim.v2.users.create'), async (request, reply) => scim(reply, 201, await users.create(callerOf(request), request.body)));
+      scope.get<{ Params: IdParams }>('/Users/:id', route('scim.v2.users.get'), async (request, reply) => scim(reply, 200, await users.get(callerOf(request), uuidOf(request.params.id))));
+      scope.put<{ Params: IdParams }>('/Users/:id', route('scim.v2.users.replace'), async (request, reply) =>
         scim(reply, 200, await users.replace(callerOf(request), uuidOf(request.params.id), request.body)),
       );
-      scope.patch<{ Params: IdParams }>('/Users/:id', route('scim.users.patch'), async (request, reply) =>
+      scope.patch<{ Params: IdParams }>('/Users/:id', route('scim.v2.users.patch'), async (request, reply) =>
         scim(reply, 200, await users.patch(callerOf(request), uuidOf(request.params.id), request.body)),
       );
-      scope.delete<{ Params: IdParams }>('/Users/:id', route('scim.users.delete'), async (request, reply) => {
+      scope.delete<{ Params: IdParams }>('/Users/:id', route('scim.v2.users.delete'), async (request, reply) => {
         await users.remove(callerOf(request), uuidOf(request.params.id));
         return reply.code(204).send();
       });
 
-      scope.get<{ Querystring: Query }>('/Groups', route('scim.groups.list'), async (request, reply) => scim(reply, 200, await groups.list(callerOf(request), request.query)));
-      scope.post('/Groups', route('scim.groups.create'), async (request, reply) => scim(reply, 201, await groups.create(callerOf(request), request.body)));
-      scope.get<{ Params: IdParams }>('/Groups/:id', route('scim.groups.get'), async (request, reply) => scim(reply, 200, await groups.get(callerOf(request), uuidOf(request.params.id))));
-      scope.put<{ Params: IdParams }>('/Groups/:id', route('scim.groups.replace'), async (request, reply) =>
+      scope.get<{ Querystring: Query }>('/Groups', route('scim.v2.groups.list'), async (request, reply) => scim(reply, 200, await groups.list(callerOf(request), request.query)));
+      scope.post('/Groups', route('scim.v2.groups.create'), async (request, reply) => scim(reply, 201, await groups.create(callerOf(request), request.body)));
+      scope.get<{ Params: IdParams }>('/Groups/:id', route('scim.v2.groups.get'), async (request, reply) => scim(reply, 200, await groups.get(callerOf(request), uuidOf(request.params.id))));
+      scope.put<{ Params: IdParams }>('/Groups/:id', route('scim.v2.groups.replace'), async (request, reply) =>
         scim(reply, 200, await groups.replace(callerOf(request), uuidOf(request.params.id), request.body)),
       );
-      scope.patch<{ Params: IdParams }>('/Groups/:id', route('scim.groups.patch'), async (request, reply) =>
+      scope.patch<{ Params: IdParams }>('/Groups/:id', route('scim.v2.groups.patch'), async (request, reply) =>
         scim(reply, 200, await groups.patch(callerOf(request), uuidOf(request.params.id), request.body)),
       );
-      scope.delete<{ Params: IdParams }>('/Groups/:id', route('scim.groups.delete'), async (request, reply) => {
+      scope.delete<{ Params: IdParams }>('/Groups/:id', route('scim.v2.groups.delete'), async (request, reply) => {
         await groups.remove(callerOf(request), uuidOf(request.params.id));
         return reply.code(204).send();
       });

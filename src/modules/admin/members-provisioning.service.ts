@@ -1,13 +1,13 @@
 import type { Transaction } from 'kysely';
-import type { AuditActor } from '../../../platform/audit/audit-events.js';
-import { writeAudit } from '../../../platform/audit/audit-writer.js';
-import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
-import type { DB } from '../../../platform/db/schema.js';
-import type { MemberRole } from '../../../platform/db/tables/users.js';
-import type { MailDelivery } from '../../../platform/mail/delivery.js';
-import { createIdentityService } from '../../identity/identity.service.js';
-import { replaceEntityRoles } from '../entity-roles/entity-roles.repository.js';
-import { deactivateMember, findMembershipForUpdate, insertMember, reactivateMember, setMemberRole } from './users.repository.js';
+import type { AuditActor } from '../../platform/audit/audit-events.js';
+import { writeAudit } from '../../platform/audit/audit-writer.js';
+import type { PrincipalResolver } from '../../platform/auth/principal-resolver.js';
+import type { DB } from '../../platform/db/schema.js';
+import type { MemberRole } from '../../platform/db/tables/users.js';
+import type { MailDelivery } from '../../platform/mail/delivery.js';
+import { createIdentityService } from '../identity/identity.service.js';
+import { replaceEntityRoles } from './entity-roles/entity-roles.repository.js';
+import { deactivateMember, findMembershipForUpdate, insertMember, reactivateMember, setMemberRole } from './users/users.repository.js';
 
 /**
  * Who provisions, for the audit entries: no person (user_id null), the channel and its credential in
