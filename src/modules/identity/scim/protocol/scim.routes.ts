@@ -8,7 +8,7 @@ import type { App } from '../../../../platform/module.js';
 import type { MembersProvisioningDeps } from '../../../admin/members-provisioning.service.js';
 import { resourceTypes, serviceProviderConfig } from './discovery.js';
 import { SCIM_MEDIA_TYPE, scimErrorBody } from './scim-errors.js';
-import { registerScimGate } from './scim-gate.js';
+import { registerScimGate } from './scim-gate.routes.js';
 import { createScimGroupsService } from './scim-groups.service.js';
 import { createScimUsersService, type ScimCaller } from './scim-users.service.js';
 
