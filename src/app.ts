@@ -11,6 +11,8 @@ import { createPasswordHasher, type ScryptCost } from './modules/identity/passwo
 import { linkExternalSubject } from './modules/identity/identity.service.js';
 import { prepareAuthMail } from './modules/identity/onboarding-mail.js';
 import { registerIdentityProvider } from './modules/identity/provider/provider.routes.js';
+import { createServiceAccountTokenResolver } from './modules/identity/service-accounts/token-resolver.js';
+import { registerScimRoutes } from './modules/identity/scim/protocol/scim.routes.js';
 import { MODULES } from './modules/index.js';
 import { recordAccessDenied } from './platform/audit/access-denied.js';
 import { registerApiGate } from './platform/auth/authenticate.js';
@@ -210,12 +212,25 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       passwords: createPasswordHasher(deps.passwordCost),
     });
   }
+  // SCIM 2.0 under /scim/v2: the enterprise's directory, with its own tokens, limits and error shape.
+  await registerScimRoutes(app, {
+    db: database.db,
+    principals,
+    mail,
+    publicUrl: config.publicUrl,
+    addressLimiter: limiter,
+    limiter: createRateLimiter({ store: deps.rateLimitStore, perMinute: config.scim.perMinute, perHour: config.scim.perHour }),
+    invalidToken: (request) => monitor.authFailure({ account: null, enterpriseId: null, ip: request.ip }),
+    unexpectedError: (error, request) => monitor.unexpectedError(error, request),
+  });
   await app.register(
     async (api) => {
       registerApiGate(api, {
         verify,
         resolver: principals,
         limiter,
+        // Integration tokens (service accounts): the identity module's, handed in (the platform imports no module).
+        apiTokens: createServiceAccountTokenResolver(database.db),
         observer: {
           invalidToken: (request, account) => monitor.authFailure({ account, enterpriseId: null, ip: request.ip }),
         },

@@ -114,6 +114,17 @@ export interface Config {
     /** WEBHOOKS_DISPATCH_INTERVAL_MS: how often the dispatcher looks for events to deliver. */
     dispatchIntervalMs: number;
   };
+  serviceAccounts: {
+    /** SERVICE_ACCOUNT_TOKEN_MAX_DAYS: the longest expiry an integration token may be given, in days from its issue. */
+    tokenMaxDays: number;
+    /** SERVICE_ACCOUNT_ROTATION_OVERLAP_MAX_HOURS: the longest a rotated token may keep working beside its successor. */
+    rotationOverlapMaxHours: number;
+  };
+  scim: {
+    /** RATE_LIMIT_SCIM_PER_MINUTE / RATE_LIMIT_SCIM_PER_HOUR: SCIM requests per enterprise (its directory's bursts). */
+    perMinute: number;
+    perHour: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -305,6 +316,14 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
     webhooks: {
       allowLoopback: flag(env, 'WEBHOOKS_ALLOW_LOOPBACK'),
       dispatchIntervalMs: integer(env, 'WEBHOOKS_DISPATCH_INTERVAL_MS', 1000, 100, 3_600_000),
+    },
+    serviceAccounts: {
+      tokenMaxDays: integer(env, 'SERVICE_ACCOUNT_TOKEN_MAX_DAYS', 365, 1, 3650),
+      rotationOverlapMaxHours: integer(env, 'SERVICE_ACCOUNT_ROTATION_OVERLAP_MAX_HOURS', 168, 0, 720),
+    },
+    scim: {
+      perMinute: integer(env, 'RATE_LIMIT_SCIM_PER_MINUTE', 600, 1, 1_000_000),
+      perHour: integer(env, 'RATE_LIMIT_SCIM_PER_HOUR', 20_000, 1, 100_000_000),
     },
   };
 }

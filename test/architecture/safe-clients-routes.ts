@@ -32,6 +32,9 @@ export const IF_MATCH_EXEMPT = new Map([
   // A retry puts a failed delivery back in the queue; deliveries have no version a client reads.
   [`POST ${API}/webhooks/:webhook_id/deliveries/:delivery_id/retry`, 'retrying a delivery: requeues it, nothing a client reads to version'],
   [`DELETE ${API}/admin/super-admins/:user_id`, 'removing a super admin: idempotent, nothing a client reads to version'],
+  // Revoking a token is idempotent (a second revocation answers the token as it is); tokens have no version.
+  [`DELETE ${API}/service-accounts/:service_account_id/tokens/:token_id`, 'revoking a token: idempotent, nothing a client reads to version'],
+  [`DELETE ${API}/scim/tokens/:scim_token_id`, 'revoking a SCIM token: idempotent, nothing a client reads to version'],
 ]);
 
 /** Creating POSTs that need no Idempotency-Key, each with its reason. */

@@ -180,6 +180,7 @@ describe('GET /api/v1/me (D4.4)', async () => {
       user_id: assessor.id,
       email: assessor.email,
       full_name: 'Ada Assessor',
+      kind: 'user',
       role: 'assessor',
       enterprise_id: assessor.enterpriseId,
       enterprise_name: enterprise.name,

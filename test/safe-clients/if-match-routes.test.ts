@@ -10,6 +10,8 @@ import { createKeyControl } from '../support/controls-factories.js';
 import type { TestUser } from '../support/factories.js';
 
 type VersionedTable =
+  | 'service_accounts'
+  | 'scim_groups'
   | 'mitigation_actions'
   | 'key_controls'
   | 'sub_controls'
@@ -54,6 +56,13 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
     Number((await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).where('entity_id', '=', id).executeTakeFirstOrThrow()).n);
 
   const action = async () => insertAction(ctx, { enterpriseId: w.enterprise.id });
+  const serviceAccount = async () => {
+    const user = await ctx.db.insertInto('users').values({ email: `${randomUUID()}@service-accounts.invalid`, full_name: 'Integration' }).returning('id').executeTakeFirstOrThrow();
+    await ctx.db.insertInto('service_accounts').values({ id: user.id, enterprise_id: w.enterprise.id, name: `Integration ${randomUUID().slice(0, 8)}`, description: null, role: 'reviewer', created_by: null }).execute();
+    return user;
+  };
+  const scimGroup = async () =>
+    ctx.db.insertInto('scim_groups').values({ enterprise_id: w.enterprise.id, display_name: `Group ${randomUUID().slice(0, 8)}`, external_id: null }).returning('id').executeTakeFirstOrThrow();
   const webhook = async () =>
     ctx.db
       .insertInto('webhook_endpoints')
@@ -176,6 +185,27 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
       make: async () => {
         const { id } = await webhook();
         return { user: w.admin, url: `/webhooks/${id}`, table: 'webhook_endpoints', id, read: `/webhooks/${id}` };
+      },
+    },
+    {
+      route: 'PATCH /api/v1/service-accounts/:service_account_id',
+      make: async () => {
+        const { id } = await serviceAccount();
+        return { user: w.admin, url: `/service-accounts/${id}`, body: { description: 'Nightly load' }, table: 'service_accounts', id, read: `/service-accounts/${id}` };
+      },
+    },
+    {
+      route: 'DELETE /api/v1/service-accounts/:service_account_id',
+      make: async () => {
+        const { id } = await serviceAccount();
+        return { user: w.admin, url: `/service-accounts/${id}`, table: 'service_accounts', id, read: `/service-accounts/${id}` };
+      },
+    },
+    {
+      route: 'PATCH /api/v1/scim/groups/:group_id',
+      make: async () => {
+        const { id } = await scimGroup();
+        return { user: w.admin, url: `/scim/groups/${id}`, body: { role: 'reviewer' }, table: 'scim_groups', id, read: `/scim/groups/${id}` };
       },
     },
     {

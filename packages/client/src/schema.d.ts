@@ -1241,7 +1241,7 @@ export interface paths {
         };
         /**
          * The authenticated caller
-         * @description Who the token belongs to, with the role and entity assignments taken from our records (D4.4).
+         * @description Who the token belongs to, with the role and entity assignments taken from our records (D4.4): a person, or a service account for an integration token.
          */
         get: operations["me.get"];
         put?: never;
@@ -1454,6 +1454,210 @@ export interface paths {
         get: operations["reporting.scenario_trend"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scim/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the groups the identity provider pushed
+         * @description With their mapping (role and entity assignments) and member counts, by name. Client admin of the enterprise, in person.
+         */
+        get: operations["scim.groups.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scim/groups/{group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a pushed group and its mapping
+         * @description One group with its role, entity assignments and member count. Client admin of the enterprise, in person.
+         */
+        get: operations["scim.groups.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Map a pushed group to a role and entities
+         * @description Its members' roles and entity roles follow at once (the strongest mapped role wins; a client admin's role is never changed). Client admin of the enterprise, in person.
+         */
+        patch: operations["scim.groups.update"];
+        trace?: never;
+    };
+    "/api/v1/scim/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SCIM tokens
+         * @description The enterprise's SCIM bearer tokens, newest first (never the tokens themselves). Client admin of the enterprise, in person.
+         */
+        get: operations["scim.tokens.list"];
+        put?: never;
+        /**
+         * Issue a SCIM token
+         * @description A bearer token for the identity provider that provisions this enterprise (Entra ID, Okta), with the tenant URL. Shown only in this answer. Client admin of the enterprise, in person.
+         */
+        post: operations["scim.tokens.issue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scim/tokens/{scim_token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a SCIM token
+         * @description Refused from its next request. Client admin of the enterprise, in person.
+         */
+        delete: operations["scim.tokens.revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List service accounts
+         * @description The enterprise's service accounts, newest first. Client admin of the enterprise, in person (not a service account's token).
+         */
+        get: operations["service_accounts.list"];
+        put?: never;
+        /**
+         * Create a service account
+         * @description An identity for an integration, with a role (never super admin) and entity assignments. Issue it tokens next. Client admin of the enterprise, in person (not a service account's token).
+         */
+        post: operations["service_accounts.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service-accounts/{service_account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a service account
+         * @description One account, with its assignments and a summary of its tokens. Client admin of the enterprise, in person (not a service account's token).
+         */
+        get: operations["service_accounts.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate a service account
+         * @description Revokes every token of the account at once; the account and its history stay for the audit trail. Client admin of the enterprise, in person (not a service account's token).
+         */
+        delete: operations["service_accounts.deactivate"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a service account
+         * @description Its name, description, role or entity assignments; its tokens carry the change from their next request. Client admin of the enterprise, in person (not a service account's token).
+         */
+        patch: operations["service_accounts.update"];
+        trace?: never;
+    };
+    "/api/v1/service-accounts/{service_account_id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a service account's tokens
+         * @description Every token of the account, newest first, with its status and last use (never the token itself). Client admin of the enterprise, in person (not a service account's token).
+         */
+        get: operations["service_accounts.tokens.list"];
+        put?: never;
+        /**
+         * Issue a token to a service account
+         * @description The answer carries the token: it is never shown again. An expiry is required. Client admin of the enterprise, in person (not a service account's token).
+         */
+        post: operations["service_accounts.tokens.issue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service-accounts/{service_account_id}/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a token
+         * @description The token is refused from its next request (within seconds on every instance). Client admin of the enterprise, in person (not a service account's token).
+         */
+        delete: operations["service_accounts.tokens.revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service-accounts/{service_account_id}/tokens/{token_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a token
+         * @description Issues its successor (same name and allow-list, the expiry given) and lets the old token work for the overlap, so the integration can switch without an outage. The answer carries the new token: it is never shown again. Client admin of the enterprise, in person (not a service account's token).
+         */
+        post: operations["service_accounts.tokens.rotate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4703,7 +4907,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group";
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Items per page; values above 100 are clamped to 100 */
@@ -5165,7 +5369,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group";
                 /** @description File format (default json) */
                 format?: "json" | "csv";
                 /** @description Entries from this UTC date on (inclusive), YYYY-MM-DD */
@@ -16692,7 +16896,8 @@ export interface operations {
                      *             "name": "Northwind Trading Ltd",
                      *             "business_unit_name": "Retail Banking"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "kind": "user"
                      *       },
                      *       "message": "Done"
                      *     }
@@ -16711,6 +16916,11 @@ export interface operations {
                                 name: string;
                             }[];
                             full_name: string;
+                            /**
+                             * @description 'service_account': the token is an integration's (user_id is the account's id, full_name its name); 'user': a person's
+                             * @enum {unknown}
+                             */
+                            kind: "user" | "service_account";
                             role: "super_admin" | "admin" | "assessor" | "reviewer";
                             /** Format: uuid */
                             user_id: string;
@@ -18942,6 +19152,2459 @@ export interface operations {
             };
             /** @description Not found (or in another enterprise) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "scim.groups.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page; values above 100 are clamped to 100 */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: list the groups the identity provider pushed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "display_name": "display name",
+                     *           "external_id": "external id",
+                     *           "role": "role",
+                     *           "entity_assignments": [
+                     *             {
+                     *               "legal_entity_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *               "name": "Northwind Trading Ltd",
+                     *               "business_unit_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *               "business_unit_name": "Retail Banking"
+                     *             }
+                     *           ],
+                     *           "member_count": 1,
+                     *           "created_at": "2026-03-02T09:30:00.000Z",
+                     *           "updated_at": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "page_size": 1,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": true,
+                     *         "has_prev": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            display_name: string;
+                            entity_assignments: {
+                                business_unit_id: string | null;
+                                business_unit_name: string | null;
+                                /** Format: uuid */
+                                legal_entity_id: string;
+                                name: string;
+                            }[];
+                            external_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The group as the provider knows it (its SCIM id)
+                             */
+                            id: string;
+                            member_count: number;
+                            role: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            has_next: boolean;
+                            has_prev: boolean;
+                            page: number;
+                            /** @description The page size used (after clamping) */
+                            page_size: number;
+                            total: number;
+                            total_pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "scim.groups.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of the copy you hold: 304 Not Modified, without a body, while it is still current
+                 * @example "7"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /** @description Id of the pushed group */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: get a pushed group and its mapping */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the resource's state: the same on a read and on the answer to a change. Send it in If-None-Match on a read, in If-Match on a change */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "display_name": "display name",
+                     *         "external_id": "external id",
+                     *         "role": "role",
+                     *         "entity_assignments": [
+                     *           {
+                     *             "legal_entity_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "name": "Northwind Trading Ltd",
+                     *             "business_unit_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *             "business_unit_name": "Retail Banking"
+                     *           }
+                     *         ],
+                     *         "member_count": 1,
+                     *         "created_at": "2026-03-02T09:30:00.000Z",
+                     *         "updated_at": "2026-03-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            display_name: string;
+                            entity_assignments: {
+                                business_unit_id: string | null;
+                                business_unit_name: string | null;
+                                /** Format: uuid */
+                                legal_entity_id: string;
+                                name: string;
+                            }[];
+                            external_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The group as the provider knows it (its SCIM id)
+                             */
+                            id: string;
+                            member_count: number;
+                            role: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the copy named by If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "scim.groups.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @example "7"
+                 */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Id of the pushed group */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "assessor",
+                 *       "entity_assignments": [
+                 *         {
+                 *           "legal_entity_id": "7d1c4c4e-5b0a-4d7e-9a57-1f0d8f6c2b11"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The legal entities (or units) its members are assigned to; replaced as a whole */
+                    entity_assignments?: {
+                        business_unit_id?: string | null;
+                        /** Format: uuid */
+                        legal_entity_id: string;
+                    }[];
+                    role?: ("assessor" | "reviewer") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: map a pushed group to a role and entities */
+            200: {
+                headers: {
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "display_name": "display name",
+                     *         "external_id": "external id",
+                     *         "role": "role",
+                     *         "entity_assignments": [
+                     *           {
+                     *             "legal_entity_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "name": "Northwind Trading Ltd",
+                     *             "business_unit_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *             "business_unit_name": "Retail Banking"
+                     *           }
+                     *         ],
+                     *         "member_count": 1,
+                     *         "created_at": "2026-03-02T09:30:00.000Z",
+                     *         "updated_at": "2026-03-02T09:30:00.000Z"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            display_name: string;
+                            entity_assignments: {
+                                business_unit_id: string | null;
+                                business_unit_name: string | null;
+                                /** Format: uuid */
+                                legal_entity_id: string;
+                                name: string;
+                            }[];
+                            external_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The group as the provider knows it (its SCIM id)
+                             */
+                            id: string;
+                            member_count: number;
+                            role: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED","request_id":"7b6c2a90-…","details":{"current_etag":"\"8\""}} */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "scim.tokens.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page; values above 100 are clamped to 100 */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: list SCIM tokens */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "name": "Northwind Trading Ltd",
+                     *           "hint": "hint",
+                     *           "expires_at": "2026-03-02T09:30:00.000Z",
+                     *           "last_used_at": "2026-03-02T09:30:00.000Z",
+                     *           "last_used_ip": "last used ip",
+                     *           "revoked_at": "2026-03-02T09:30:00.000Z",
+                     *           "created_by": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *           "created_at": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "page_size": 1,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": true,
+                     *         "has_prev": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            expires_at: string | null;
+                            /** @description The token's first characters */
+                            hint: string;
+                            /** Format: uuid */
+                            id: string;
+                            last_used_at: string | null;
+                            last_used_ip: string | null;
+                            name: string;
+                            revoked_at: string | null;
+                        }[];
+                        pagination: {
+                            has_next: boolean;
+                            has_prev: boolean;
+                            page: number;
+                            /** @description The page size used (after clamping) */
+                            page_size: number;
+                            total: number;
+                            total_pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "scim.tokens.issue": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (a UUID): a retry with the same key and the same request replays the first answer for 24 hours instead of acting twice. Over 255 characters: 400.
+                 * @example 5c0e5f9e-8d0b-4f3a-9a57-5d2f3b1c7e21
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Entra ID provisioning"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Optional: when it stops working
+                     */
+                    expires_at?: string;
+                    /** @description Which provider holds it, e.g. "Entra ID" */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: issue a SCIM token */
+            201: {
+                headers: {
+                    /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "name": "Northwind Trading Ltd",
+                     *         "hint": "hint",
+                     *         "expires_at": "2026-03-02T09:30:00.000Z",
+                     *         "last_used_at": "2026-03-02T09:30:00.000Z",
+                     *         "last_used_ip": "last used ip",
+                     *         "revoked_at": "2026-03-02T09:30:00.000Z",
+                     *         "created_by": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *         "created_at": "2026-03-02T09:30:00.000Z",
+                     *         "token": "rsk_scim_3f1e2d4c5b6a79808f7e6d5c4b3a2918_Q2hhbmdlIG1lIGFuZCBzaG93IG9ubHkgb25jZSBwbGVhc2U",
+                     *         "scim_base_url": "scim base url"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            expires_at: string | null;
+                            /** @description The token's first characters */
+                            hint: string;
+                            /** Format: uuid */
+                            id: string;
+                            last_used_at: string | null;
+                            last_used_ip: string | null;
+                            name: string;
+                            revoked_at: string | null;
+                            /** @description The tenant URL to give the identity provider: {base_url}/scim/v2 */
+                            scim_base_url: string;
+                            /**
+                             * @description The bearer token for the identity provider, shown only here (`rsk_scim_…`)
+                             * @example rsk_scim_3f1e2d4c5b6a79808f7e6d5c4b3a2918_Q2hhbmdlIG1lIGFuZCBzaG93IG9ubHkgb25jZSBwbGVhc2U
+                             */
+                            token: string;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: a request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema; or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "scim.tokens.revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the SCIM token */
+                scim_token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: revoke a SCIM token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "name": "Northwind Trading Ltd",
+                     *         "hint": "hint",
+                     *         "expires_at": "2026-03-02T09:30:00.000Z",
+                     *         "last_used_at": "2026-03-02T09:30:00.000Z",
+                     *         "last_used_ip": "last used ip",
+                     *         "revoked_at": "2026-03-02T09:30:00.000Z",
+                     *         "created_by": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *         "created_at": "2026-03-02T09:30:00.000Z"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            expires_at: string | null;
+                            /** @description The token's first characters */
+                            hint: string;
+                            /** Format: uuid */
+                            id: string;
+                            last_used_at: string | null;
+                            last_used_ip: string | null;
+                            name: string;
+                            revoked_at: string | null;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "service_accounts.list": {
+        parameters: {
+            query?: {
+                /** @description true: deactivated accounts too */
+                include_inactive?: boolean;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page; values above 100 are clamped to 100 */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: list service accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "name": "Northwind Trading Ltd",
+                     *           "description": "What this is about, in a sentence or two.",
+                     *           "role": "role",
+                     *           "active": true,
+                     *           "entity_assignments": [
+                     *             {
+                     *               "legal_entity_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *               "name": "Northwind Trading Ltd",
+                     *               "business_unit_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *               "business_unit_name": "Retail Banking"
+                     *             }
+                     *           ],
+                     *           "live_tokens": 1,
+                     *           "last_used_at": "2026-03-02T09:30:00.000Z",
+                     *           "created_by": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *           "created_at": "2026-03-02T09:30:00.000Z",
+                     *           "updated_at": "2026-03-02T09:30:00.000Z",
+                     *           "deactivated_at": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "page_size": 1,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": true,
+                     *         "has_prev": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description false once deactivated (its tokens revoked) */
+                            active: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            deactivated_at: string | null;
+                            description: string | null;
+                            entity_assignments: {
+                                business_unit_id: string | null;
+                                business_unit_name: string | null;
+                                /** Format: uuid */
+                                legal_entity_id: string;
+                                /** @description The legal entity */
+                                name: string;
+                            }[];
+                            /**
+                             * Format: uuid
+                             * @description The account; its audit entries carry it as user_id
+                             */
+                            id: string;
+                            last_used_at: string | null;
+                            /** @description Tokens neither revoked nor expired */
+                            live_tokens: number;
+                            name: string;
+                            /** @description admin, assessor or reviewer */
+                            role: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            has_next: boolean;
+                            has_prev: boolean;
+                            page: number;
+                            /** @description The page size used (after clamping) */
+                            page_size: number;
+                            total: number;
+                            total_pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "service_accounts.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (a UUID): a retry with the same key and the same request replays the first answer for 24 hours instead of acting twice. Over 255 characters: 400.
+                 * @example 5c0e5f9e-8d0b-4f3a-9a57-5d2f3b1c7e21
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "GRC data warehouse",
+                 *       "role": "reviewer",
+                 *       "entity_assignments": [
+                 *         {
+                 *           "legal_entity_id": "7d1c4c4e-5b0a-4d7e-9a57-1f0d8f6c2b11"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What the integration does */
+                    description?: string;
+                    /** @description The legal entities (or units) an assessor or reviewer account is assigned to (D5 "assigned"); replaced as a whole */
+                    entity_assignments?: {
+                        business_unit_id?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description A legal entity of the enterprise
+                         */
+                        legal_entity_id: string;
+                    }[];
+                    /** @description A name unique among the enterprise's active accounts, e.g. the system that calls */
+                    name: string;
+                    /**
+                     * @description What the account may do, as a member of that role would (D5); never super admin: admin, assessor or reviewer
+                     * @enum {unknown}
+                     */
+                    role: "admin" | "assessor" | "reviewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Created: create a service account */
+            201: {
+                headers: {
+                    /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "name": "Northwind Trading Ltd",
+                     *         "description": "What this is about, in a sentence or two.",
+                     *         "role": "role",
+                     *         "active": true,
+                     *         "entity_assignments": [
+                     *           {
+                     *             "legal_entity_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "name": "Northwind Trading Ltd",
+                     *             "business_unit_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *             "business_unit_name": "Retail Banking"
+                     *           }
+                     *         ],
+                     *         "live_tokens": 1,
+                     *         "last_used_at": "2026-03-02T09:30:00.000Z",
+                     *         "created_by": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *         "created_at": "2026-03-02T09:30:00.000Z",
+                     *         "updated_at": "2026-03-02T09:30:00.000Z",
+                     *         "deactivated_at": "2026-03-02T09:30:00.000Z"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description false once deactivated (its tokens revoked) */
+                            active: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            deactivated_at: string | null;
+                            description: string | null;
+                            entity_assignments: {
+                                business_unit_id: string | null;
+                                business_unit_name: string | null;
+                                /** Format: uuid */
+                                legal_entity_id: string;
+                                /** @description The legal entity */
+                                name: string;
+                            }[];
+                            /**
+                             * Format: uuid
+                             * @description The account; its audit entries carry it as user_id
+                             */
+                            id: string;
+                            last_used_at: string | null;
+                            /** @description Tokens neither revoked nor expired */
+                            live_tokens: number;
+                            name: string;
+                            /** @description admin, assessor or reviewer */
+                            role: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state; or IDEMPOTENCY_IN_PROGRESS: a request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema; or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "service_accounts.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of the copy you hold: 304 Not Modified, without a body, while it is still current
+                 * @example "7"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /** @description Id of the service account */
+                service_account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: get a service account */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the resource's state: the same on a read and on the answer to a change. Send it in If-None-Match on a read, in If-Match on a change */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "name": "Northwind Trading Ltd",
+                     *         "description": "What this is about, in a sentence or two.",
+                     *         "role": "role",
+                     *         "active": true,
+                     *         "entity_assignments": [
+                     *           {
+                     *             "legal_entity_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "name": "Northwind Trading Ltd",
+                     *             "business_unit_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *             "business_unit_name": "Retail Banking"
+                     *           }
+                     *         ],
+                     *         "live_tokens": 1,
+                     *         "last_used_at": "2026-03-02T09:30:00.000Z",
+                     *         "created_by": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *         "created_at": "2026-03-02T09:30:00.000Z",
+                     *         "updated_at": "2026-03-02T09:30:00.000Z",
+                     *         "deactivated_at": "2026-03-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description false once deactivated (its tokens revoked) */
+                            active: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            deactivated_at: string | null;
+                            description: string | null;
+                            entity_assignments: {
+                                business_unit_id: string | null;
+                                business_unit_name: string | null;
+                                /** Format: uuid */
+                                legal_entity_id: string;
+                                /** @description The legal entity */
+                                name: string;
+                            }[];
+                            /**
+                             * Format: uuid
+                             * @description The account; its audit entries carry it as user_id
+                             */
+                            id: string;
+                            last_used_at: string | null;
+                            /** @description Tokens neither revoked nor expired */
+                            live_tokens: number;
+                            name: string;
+                            /** @description admin, assessor or reviewer */
+                            role: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the copy named by If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "service_accounts.deactivate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @example "7"
+                 */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Id of the service account */
+                service_account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: deactivate a service account */
+            200: {
+                headers: {
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED","request_id":"7b6c2a90-…","details":{"current_etag":"\"8\""}} */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "service_accounts.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @example "7"
+                 */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Id of the service account */
+                service_account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "assessor"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Free text, at most 5,000 characters */
+                    description?: string;
+                    /** @description The legal entities (or units) an assessor or reviewer account is assigned to (D5 "assigned"); replaced as a whole */
+                    entity_assignments?: {
+                        business_unit_id?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description A legal entity of the enterprise
+                         */
+                        legal_entity_id: string;
+                    }[];
+                    /** @description Name, at most 200 characters */
+                    name?: string;
+                    /**
+                     * @description What the account may do, as a member of that role would (D5); never super admin: admin, assessor or reviewer
+                     * @enum {unknown}
+                     */
+                    role?: "admin" | "assessor" | "reviewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Success: change a service account */
+            200: {
+                headers: {
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "name": "Northwind Trading Ltd",
+                     *         "description": "What this is about, in a sentence or two.",
+                     *         "role": "role",
+                     *         "active": true,
+                     *         "entity_assignments": [
+                     *           {
+                     *             "legal_entity_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "name": "Northwind Trading Ltd",
+                     *             "business_unit_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *             "business_unit_name": "Retail Banking"
+                     *           }
+                     *         ],
+                     *         "live_tokens": 1,
+                     *         "last_used_at": "2026-03-02T09:30:00.000Z",
+                     *         "created_by": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *         "created_at": "2026-03-02T09:30:00.000Z",
+                     *         "updated_at": "2026-03-02T09:30:00.000Z",
+                     *         "deactivated_at": "2026-03-02T09:30:00.000Z"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description false once deactivated (its tokens revoked) */
+                            active: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            deactivated_at: string | null;
+                            description: string | null;
+                            entity_assignments: {
+                                business_unit_id: string | null;
+                                business_unit_name: string | null;
+                                /** Format: uuid */
+                                legal_entity_id: string;
+                                /** @description The legal entity */
+                                name: string;
+                            }[];
+                            /**
+                             * Format: uuid
+                             * @description The account; its audit entries carry it as user_id
+                             */
+                            id: string;
+                            last_used_at: string | null;
+                            /** @description Tokens neither revoked nor expired */
+                            live_tokens: number;
+                            name: string;
+                            /** @description admin, assessor or reviewer */
+                            role: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED","request_id":"7b6c2a90-…","details":{"current_etag":"\"8\""}} */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "service_accounts.tokens.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page; values above 100 are clamped to 100 */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the service account */
+                service_account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: list a service account's tokens */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "service_account_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *           "name": "Northwind Trading Ltd",
+                     *           "hint": "hint",
+                     *           "status": "active",
+                     *           "expires_at": "2026-03-02T09:30:00.000Z",
+                     *           "allowed_ips": [
+                     *             "allowed ips"
+                     *           ],
+                     *           "last_used_at": "2026-03-02T09:30:00.000Z",
+                     *           "last_used_ip": "last used ip",
+                     *           "revoked_at": "2026-03-02T09:30:00.000Z",
+                     *           "rotated_from": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *           "created_by": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *           "created_at": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "page_size": 1,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": true,
+                     *         "has_prev": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            allowed_ips: string[] | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** @description The token's first characters, to tell it apart */
+                            hint: string;
+                            /** Format: uuid */
+                            id: string;
+                            last_used_at: string | null;
+                            last_used_ip: string | null;
+                            name: string;
+                            revoked_at: string | null;
+                            rotated_from: string | null;
+                            /** Format: uuid */
+                            service_account_id: string;
+                            /** @enum {unknown} */
+                            status: "active" | "expired" | "revoked";
+                        }[];
+                        pagination: {
+                            has_next: boolean;
+                            has_prev: boolean;
+                            page: number;
+                            /** @description The page size used (after clamping) */
+                            page_size: number;
+                            total: number;
+                            total_pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "service_accounts.tokens.issue": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (a UUID): a retry with the same key and the same request replays the first answer for 24 hours instead of acting twice. Over 255 characters: 400.
+                 * @example 5c0e5f9e-8d0b-4f3a-9a57-5d2f3b1c7e21
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Id of the service account */
+                service_account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "warehouse nightly load",
+                 *       "expires_at": "2027-06-30T00:00:00Z",
+                 *       "allowed_ips": [
+                 *         "203.0.113.10"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Addresses and CIDR ranges (IPv4, IPv6) the token is accepted from; absent or empty: any address
+                     * @example [
+                     *       "203.0.113.10",
+                     *       "10.20.0.0/16"
+                     *     ]
+                     */
+                    allowed_ips?: string[];
+                    /**
+                     * Format: date-time
+                     * @description When the token stops working: required, in the future, at most SERVICE_ACCOUNT_TOKEN_MAX_DAYS (365 by default) ahead
+                     */
+                    expires_at: string;
+                    /** @description What the token is for, e.g. where it is kept */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: issue a token to a service account */
+            201: {
+                headers: {
+                    /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "service_account_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *         "name": "Northwind Trading Ltd",
+                     *         "hint": "hint",
+                     *         "status": "active",
+                     *         "expires_at": "2026-03-02T09:30:00.000Z",
+                     *         "allowed_ips": [
+                     *           "allowed ips"
+                     *         ],
+                     *         "last_used_at": "2026-03-02T09:30:00.000Z",
+                     *         "last_used_ip": "last used ip",
+                     *         "revoked_at": "2026-03-02T09:30:00.000Z",
+                     *         "rotated_from": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *         "created_by": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *         "created_at": "2026-03-02T09:30:00.000Z",
+                     *         "token": "rsk_sa_3f1e2d4c5b6a79808f7e6d5c4b3a2918_Q2hhbmdlIG1lIGFuZCBzaG93IG9ubHkgb25jZSBwbGVhc2U"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            allowed_ips: string[] | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** @description The token's first characters, to tell it apart */
+                            hint: string;
+                            /** Format: uuid */
+                            id: string;
+                            last_used_at: string | null;
+                            last_used_ip: string | null;
+                            name: string;
+                            revoked_at: string | null;
+                            rotated_from: string | null;
+                            /** Format: uuid */
+                            service_account_id: string;
+                            /** @enum {unknown} */
+                            status: "active" | "expired" | "revoked";
+                            /**
+                             * @description The token, shown only in this answer: `Authorization: Bearer <token>`. `rsk_sa_` + 32 hex digits + `_` + 43 characters, a shape secret scanners can match. Only a hash is stored.
+                             * @example rsk_sa_3f1e2d4c5b6a79808f7e6d5c4b3a2918_Q2hhbmdlIG1lIGFuZCBzaG93IG9ubHkgb25jZSBwbGVhc2U
+                             */
+                            token: string;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state; or IDEMPOTENCY_IN_PROGRESS: a request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema; or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "service_accounts.tokens.revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the service account */
+                service_account_id: string;
+                /** @description Id of the token */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: revoke a token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "service_account_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *         "name": "Northwind Trading Ltd",
+                     *         "hint": "hint",
+                     *         "status": "active",
+                     *         "expires_at": "2026-03-02T09:30:00.000Z",
+                     *         "allowed_ips": [
+                     *           "allowed ips"
+                     *         ],
+                     *         "last_used_at": "2026-03-02T09:30:00.000Z",
+                     *         "last_used_ip": "last used ip",
+                     *         "revoked_at": "2026-03-02T09:30:00.000Z",
+                     *         "rotated_from": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *         "created_by": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *         "created_at": "2026-03-02T09:30:00.000Z"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            allowed_ips: string[] | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** @description The token's first characters, to tell it apart */
+                            hint: string;
+                            /** Format: uuid */
+                            id: string;
+                            last_used_at: string | null;
+                            last_used_ip: string | null;
+                            name: string;
+                            revoked_at: string | null;
+                            rotated_from: string | null;
+                            /** Format: uuid */
+                            service_account_id: string;
+                            /** @enum {unknown} */
+                            status: "active" | "expired" | "revoked";
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "service_accounts.tokens.rotate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (a UUID): a retry with the same key and the same request replays the first answer for 24 hours instead of acting twice. Over 255 characters: 400.
+                 * @example 5c0e5f9e-8d0b-4f3a-9a57-5d2f3b1c7e21
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Id of the service account */
+                service_account_id: string;
+                /** @description Id of the token */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expires_at": "2027-06-30T00:00:00Z",
+                 *       "overlap_hours": 24
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the token stops working: required, in the future, at most SERVICE_ACCOUNT_TOKEN_MAX_DAYS (365 by default) ahead
+                     */
+                    expires_at: string;
+                    /** @description How long the old token keeps working beside the new one (default 24, at most SERVICE_ACCOUNT_ROTATION_OVERLAP_MAX_HOURS, 168 by default); 0 stops it now */
+                    overlap_hours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: rotate a token */
+            201: {
+                headers: {
+                    /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "service_account_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *         "name": "Northwind Trading Ltd",
+                     *         "hint": "hint",
+                     *         "status": "active",
+                     *         "expires_at": "2026-03-02T09:30:00.000Z",
+                     *         "allowed_ips": [
+                     *           "allowed ips"
+                     *         ],
+                     *         "last_used_at": "2026-03-02T09:30:00.000Z",
+                     *         "last_used_ip": "last used ip",
+                     *         "revoked_at": "2026-03-02T09:30:00.000Z",
+                     *         "rotated_from": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *         "created_by": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *         "created_at": "2026-03-02T09:30:00.000Z",
+                     *         "token": "rsk_sa_3f1e2d4c5b6a79808f7e6d5c4b3a2918_Q2hhbmdlIG1lIGFuZCBzaG93IG9ubHkgb25jZSBwbGVhc2U"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            allowed_ips: string[] | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** @description The token's first characters, to tell it apart */
+                            hint: string;
+                            /** Format: uuid */
+                            id: string;
+                            last_used_at: string | null;
+                            last_used_ip: string | null;
+                            name: string;
+                            revoked_at: string | null;
+                            rotated_from: string | null;
+                            /** Format: uuid */
+                            service_account_id: string;
+                            /** @enum {unknown} */
+                            status: "active" | "expired" | "revoked";
+                            /**
+                             * @description The token, shown only in this answer: `Authorization: Bearer <token>`. `rsk_sa_` + 32 hex digits + `_` + 43 characters, a shape secret scanners can match. Only a hash is stored.
+                             * @example rsk_sa_3f1e2d4c5b6a79808f7e6d5c4b3a2918_Q2hhbmdlIG1lIGFuZCBzaG93IG9ubHkgb25jZSBwbGVhc2U
+                             */
+                            token: string;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state; or IDEMPOTENCY_IN_PROGRESS: a request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema; or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

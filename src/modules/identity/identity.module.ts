@@ -1,13 +1,28 @@
 import { defineModule } from '../../platform/module.js';
 import { createIdentityService } from './identity.service.js';
+import { registerScimSettingsRoutes } from './scim/scim-settings.routes.js';
+import { createScimSettingsService } from './scim/scim-settings.service.js';
+import { registerServiceAccountRoutes } from './service-accounts/service-accounts.routes.js';
+import { createServiceAccountsService } from './service-accounts/service-accounts.service.js';
+import { createTokensService } from './service-accounts/tokens.service.js';
 
 /**
  * Identities and the embedded identity provider (D3). Its services are what other modules change
- * identities through (admin's members and super admins); it has no route inside the /api/v1 gate. Its
- * routes are the provider's, public, under /auth/v1 (provider/provider.routes.ts): app.ts mounts them in
- * embedded mode only, with the limiters and the password hasher it owns (docs/architecture.md).
+ * identities through (admin's members and super admins). Its routes inside the /api/v1 gate are the
+ * enterprise's integrations (service accounts and their tokens; SCIM's settings). The provider's routes are
+ * public, under /auth/v1 (provider/provider.routes.ts), and SCIM's under /scim/v2 (scim/scim.routes.ts):
+ * app.ts mounts those from the module, with what only it holds (docs/architecture.md).
  */
 export const identityModule = defineModule({
   name: 'identity',
-  services: (db, { principals, mail }) => createIdentityService({ db, principals, mail }),
+  services: (db, { principals, mail, config }) => ({
+    ...createIdentityService({ db, principals, mail }),
+    serviceAccounts: createServiceAccountsService({ db, principals, mail }),
+    serviceAccountTokens: createTokensService({ db, settings: config.serviceAccounts }),
+    scimSettings: createScimSettingsService({ db, principals, mail, publicUrl: config.publicUrl }),
+  }),
+  routes(api, services) {
+    registerServiceAccountRoutes(api, services.serviceAccounts, services.serviceAccountTokens);
+    registerScimSettingsRoutes(api, services.scimSettings);
+  },
 });

@@ -6,7 +6,7 @@ import type { MailDelivery } from '../../platform/mail/delivery.js';
 import { queueInvitation, type Invitation, type InvitationRequest } from './onboarding-mail.js';
 import { revokeOneTimeTokens } from './one-time-tokens.repository.js';
 import { revokeUserSessions } from './sessions.repository.js';
-import { deactivateUser, insertUser, linkExternalSubject as linkSubject, reactivateUser, setSuperAdmin } from './users.repository.js';
+import { deactivateUser, insertUser, linkExternalSubject as linkSubject, reactivateUser, setSuperAdmin, updateProfile } from './users.repository.js';
 
 export interface IdentityServiceDeps {
   /** The database, or the caller's open transaction to join: an identity changes with the membership and the audit entry that explain it. */
@@ -37,6 +37,14 @@ export function createIdentityService({ db, principals, mail }: IdentityServiceD
         const invitation = await queueInvitation(trx, request);
         onCommit(() => mail.wake());
         return invitation;
+      });
+    },
+
+    /** A new e-mail or name, as the enterprise's directory says (SCIM); the cached principal follows on commit. */
+    async updateProfile(userId: string, changes: { email?: string; full_name?: string }, at: Date): Promise<void> {
+      await inTransaction(db, async ({ trx, onCommit }) => {
+        await updateProfile(trx, userId, changes, at);
+        onCommit(() => principals.invalidateUser(userId));
       });
     },
 

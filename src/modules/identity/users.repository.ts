@@ -27,6 +27,11 @@ export async function setSuperAdmin(trx: Transaction<DB>, userId: string, superA
   await trx.updateTable('users').set({ is_super_admin: superAdmin, updated_at: at }).where('id', '=', userId).execute();
 }
 
+/** A new e-mail or name (a directory's change, SCIM); users_active_email_key refuses an address taken (409). */
+export async function updateProfile(trx: Transaction<DB>, userId: string, changes: { email?: string; full_name?: string }, at: Date) {
+  await trx.updateTable('users').set({ ...changes, updated_at: at }).where('id', '=', userId).execute();
+}
+
 export async function deactivateUser(trx: Transaction<DB>, userId: string, at: Date) {
   await trx
     .updateTable('users')

@@ -16,11 +16,14 @@ export const MeView = Type.Object({
   enterprise_id: Nullable(Uuid('null for a super admin')),
   enterprise_name: Nullable(Type.String()),
   entity_assignments: Type.Array(EntityAssignmentView),
+  kind: Type.Enum(['user', 'service_account'], {
+    description: "'service_account': the token is an integration's (user_id is the account's id, full_name its name); 'user': a person's",
+  }),
 });
 
 export const getMeSchema = {
   summary: 'The authenticated caller',
-  description: 'Who the token belongs to, with the role and entity assignments taken from our records (D4.4).',
+  description: 'Who the token belongs to, with the role and entity assignments taken from our records (D4.4): a person, or a service account for an integration token.',
   operationId: 'me.get',
   tags: ['identity'],
   response: { 200: DataResponse(MeView), ...errorResponses([]) },

@@ -1,6 +1,6 @@
 import type { Executor } from '../../platform/db/schema.js';
 import type { Principal } from '../../platform/auth/principal.js';
-import { findEnterpriseName, listAssignments } from './me.repository.js';
+import { findEnterpriseName, listAssignments, listServiceAccountAssignments } from './me.repository.js';
 
 export interface MeServiceDeps {
   db: Executor;
@@ -8,13 +8,15 @@ export interface MeServiceDeps {
 
 export function createMeService({ db }: MeServiceDeps) {
   return {
-    /** D4.4: who the caller is, from our records; a super admin has no enterprise and no assignments. */
+    /** D4.4: who the caller is, from our records; a super admin has no enterprise and no assignments; a service account is marked as one. */
     async describe(principal: Principal) {
       const enterpriseId = principal.enterpriseId;
       if (enterpriseId === null) return presentMe(principal, null, []);
       const [enterpriseName, assignments] = await Promise.all([
         findEnterpriseName(db, enterpriseId),
-        listAssignments(db, enterpriseId, principal.userId),
+        principal.kind === 'service_account'
+          ? listServiceAccountAssignments(db, enterpriseId, principal.userId)
+          : listAssignments(db, enterpriseId, principal.userId),
       ]);
       return presentMe(principal, enterpriseName, assignments);
     },
@@ -32,5 +34,6 @@ function presentMe<A>(principal: Principal, enterpriseName: string | null, assig
     enterprise_id: principal.enterpriseId,
     enterprise_name: enterpriseName,
     entity_assignments: assignments,
+    kind: principal.kind ?? ('user' as const),
   };
 }

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
 import { addressKey, type RateLimiter } from '../http/rate-limit/rate-limit.hook.js';
-import { bearerJwt } from './bearer.js';
+import type { ApiTokenResolver } from './api-tokens.js';
+import { bearerToken, isJwtShaped } from './bearer.js';
+import type { Principal } from './principal.js';
 import type { PrincipalResolver } from './principal-resolver.js';
 import { InvalidTokenError, type TokenVerifier, type VerifiedClaims } from './token-verifier.js';
 
@@ -17,6 +19,8 @@ export interface GateDeps {
   resolver: PrincipalResolver;
   limiter: RateLimiter;
   observer: AuthFailureObserver;
+  /** Integration tokens (service accounts), told apart from JSON Web Tokens by their prefix; absent: none accepted. */
+  apiTokens?: ApiTokenResolver;
 }
 
 function hasQueryToken(url: string): boolean {
@@ -26,15 +30,26 @@ function hasQueryToken(url: string): boolean {
   return QUERY_TOKEN_NAMES.some((name) => params.has(name));
 }
 
-type TokenCheck = { kind: 'valid'; claims: VerifiedClaims } | { kind: 'missing' } | { kind: 'malformed' } | { kind: 'invalid' };
+type TokenCheck =
+  | { kind: 'valid'; claims: VerifiedClaims }
+  /** An integration token, resolved to its service account (or refused from this address). */
+  | { kind: 'api_token'; principal: Principal; addressRefused: boolean }
+  | { kind: 'missing' }
+  | { kind: 'malformed' }
+  | { kind: 'invalid' };
 
-async function checkToken(request: FastifyRequest, verify: TokenVerifier): Promise<TokenCheck> {
+async function checkToken(request: FastifyRequest, deps: GateDeps): Promise<TokenCheck> {
   const header = request.headers.authorization;
   if (header === undefined) return { kind: 'missing' };
-  const token = bearerJwt(header);
-  if (token === null) return { kind: 'malformed' };
+  const token = bearerToken(header);
+  if (token !== null && deps.apiTokens?.accepts(token) === true) {
+    const resolution = await deps.apiTokens.resolve(token, request.ip);
+    if (resolution.kind === 'invalid') return { kind: 'invalid' };
+    return { kind: 'api_token', principal: resolution.principal, addressRefused: resolution.kind === 'address_refused' };
+  }
+  if (token === null || !isJwtShaped(token)) return { kind: 'malformed' };
   try {
-    return { kind: 'valid', claims: await verify(token) };
+    return { kind: 'valid', claims: await deps.verify(token) };
   } catch (error) {
     if (error instanceof InvalidTokenError) return { kind: 'invalid' };
     throw error;
@@ -51,8 +66,10 @@ const unauthorized = (why: string) => new AppError('UNAUTHORIZED', why);
  */
 export function registerApiGate(api: FastifyInstance, deps: GateDeps): void {
   api.addHook('onRequest', async (request, reply) => {
-    const check = await checkToken(request, deps.verify);
-    await deps.limiter(request, reply, check.kind === 'valid' ? `user:${check.claims.sub}` : addressKey(request));
+    const check = await checkToken(request, deps);
+    // A service account is counted as a user is: under its own id, whatever the address.
+    const counted = check.kind === 'valid' ? `user:${check.claims.sub}` : check.kind === 'api_token' ? `user:${check.principal.userId}` : addressKey(request);
+    await deps.limiter(request, reply, counted);
     if (hasQueryToken(request.url)) {
       throw new AppError('BAD_REQUEST', 'Tokens are accepted only in the Authorization header, never in the URL');
     }
@@ -65,6 +82,10 @@ export function registerApiGate(api: FastifyInstance, deps: GateDeps): void {
       case 'invalid':
         deps.observer.invalidToken(request, null);
         throw unauthorized('Invalid or expired token');
+      case 'api_token':
+        request.principal = check.principal;
+        if (check.addressRefused) throw new AppError('FORBIDDEN', 'This token is not accepted from your address (its IP allow-list)');
+        return;
       case 'valid':
         break;
     }

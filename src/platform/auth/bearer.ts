@@ -11,8 +11,10 @@ export function bearerToken(header: string | undefined): string | null {
   return BEARER.exec(header)?.[1] ?? null;
 }
 
+export const isJwtShaped = (token: string): boolean => JWT_SHAPE.test(token);
+
 /** The token of a bearer header when it has the shape of a compact JWS, or null. */
 export function bearerJwt(header: string | undefined): string | null {
   const token = bearerToken(header);
-  return token !== null && JWT_SHAPE.test(token) ? token : null;
+  return token !== null && isJwtShaped(token) ? token : null;
 }

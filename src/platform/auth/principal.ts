@@ -23,6 +23,11 @@ export interface Principal {
   enterpriseId: string | null;
   sessionId: string | null;
   entityAssignments: EntityAssignment[];
+  /**
+   * 'service_account': an integration's token (no session, no person): every policy applies to its role and
+   * assignments as to a member's, and the few that need a person (issuing credentials) refuse it. Absent: a person.
+   */
+  kind?: 'service_account';
 }
 
 /** Where the request came from, for audit entries and per-address counters. */
@@ -63,7 +68,7 @@ export function callerOf(request: FastifyRequest): Caller {
   const principal = request.principal;
   if (principal === null) throw new AppError('UNAUTHORIZED', 'Authentication required');
   const origin = originOf(request);
-  return {
+  const caller: Caller = {
     userId: principal.userId,
     email: principal.email,
     fullName: principal.fullName,
@@ -75,4 +80,6 @@ export function callerOf(request: FastifyRequest): Caller {
     userAgent: origin.userAgent,
     operation: origin.operation,
   };
+  if (principal.kind !== undefined) caller.kind = principal.kind;
+  return caller;
 }

@@ -19,6 +19,11 @@ const UNIQUE_MESSAGES: Record<string, string> = {
   bra_ratings_current_key: 'Another rating of this scenario and type was recorded at the same time',
   bra_controls_sub_control_key: 'This sub-control is already linked to the BRA (for this scenario, or BRA-wide)',
   risk_appetites_scope_key: 'A risk appetite already exists for this scope',
+  service_accounts_name_key: 'An active service account with this name already exists',
+  service_account_entities_assignment_key: 'The same entity assignment is listed twice',
+  scim_group_entities_assignment_key: 'The same entity assignment is listed twice',
+  scim_groups_display_name_key: 'A group with this displayName already exists',
+  scim_users_external_id_key: 'A user with this externalId already exists',
 };
 
 const REFERENCE_FIELDS: Record<string, string> = {
@@ -35,6 +40,10 @@ const REFERENCE_FIELDS: Record<string, string> = {
   bra_ratings_link_fkey: 'bra_risk_scenario_id',
   bra_controls_sub_control_fkey: 'sub_control_id',
   bra_controls_scenario_fkey: 'bra_risk_scenario_id',
+  service_account_entities_legal_entity_fkey: 'entity_assignments.legal_entity_id',
+  service_account_entities_business_unit_fkey: 'entity_assignments.business_unit_id',
+  scim_group_entities_legal_entity_fkey: 'entity_assignments.legal_entity_id',
+  scim_group_entities_business_unit_fkey: 'entity_assignments.business_unit_id',
 };
 
 interface PgError {

@@ -17,6 +17,8 @@ import type { MailTables } from './tables/mail.js';
 import type { MonitoringTables } from './tables/monitoring.js';
 import type { RiskScenariosTables } from './tables/risk-scenarios.js';
 import type { SchedulingTables } from './tables/scheduling.js';
+import type { ScimTables } from './tables/scim.js';
+import type { ServiceAccountsTables } from './tables/service-accounts.js';
 import type { UsersTables } from './tables/users.js';
 import type { WebhooksTables } from './tables/webhooks.js';
 
@@ -44,7 +46,9 @@ export type DB = EnterprisesTables &
   EventsTables &
   WebhooksTables &
   HealthTables &
-  SchedulingTables;
+  SchedulingTables &
+  ServiceAccountsTables &
+  ScimTables;
 
 /** What repositories take: the database itself or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;

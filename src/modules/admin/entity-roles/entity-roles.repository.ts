@@ -44,3 +44,31 @@ export async function deleteEntityRole(trx: Transaction<DB>, enterpriseId: strin
     .returning(ROLE_COLUMNS)
     .executeTakeFirst();
 }
+
+/** A member's entity roles become exactly `wanted` (a directory's group mapping); returns what was added and removed. */
+export async function replaceEntityRoles(
+  trx: Transaction<DB>,
+  enterpriseId: string,
+  userId: string,
+  wanted: readonly { legal_entity_id: string; business_unit_id: string | null }[],
+) {
+  const key = (r: { legal_entity_id: string; business_unit_id: string | null }) => `${r.legal_entity_id}/${r.business_unit_id ?? ''}`;
+  const current = await trx
+    .selectFrom('entity_roles')
+    .select(['id', 'legal_entity_id', 'business_unit_id'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('user_id', '=', userId)
+    .forUpdate()
+    .execute();
+  const wantedKeys = new Set(wanted.map(key));
+  const currentKeys = new Set(current.map(key));
+  const removed = current.filter((row) => !wantedKeys.has(key(row)));
+  const added = wanted.filter((row) => !currentKeys.has(key(row)));
+  if (removed.length > 0) {
+    await trx.deleteFrom('entity_roles').where('enterprise_id', '=', enterpriseId).where('id', 'in', removed.map((row) => row.id)).execute();
+  }
+  if (added.length > 0) {
+    await trx.insertInto('entity_roles').values(added.map((row) => ({ enterprise_id: enterpriseId, user_id: userId, ...row }))).execute();
+  }
+  return { added, removed: removed.map(({ legal_entity_id, business_unit_id }) => ({ legal_entity_id, business_unit_id })) };
+}

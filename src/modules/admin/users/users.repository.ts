@@ -137,3 +137,8 @@ export async function countAssignments(db: Executor, enterpriseId: string, userI
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** A member's role, as the enterprise's directory decides it (SCIM group mappings). */
+export async function setMemberRole(trx: Transaction<DB>, enterpriseId: string, memberId: string, role: MemberRole) {
+  await trx.updateTable('enterprise_members').set({ role }).where('enterprise_id', '=', enterpriseId).where('id', '=', memberId).execute();
+}

@@ -28,6 +28,8 @@ const MIGRATION_FILES = [
   '20261128200000_scheduled_job_runs.sql',
   '20261128300000_sharding_ready.sql',
   '20261129100000_sign_in_origins.sql',
+  '20261130100000_service_accounts.sql',
+  '20261130100100_scim.sql',
 ] as const;
 
 export interface SqlMigration {

@@ -1,0 +1,44 @@
+import type { Transaction } from 'kysely';
+import type { DB, Executor } from '../../../platform/db/schema.js';
+
+const COLUMNS = ['id', 'name', 'hint', 'expires_at', 'last_used_at', 'last_used_ip', 'revoked_at', 'created_by', 'created_at'] as const;
+
+export async function insertScimToken(
+  trx: Transaction<DB>,
+  enterpriseId: string,
+  values: { id: string; name: string; secret_hash: string; hint: string; expires_at: Date | null; created_by: string },
+) {
+  return trx.insertInto('scim_tokens').values({ ...values, enterprise_id: enterpriseId }).returning(COLUMNS).executeTakeFirstOrThrow();
+}
+
+export async function listScimTokens(db: Executor, enterpriseId: string, limit: number, offset: number) {
+  return db.selectFrom('scim_tokens').select(COLUMNS).where('enterprise_id', '=', enterpriseId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+}
+
+export async function countScimTokens(db: Executor, enterpriseId: string): Promise<number> {
+  const row = await db.selectFrom('scim_tokens').select((eb) => eb.fn.countAll<string>().as('n')).where('enterprise_id', '=', enterpriseId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function lockScimToken(trx: Transaction<DB>, enterpriseId: string, id: string) {
+  return trx.selectFrom('scim_tokens').select(COLUMNS).where('enterprise_id', '=', enterpriseId).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function revokeScimToken(trx: Transaction<DB>, enterpriseId: string, id: string, by: string, at: Date) {
+  return trx.updateTable('scim_tokens').set({ revoked_at: at, revoked_by: by }).where('enterprise_id', '=', enterpriseId).where('id', '=', id).returning(COLUMNS).executeTakeFirstOrThrow();
+}
+
+/** The SCIM gate's lookup, by the token's id alone (the primary key's leading column). */
+export async function findScimTokenForUse(db: Executor, id: string) {
+  return db
+    .selectFrom('scim_tokens as t')
+    .innerJoin('enterprises as e', 'e.id', 't.enterprise_id')
+    .select(['t.id', 't.enterprise_id', 't.name', 't.secret_hash', 't.expires_at', 't.revoked_at', 't.last_used_at'])
+    .where('t.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Last use, to the minute. */
+export async function recordScimTokenUse(db: Executor, enterpriseId: string, id: string, ip: string, at: Date) {
+  await db.updateTable('scim_tokens').set({ last_used_at: at, last_used_ip: ip }).where('enterprise_id', '=', enterpriseId).where('id', '=', id).execute();
+}
