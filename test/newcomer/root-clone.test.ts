@@ -68,4 +68,16 @@ describe('the README start works wherever a person clones it', () => {
     expect(second.output()).not.toContain('cannot reach');
     expect(JSON.parse(readFileSync(recordPath, 'utf8'))).toEqual(record);
   });
+
+  // The README's test command in the same clone (installed by the start above), narrowed to the suite whose
+  // servers are started, stopped and restarted by the test itself: none of it may run a program of the
+  // installation as the server's user, who cannot enter this home.
+  it.runIf(asRoot)('as root, in the same 0700 home: the README\'s test command passes the embedded server\'s own suite', async () => {
+    const suite = start('npm', ['test', '--', 'test/engine/embedded-server.test.ts'], cleanEnv({}), clone);
+    const { code } = await suite.finished;
+    const output = suite.output().replace(/\x1b\[[0-9;]*m/g, '');
+    expect(output).not.toContain('EACCES');
+    expect(output).toMatch(/Tests\s+\d+ passed/);
+    expect(code).toBe(0);
+  }, 600_000);
 });

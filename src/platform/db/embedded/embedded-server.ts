@@ -106,18 +106,19 @@ export async function joinEmbeddedServer(dataDir: string, options: JoinOptions =
 
   let released = false;
   // A lost lease (the server was stopped or crashed under us) is renewed, restarting the server if needed,
-  // so that this process keeps counting as a user of it.
+  // so that this process keeps counting as a user of it. Release waits for a renewal under way: the lease it
+  // gives back must be the one that counts, or a server restarted at that moment would be left running.
+  let renewing: Promise<void> = Promise.resolve();
   const watch = (client: pg.Client) =>
     client.once('end', () => {
       if (released) return;
-      void (async () => {
+      renewing = (async () => {
         while (!released) {
           await sleep(1_000);
           if (released) return;
           try {
             ({ running, lease } = await connect());
-            if (released) await lease.end();
-            else watch(lease);
+            watch(lease);
             return;
           } catch {
             // Try again in a second.
@@ -155,6 +156,7 @@ export async function joinEmbeddedServer(dataDir: string, options: JoinOptions =
     async release() {
       if (released) return;
       released = true;
+      await renewing;
       await release(layout, binaries, user, lease);
     },
     stopNow() {

@@ -1,0 +1,92 @@
+/**
+ * Operations of the served API that no console code calls, each with its reason
+ * (test/console/operation-coverage.test.ts holds the console to this list).
+ *
+ * API_ONLY_OPERATIONS: by design, for machines (probes, token verifiers, integrations) or reached by a mail's
+ * link rather than by a screen. Fewer than ten.
+ * NOT_YET_ON_A_SCREEN: operations a person needs that have no screen yet, named with the console issue that
+ * gives them one. A screen that starts calling one of them must take it off this list (the check says so).
+ */
+export interface UnscreenedOperation {
+  operation: string;
+  reason: string;
+}
+
+export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
+  { operation: 'GET /health', reason: "The readiness probe of load balancers and orchestrators; a person reads the service's state on the platform screens." },
+  { operation: 'GET /auth/v1/.well-known/jwks.json', reason: "The signing keys for services that verify our access tokens themselves; no person reads a key set." },
+  { operation: 'GET /auth/v1/jwks', reason: "The same key set at the path older Supabase clients ask for; for token verifiers, not people." },
+  { operation: 'GET /auth/v1/verify', reason: "Opened by the link in an invitation or recovery mail (a browser navigation the provider redirects to the console's set-password screen), never called by console code." },
+  { operation: 'PUT /auth/v1/admin/users/{user_id}', reason: "The provider's admin operation for back-end tools holding the service role key; people are administered through the enterprise member screens." },
+  { operation: 'GET /api/v1/bras/{bra_id}/scenarios', reason: "The BRA's scenarios as a list of their own for integrations; the console reads them inside the BRA answer, one request instead of four." },
+  { operation: 'GET /api/v1/bras/{bra_id}/ratings', reason: "The BRA's ratings as a list of their own for integrations; the console reads them inside the BRA answer." },
+  { operation: 'GET /api/v1/bras/{bra_id}/controls', reason: "The BRA's control links as a list of their own for integrations; the console reads them inside the BRA answer." },
+];
+
+export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
+  { operation: 'POST /auth/v1/verify', reason: "No screen yet: Console, second pass, issue 46 (joining and recovering)." },
+  { operation: 'GET /auth/v1/user', reason: "No screen yet: Console, second pass, issue 46 (joining and recovering)." },
+  { operation: 'PUT /auth/v1/user', reason: "No screen yet: Console, second pass, issue 46 (joining and recovering)." },
+  { operation: 'POST /auth/v1/recover', reason: "No screen yet: Console, second pass, issue 46 (joining and recovering)." },
+  { operation: 'GET /api/v1/service-accounts', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'POST /api/v1/service-accounts', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'GET /api/v1/service-accounts/{service_account_id}', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'PATCH /api/v1/service-accounts/{service_account_id}', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'DELETE /api/v1/service-accounts/{service_account_id}', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'GET /api/v1/service-accounts/{service_account_id}/tokens', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'POST /api/v1/service-accounts/{service_account_id}/tokens', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'POST /api/v1/service-accounts/{service_account_id}/tokens/{token_id}/rotate', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'DELETE /api/v1/service-accounts/{service_account_id}/tokens/{token_id}', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'GET /api/v1/scim/tokens', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'POST /api/v1/scim/tokens', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'DELETE /api/v1/scim/tokens/{scim_token_id}', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'GET /api/v1/scim/groups', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'GET /api/v1/scim/groups/{group_id}', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'PATCH /api/v1/scim/groups/{group_id}', reason: "No screen yet: Console, second pass, issue 46 (integrations: service accounts and provisioning)." },
+  { operation: 'POST /api/v1/admin/legal-entities', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
+  { operation: 'POST /api/v1/admin/legal-entities/{id}/business-units', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
+  { operation: 'PATCH /api/v1/legal-entities/{id}', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
+  { operation: 'POST /api/v1/legal-entities/{id}/archive', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
+  { operation: 'PATCH /api/v1/business-units/{id}', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
+  { operation: 'POST /api/v1/business-units/{id}/archive', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
+  { operation: 'POST /api/v1/risk-scenarios', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
+  { operation: 'PATCH /api/v1/risk-scenarios/{id}', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
+  { operation: 'POST /api/v1/risk-scenarios/{id}/archive', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
+  { operation: 'GET /api/v1/controls/export', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
+  { operation: 'POST /api/v1/controls/import', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
+  { operation: 'POST /api/v1/controls/starter-library', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
+  { operation: 'GET /api/v1/admin/users/{user_id}/entity-roles', reason: "No screen yet: Console, second pass, issue 46 (people)." },
+  { operation: 'DELETE /api/v1/admin/users/{user_id}/entity-roles/{role_id}', reason: "No screen yet: Console, second pass, issue 46 (people)." },
+  { operation: 'GET /api/v1/admin/super-admins', reason: "No screen yet: Console, second pass, issue 46 (platform administration)." },
+  { operation: 'POST /api/v1/admin/super-admins', reason: "No screen yet: Console, second pass, issue 46 (platform administration)." },
+  { operation: 'DELETE /api/v1/admin/super-admins/{user_id}', reason: "No screen yet: Console, second pass, issue 46 (platform administration)." },
+  { operation: 'GET /api/v1/admin/enterprises/{enterprise_id}/health', reason: "No screen yet: Console, second pass, issue 46 (platform administration)." },
+  { operation: 'GET /api/v1/webhooks', reason: "No screen yet: Console, second pass, issue 46 (integrations: webhooks)." },
+  { operation: 'POST /api/v1/webhooks', reason: "No screen yet: Console, second pass, issue 46 (integrations: webhooks)." },
+  { operation: 'GET /api/v1/webhooks/{webhook_id}', reason: "No screen yet: Console, second pass, issue 46 (integrations: webhooks)." },
+  { operation: 'PATCH /api/v1/webhooks/{webhook_id}', reason: "No screen yet: Console, second pass, issue 46 (integrations: webhooks)." },
+  { operation: 'DELETE /api/v1/webhooks/{webhook_id}', reason: "No screen yet: Console, second pass, issue 46 (integrations: webhooks)." },
+  { operation: 'POST /api/v1/webhooks/{webhook_id}/rotate-secret', reason: "No screen yet: Console, second pass, issue 46 (integrations: webhooks)." },
+  { operation: 'POST /api/v1/webhooks/{webhook_id}/test', reason: "No screen yet: Console, second pass, issue 46 (integrations: webhooks)." },
+  { operation: 'GET /api/v1/webhooks/{webhook_id}/deliveries', reason: "No screen yet: Console, second pass, issue 46 (integrations: webhooks)." },
+  { operation: 'POST /api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry', reason: "No screen yet: Console, second pass, issue 46 (integrations: webhooks)." },
+  { operation: 'PATCH /api/v1/bras/{bra_id}', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
+  { operation: 'DELETE /api/v1/bras/{bra_id}/controls/{link_id}', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
+  { operation: 'GET /api/v1/bras/{bra_id}/diff', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
+  { operation: 'POST /api/v1/bras/{bra_id}/roll-forward', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
+  { operation: 'GET /api/v1/bras/{bra_id}/comments', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
+  { operation: 'POST /api/v1/bras/{bra_id}/comments', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
+  { operation: 'POST /api/v1/bras/{bra_id}/scenarios/bulk', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
+  { operation: 'GET /api/v1/risk-scenarios/{id}/trend', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
+  { operation: 'PATCH /api/v1/mitigation-actions/{action_id}', reason: "No screen yet: Console, second pass, issue 47 (actions)." },
+  { operation: 'PATCH /api/v1/controls/key-controls/{key_control_id}', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
+  { operation: 'POST /api/v1/controls/key-controls/{key_control_id}/archive', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
+  { operation: 'GET /api/v1/controls/sub-controls', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
+  { operation: 'GET /api/v1/controls/sub-controls/{sub_control_id}', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
+  { operation: 'GET /api/v1/controls/sub-controls/{sub_control_id}/tests', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
+  { operation: 'POST /api/v1/controls/sub-controls/{sub_control_id}/tests', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
+  { operation: 'POST /api/v1/controls/sub-controls/{sub_control_id}/archive', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
+  { operation: 'POST /api/v1/audit/verify', reason: "No screen yet: Console, second pass, issue 47 (audit trail)." },
+  { operation: 'GET /api/v1/audit/checkpoints', reason: "No screen yet: Console, second pass, issue 47 (audit trail)." },
+  { operation: 'POST /api/v1/audit/checkpoints', reason: "No screen yet: Console, second pass, issue 47 (audit trail)." },
+];
