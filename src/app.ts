@@ -19,13 +19,16 @@ import { registerApiGate } from './platform/auth/authenticate.js';
 import { createPrincipalResolver } from './platform/auth/principal-resolver.js';
 import { createTokenVerifier } from './platform/auth/token-verifier.js';
 import { reportCommitHookFailures } from './platform/db/transaction.js';
+import { trackAllowedMethods } from './platform/http/allowed-methods.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/http/body-parser.js';
+import { clientErrorHandler } from './platform/http/client-errors.js';
 import { frameworkErrorHandler, registerErrorHandler, routeNotFound } from './platform/http/error-handler.js';
 import { isConsoleRoute, registerConsole } from './platform/http/console.js';
 import { registerGracefulClose } from './platform/http/graceful-close.js';
 import { registerHealthRoute } from './platform/monitoring/health.routes.js';
 import { AccessLogController, loggerOptions, requestLogger } from './platform/http/logging.js';
 import { registerNulUrlGuard } from './platform/http/nul-guard.js';
+import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { addressKey, createRateLimiter } from './platform/http/rate-limit/rate-limit.hook.js';
 import { requestIdFor } from './platform/http/request-id.js';
@@ -117,6 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     // request.ip (rate limits, alerts, audit ip_address) is the client's, not a trusted proxy's.
     trustProxy: trustProxyOption(config.trustProxy),
     // One access line per request, when the response is complete.
@@ -129,6 +133,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       observe(route, this);
     });
   }
+  // Before any route: every route registered from here on is known to the not-found handlers (405).
+  const allowedMethods = trackAllowedMethods(app);
   registerStrictInputs(app);
   app.addSchema(ErrorBody);
   app.decorateRequest('principal', null);
@@ -145,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     done();
   });
   if (metrics !== null) registerHttpMetrics(app, metrics);
+  await registerSecurityHeaders(app, { publicUrl: config.publicUrl });
   registerJsonBodyParser(app);
   registerNulUrlGuard(app);
   registerGracefulClose(app);
@@ -172,9 +179,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Unknown paths outside the gate are traffic too: counted per address (D8). A page request for one is a
   // console route, drawn by the console itself.
+  const notFound = routeNotFound(allowedMethods);
   app.setNotFoundHandler(
     { preHandler: async (request: FastifyRequest, reply: FastifyReply) => limiter(request, reply, addressKey(request)) },
-    async (request, reply) => (isConsoleRoute(request) ? consolePage.send(reply) : routeNotFound(request)),
+    async (request, reply) => (isConsoleRoute(request) ? consolePage.send(reply) : notFound(request, reply)),
   );
 
   const mailer = createMailer(config.mail);
@@ -235,7 +243,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           invalidToken: (request, account) => monitor.authFailure({ account, enterpriseId: null, ip: request.ip }),
         },
       });
-      api.setNotFoundHandler(routeNotFound);
+      api.setNotFoundHandler(notFound);
       // Conditional requests and idempotency, for the routes that declare them in their config.
       api.addHook('onRoute', (route) => {
         attachConditionalRequests(route, config.requireIfMatch);

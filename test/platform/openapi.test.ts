@@ -145,6 +145,37 @@ describe('every route is documented (STYLE: summary, operationId, request and re
     }
   });
 
+  it('gives every success answer an example in each of its media types (downloads included)', () => {
+    for (const { name, operation } of operations) {
+      for (const [status, response] of Object.entries(operation['responses'] as Record<string, any>)) {
+        if (!/^2\d\d$/.test(status)) continue;
+        for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, any>)) {
+          expect(media.example ?? media.examples, `${name} ${status} ${type} example`).toBeDefined();
+        }
+      }
+    }
+    const register = operations.find((o) => o.name === 'GET /api/v1/risk-register/export')!.operation;
+    expect(register['responses']['200'].content['text/csv'].example).toMatch(/^legal_entity,business_unit,bra_id,/);
+  });
+
+  it('declares every error answer as JSON in an error shape, download routes included, and the statuses the HTTP layer sends', () => {
+    for (const { name, path, operation } of operations) {
+      const responses = operation['responses'] as Record<string, any>;
+      for (const [status, response] of Object.entries(responses)) {
+        // The health route's 503 is its report (what is down), documented as such.
+        if (!/^[45]/.test(status) || (name === 'GET /health' && status === '503')) continue;
+        expect(Object.keys(response.content ?? {}), `${name} ${status}`).toEqual(['application/json']);
+        const schema = JSON.stringify(response.content['application/json'].schema);
+        expect(schema.includes('ErrorBody') || (path.startsWith('/auth/v1/') && schema.includes('error_description')), `${name} ${status}`).toBe(true);
+      }
+      expect(responses['431'] ?? responses['4XX'], `${name} 431`).toBeDefined();
+    }
+    const recover = operations.find((o) => o.name === 'POST /auth/v1/recover')!.operation;
+    expect(JSON.stringify(recover['responses']['429'])).toContain('ErrorBody');
+    const setPassword = operations.find((o) => o.name === 'PUT /auth/v1/admin/users/{user_id}')!.operation;
+    expect(JSON.stringify(setPassword['responses']['404'])).toContain('error_description');
+  });
+
   it('states the security of every operation: apikey on /auth/v1 (but the key set), bearer on /api/v1 (but public routes)', () => {
     for (const { name, path, operation } of operations) {
       const schemes = (operation['security'] as Record<string, unknown>[]).flatMap((requirement) => Object.keys(requirement));

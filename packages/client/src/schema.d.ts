@@ -2141,6 +2141,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -2350,6 +2359,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -2501,6 +2519,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2664,6 +2691,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2843,6 +2879,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -2999,6 +3044,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3182,6 +3236,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3378,6 +3441,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -3475,6 +3547,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3612,6 +3693,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -3738,6 +3828,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3895,6 +3994,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4074,6 +4182,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -4173,6 +4290,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4407,6 +4533,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -4503,6 +4638,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4617,6 +4761,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4782,6 +4935,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -4870,6 +5032,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5036,6 +5207,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -5178,6 +5358,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5339,6 +5528,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -5434,6 +5632,7 @@ export interface operations {
                         user_id: string | null;
                         user_name: string | null;
                     }[];
+                    /** @example id,created_at,user_id,user_email,user_name,action_type,entity_type,entity_id,status,ip_address,user_agent,action_details */
                     "text/csv": string;
                 };
             };
@@ -5444,7 +5643,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, expired or invalid token */
@@ -5454,7 +5652,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The role or entity assignment does not allow this call */
@@ -5464,7 +5661,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exceeded */
@@ -5474,7 +5670,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected error */
@@ -5484,7 +5688,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable */
@@ -5494,7 +5697,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5568,6 +5770,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5758,6 +5969,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5966,6 +6186,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -6158,6 +6387,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6682,6 +6920,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -6888,6 +7135,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -7078,6 +7334,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7276,6 +7541,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -7439,6 +7713,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7667,6 +7950,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -7781,6 +8073,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7971,6 +8272,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -8095,6 +8405,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8596,6 +8915,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -8739,6 +9067,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8967,6 +9304,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -9008,7 +9354,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example (the application/pdf file's bytes) */
                     "application/pdf": string;
+                    /** @example (the application/vnd.openxmlformats-officedocument.spreadsheetml.sheet file's bytes) */
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
@@ -9018,8 +9366,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["ErrorBody"];
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, expired or invalid token */
@@ -9028,8 +9375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["ErrorBody"];
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The role or entity assignment does not allow this call */
@@ -9038,8 +9384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["ErrorBody"];
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (or in another enterprise) */
@@ -9048,8 +9393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["ErrorBody"];
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exceeded */
@@ -9058,8 +9402,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["ErrorBody"];
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected error */
@@ -9068,8 +9420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["ErrorBody"];
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable */
@@ -9078,8 +9429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["ErrorBody"];
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9240,6 +9590,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9723,6 +10082,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -9892,6 +10260,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10134,6 +10511,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10394,6 +10780,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -10639,6 +11034,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -10762,6 +11166,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11275,6 +11688,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -11445,6 +11867,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11644,6 +12075,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -11795,6 +12235,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -11911,6 +12360,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -11949,7 +12407,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example (the application/vnd.openxmlformats-officedocument.spreadsheetml.sheet file's bytes) */
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    /** @example key_control,key_control_description,sub_control,sub_control_description,tod,toe,total_effectiveness,testing_date,tested_by,evidence_notes,tod_justification,toe_justification */
                     "text/csv": string;
                 };
             };
@@ -11959,8 +12419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, expired or invalid token */
@@ -11969,8 +12428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The role or entity assignment does not allow this call */
@@ -11979,8 +12437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exceeded */
@@ -11989,8 +12446,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected error */
@@ -11999,8 +12464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable */
@@ -12009,8 +12473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13178,6 +13641,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -13328,6 +13800,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -13470,6 +13951,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13630,6 +14120,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13826,6 +14325,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -13945,6 +14453,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -14057,6 +14574,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14198,6 +14724,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14390,6 +14925,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14647,6 +15191,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -14867,6 +15420,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -14979,6 +15541,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15145,6 +15716,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15393,6 +15973,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15764,6 +16353,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -15873,6 +16471,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16138,6 +16745,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -16259,6 +16875,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16388,6 +17013,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -16499,6 +17133,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16692,6 +17335,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -16837,6 +17489,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -16966,6 +17627,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17146,6 +17816,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17370,6 +18049,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17610,6 +18298,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -17723,6 +18420,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17916,6 +18622,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18178,6 +18893,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -18238,7 +18962,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example (the application/vnd.openxmlformats-officedocument.spreadsheetml.sheet file's bytes) */
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    /** @example legal_entity,business_unit,bra_id,bra_name,bra_period,bra_status,bra_approved_at,live,scenario_id,scenario_name,category,inherent_impact,inherent_likelihood,inherent_score,inherent_level,residual_impact,residual_likelihood,residual_score,residual_level,appetite_threshold,above_appetite,control_effectiveness,open_actions,overdue_actions */
                     "text/csv": string;
                 };
             };
@@ -18248,8 +18974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, expired or invalid token */
@@ -18258,8 +18983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The role or entity assignment does not allow this call */
@@ -18268,8 +18992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exceeded */
@@ -18278,8 +19001,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected error */
@@ -18288,8 +19019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Database unreachable */
@@ -18298,8 +19028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
-                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -18407,6 +19136,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18570,6 +19308,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18768,6 +19515,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -18909,6 +19665,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19168,6 +19933,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -19303,6 +20077,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19448,6 +20231,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19654,6 +20446,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -19775,6 +20576,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19950,6 +20760,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -20062,6 +20881,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20218,6 +21046,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20427,6 +21264,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -20584,6 +21430,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -20706,6 +21561,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20939,6 +21803,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -21085,6 +21958,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21294,6 +22176,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -21421,6 +22312,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21621,6 +22521,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -21747,6 +22656,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21939,6 +22857,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -22075,6 +23002,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -22188,6 +23124,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22398,6 +23343,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -22553,6 +23507,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -22698,6 +23661,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -22830,6 +23802,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22997,6 +23978,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -23026,12 +24016,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not a refusal of this operation, which takes no input: a request the HTTP server cannot read (400, or 431 for headers over its limit) or another method on this path (404, in the error shape). */
+            /** @description Not a refusal of this operation, which takes no input: a request the HTTP server cannot read (400, or 431 for headers over its limit), in the error shape. */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The JSON Web Key Set */
             200: {
@@ -23212,6 +24204,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     "auth.jwks.alias": {
@@ -23223,12 +24233,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not a refusal of this operation, which takes no input: a request the HTTP server cannot read (400, or 431 for headers over its limit) or another method on this path (404, in the error shape). */
+            /** @description Not a refusal of this operation, which takes no input: a request the HTTP server cannot read (400, or 431 for headers over its limit), in the error shape. */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The JSON Web Key Set */
             200: {
@@ -23317,6 +24329,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     "auth.recover": {
@@ -23383,6 +24413,24 @@ export interface operations {
                         /** @description Human-readable reason */
                         error_description: string;
                     };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -23528,6 +24576,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     "auth.user": {
@@ -23608,6 +24674,24 @@ export interface operations {
                         /** @description Human-readable reason */
                         error_description: string;
                     };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -23740,6 +24824,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     "auth.verify.link": {
@@ -23779,6 +24881,24 @@ export interface operations {
                         /** @description Human-readable reason */
                         error_description: string;
                     };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -23932,6 +25052,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     "platform.health": {
@@ -23943,12 +25081,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not a refusal of this operation, which takes no input: a request the HTTP server cannot read (400, or 431 for headers over its limit) or another method on this path (404, in the error shape). */
+            /** @description Not a refusal of this operation, which takes no input: a request the HTTP server cannot read (400, or 431 for headers over its limit), in the error shape. */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The service and its database answer */
             200: {

@@ -8,8 +8,10 @@ import {
   PaginationQuery,
   Timestamp,
   Uuid,
+  csvMedia,
   errorResponses,
 } from '../../platform/http/schemas.js';
+import { CSV_COLUMNS } from './audit-export.js';
 
 export const AuditEntryView = Type.Object({
   id: Uuid(),
@@ -167,7 +169,7 @@ export const exportAuditSchema = {
       description: 'The file, streamed',
       content: {
         'application/json': { schema: Type.Array(AuditEntryView) },
-        'text/csv': { schema: Type.String({ description: 'RFC 4180 CSV with a header row' }) },
+        'text/csv': csvMedia(CSV_COLUMNS),
       },
     },
     ...errorResponses([]),

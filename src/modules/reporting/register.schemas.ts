@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
+import { Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, csvMedia, errorResponses } from '../../platform/http/schemas.js';
 import { BraStatus, Effectiveness, RatingObject, RiskLevel } from '../bras/bras.schemas.js';
 
 /** The risk register: GET /risk-register and its export. */
@@ -157,7 +157,7 @@ export const registerExportSchema = {
     200: {
       description: 'The file, streamed',
       content: {
-        'text/csv': { schema: Type.String({ description: 'RFC 4180 CSV with a header row' }) },
+        'text/csv': csvMedia(REGISTER_COLUMNS),
         'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: Type.String({ format: 'binary' }) },
       },
     },

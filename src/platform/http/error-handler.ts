@@ -2,6 +2,7 @@ import { operationOf } from './operation.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, mapConstraintError } from '../db/constraint-errors.js';
 import { AppError, type FieldError } from '../errors/app-error.js';
+import type { AllowedMethods } from './allowed-methods.js';
 
 export interface ErrorObserver {
   /** A 500: reported so that a `system` alert is raised. */
@@ -135,7 +136,19 @@ export function registerErrorHandler(app: FastifyInstance, observer: ErrorObserv
 
 }
 
-/** The contract's 404 for a path no route matches (the app's and the /api/v1 gate's not-found handlers). */
-export async function routeNotFound(request: FastifyRequest): Promise<never> {
-  throw new AppError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`);
+/**
+ * The not-found handlers' answer (the app's and the /api/v1 gate's): 405 with `Allow` when the path is known
+ * under other methods, else the contract's 404.
+ */
+export function routeNotFound(allowed: AllowedMethods) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<never> => {
+    const path = request.url.split('?')[0] ?? '';
+    const methods = allowed.of(path);
+    // A route of this method that found nothing (a missing asset under /assets/*) is a 404 like any other.
+    if (methods.length > 0 && !methods.includes(request.method)) {
+      reply.header('allow', methods.join(', '));
+      throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not a method of ${path}; it answers ${methods.join(', ')}`);
+    }
+    throw new AppError('NOT_FOUND', `Route ${request.method} ${path} not found`);
+  };
 }

@@ -6,7 +6,8 @@ import { exampleFor, type ExampleContext } from './openapi-examples.js';
  * TypeBox schema (summary, operationId, tags, body and response schemas):
  * - a success response without a description is described from the operation's summary;
  * - every JSON request body and success response gets an example (generated from the schema when the
- *   schema declares none);
+ *   schema declares none), and so does a download's every media type;
+ * - error answers are JSON in the error shape only, download routes' included;
  * - every operation states its security: /auth/v1 calls the `apikey` header, the rest the bearer token,
  *   unless its schema says otherwise (`security: []` for public routes);
  * - every tag used is listed with a description, the known ones first in reading order.
@@ -39,7 +40,21 @@ export interface TagInfo {
 
 const HTTP_LAYER_REFUSAL =
   'Not a refusal of this operation, which takes no input: a request the HTTP server cannot read (400, or 431 for headers ' +
-  'over its limit) or another method on this path (404, in the error shape).';
+  'over its limit), in the error shape.';
+
+const ERROR_BODY = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
+
+/** Answered by the HTTP server for any operation, before the operation runs. */
+const HEADERS_TOO_LARGE = {
+  description: 'HEADERS_TOO_LARGE: the request\'s headers are over the server\'s limit (16 KiB)',
+  content: ERROR_BODY,
+};
+
+/** Every /auth/v1 call spends the caller's address budget (D8), in the API's error shape with retry_after. */
+const PROVIDER_RATE_LIMITED = {
+  description: 'RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account)',
+  content: ERROR_BODY,
+};
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];
 
@@ -66,19 +81,47 @@ export function finishDocument(document: Json, knownTags: readonly TagInfo[]): J
       if (body !== undefined) addExample(body, context);
       const responses = (operation['responses'] ??= {}) as Record<string, Json>;
       // Operations that refuse nothing themselves (health, the key set) still meet the HTTP layer's refusals.
-      if (!Object.keys(responses).some((status) => /^4(\d\d|XX)$/.test(status))) responses['4XX'] = { description: HTTP_LAYER_REFUSAL };
+      if (!Object.keys(responses).some((status) => /^4(\d\d|XX)$/.test(status))) {
+        responses['4XX'] = { description: HTTP_LAYER_REFUSAL, content: ERROR_BODY };
+      } else {
+        responses['431'] ??= HEADERS_TOO_LARGE;
+        if (path.startsWith('/auth/v1/') && !path.includes('jwks')) responses['429'] ??= PROVIDER_RATE_LIMITED;
+      }
       for (const [status, response] of Object.entries(responses)) {
+        if (/^[45](\d\d|XX)$/.test(status)) {
+          answerErrorsAsJson(response);
+          continue;
+        }
         if (!/^2\d\d$/.test(status)) continue;
         if (response['description'] === undefined || response['description'] === 'Default Response') {
           response['description'] = describeSuccess(status, operation['summary']);
         }
-        const media = response['content']?.['application/json'] as Json | undefined;
-        if (media !== undefined) addExample(media, context);
+        for (const [type, media] of Object.entries((response['content'] ?? {}) as Record<string, Json>)) {
+          if (type === 'application/json') addExample(media, context);
+          else addFileExample(type, media, context);
+        }
       }
     }
   }
   document['tags'] = orderedTags(usedTags, knownTags);
   return document;
+}
+
+/**
+ * A download route declares the file's media types (`produces`), which the generator copies onto every
+ * answer; its refusals are still JSON in the error shape, so an error answer keeps that one media type.
+ */
+function answerErrorsAsJson(response: Json): void {
+  const content = response['content'] as Record<string, Json> | undefined;
+  if (content === undefined) return;
+  const json = content['application/json'] ?? Object.values(content)[0];
+  if (json !== undefined) response['content'] = { 'application/json': json };
+}
+
+/** A file's example: what the route declares (a CSV's header row), else a word on the bytes of a binary file. */
+function addFileExample(type: string, media: Json, context: ExampleContext): void {
+  if (media['example'] !== undefined || media['examples'] !== undefined || media['schema'] === undefined) return;
+  media['example'] = media['schema']['format'] === 'binary' ? `(the ${type} file's bytes)` : exampleFor(media['schema'], context);
 }
 
 function addExample(media: Json, context: ExampleContext): void {

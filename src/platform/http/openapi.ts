@@ -31,7 +31,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     });
     await docs.register(swaggerUi, {
       routePrefix: DOCS_PATH,
+      // Swagger UI's own policy (its inline pieces by hash), framed by nobody like every other page.
       staticCSP: true,
+      transformStaticCSP: (header) => header.replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
       theme: { title: `${PRODUCT_NAME}: API reference` },
       // The top bar names the product and shows the document's own address (the one to give a client generator).
       uiConfig: { urls: [{ url: OPENAPI_PATH, name: `${PRODUCT_NAME} (${OPENAPI_PATH})` }], persistAuthorization: true },

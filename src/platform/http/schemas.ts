@@ -88,3 +88,14 @@ export function errorResponses(statuses: readonly number[]): Record<number, TSch
   }
   return out;
 }
+
+/**
+ * A CSV download's media type in a route's response: the text, and its header row as the example (from the
+ * columns the export writes, so the two cannot drift apart).
+ */
+export function csvMedia(columns: readonly string[]) {
+  return {
+    schema: Type.String({ description: 'RFC 4180 CSV with a header row' }),
+    example: `${columns.join(',')}\r\n`,
+  };
+}

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { errorResponses } from '../../../platform/http/schemas.js';
+import { csvMedia, errorResponses } from '../../../platform/http/schemas.js';
 import { LIBRARY_COLUMNS, MAX_IMPORT_ROWS } from './library-file.js';
 
 const TAGS = ['controls'];
@@ -22,7 +22,7 @@ export const exportLibrarySchema = {
     200: {
       description: 'The file, streamed',
       content: {
-        'text/csv': { schema: Type.String({ description: 'RFC 4180 CSV with a header row' }) },
+        'text/csv': csvMedia(LIBRARY_COLUMNS),
         'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: Type.String({ format: 'binary' }) },
       },
     },
