@@ -1,3 +1,5 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -9,8 +11,8 @@ import { arbitraryFor, objectFor } from './schema-arbitraries.js';
 /**
  * Property-based fuzzing of every operation of the served OpenAPI document: bodies, query strings, path ids
  * and headers drawn from the document's own schemas (mostly near-valid, sometimes anything). For every
- * request: never a 5xx; every error in the contract's shape with the request's id; a refused change leaves
- * the database as it was. A fixed seed and FUZZ_RUNS cases in `npm test`; `npm run fuzz` for a long run
+ * request: never a 5xx; a status the operation declares and a JSON body its declared schema accepts; every
+ * error in the contract's shape with the request's id; a refused change leaves the database as it was. A fixed seed and FUZZ_RUNS cases in `npm test`; `npm run fuzz` for a long run
  * (FUZZ_RUNS and FUZZ_SEED may be set; a failure prints the seed and path that replay it).
  */
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 2_000);
@@ -22,6 +24,12 @@ interface Operation {
   path: string;
   parameters: { in: string; name: string; required?: boolean; schema: Schema }[];
   body: Schema | undefined;
+  responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+}
+
+/** The answer's status as the document declares it: the exact status, else its class (`4XX`). */
+function declaredAnswer(operation: Operation, status: number) {
+  return operation.responses[String(status)] ?? operation.responses[`${String(status).charAt(0)}XX`];
 }
 
 /**
@@ -51,7 +59,21 @@ describe('fuzzing every operation of the served OpenAPI document', async () => {
   const ctx = await createTestContext({ env: signingKeyEnv() });
   const world = await createMatrixWorld(ctx);
   const document = (await ctx.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
-    paths: Record<string, Record<string, { parameters?: Operation['parameters']; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+    paths: Record<string, Record<string, { parameters?: Operation['parameters']; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Operation['responses'] }>>;
+    components: Record<string, unknown>;
+  };
+  // The declared answers' schemas, their references resolved inside the document's components.
+  const ajv = new Ajv2020({ strict: false, allErrors: false });
+  addFormats.default(ajv);
+  ajv.addFormat('binary', true);
+  const validators = new Map<Schema, ReturnType<typeof ajv.compile>>();
+  const validatorOf = (schema: Schema) => {
+    let validate = validators.get(schema);
+    if (validate === undefined) {
+      validate = ajv.compile({ ...schema, components: document.components });
+      validators.set(schema, validate);
+    }
+    return validate;
   };
   const operations: Operation[] = Object.entries(document.paths)
     .filter(([path]) => path.startsWith('/api/v1/'))
@@ -61,6 +83,7 @@ describe('fuzzing every operation of the served OpenAPI document', async () => {
         path,
         parameters: operation.parameters ?? [],
         body: operation.requestBody?.content['application/json']?.schema,
+        responses: operation.responses,
       })),
     );
   const ids = [...new Set([...Object.values(world.foreignIds), ...Object.values(world.unassignedIds)])];
@@ -109,6 +132,13 @@ describe('fuzzing every operation of the served OpenAPI document', async () => {
         sent += 1;
         const where = `${input.operation.method} ${path}?${search} → ${response.statusCode} ${response.body.slice(0, 300)}`;
         expect(response.statusCode, where).toBeLessThan(500);
+        const declared = declaredAnswer(input.operation, response.statusCode);
+        expect(declared, `${where}: a status the operation does not declare`).toBeDefined();
+        const schema = declared?.content?.['application/json']?.schema;
+        if (schema !== undefined && String(response.headers['content-type'] ?? '').startsWith('application/json')) {
+          const validate = validatorOf(schema);
+          expect(validate(response.json()), `${where}: outside its declared schema ${ajv.errorsText(validate.errors)}`).toBe(true);
+        }
         if (response.statusCode >= 400) {
           const body = response.json() as Record<string, unknown>;
           expect(typeof body['error'], where).toBe('string');

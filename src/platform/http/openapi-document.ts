@@ -50,6 +50,12 @@ const HEADERS_TOO_LARGE = {
   content: ERROR_BODY,
 };
 
+/** Answered by the body parser to any request that sends a body, before the operation runs (D2.2). */
+const BODY_REFUSALS = {
+  '413': { description: 'PAYLOAD_TOO_LARGE: a body over 1 MiB', content: ERROR_BODY },
+  '415': { description: 'UNSUPPORTED_MEDIA_TYPE: a body sent without Content-Type: application/json', content: ERROR_BODY },
+};
+
 /** Every /auth/v1 call spends the caller's address budget (D8), in the API's error shape with retry_after. */
 const PROVIDER_RATE_LIMITED = {
   description: 'RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account)',
@@ -85,6 +91,7 @@ export function finishDocument(document: Json, knownTags: readonly TagInfo[]): J
         responses['4XX'] = { description: HTTP_LAYER_REFUSAL, content: ERROR_BODY };
       } else {
         responses['431'] ??= HEADERS_TOO_LARGE;
+        if (method !== 'get' && method !== 'head') for (const [status, answer] of Object.entries(BODY_REFUSALS)) responses[status] ??= answer;
         if (path.startsWith('/auth/v1/') && !path.includes('jwks')) responses['429'] ??= PROVIDER_RATE_LIMITED;
       }
       for (const [status, response] of Object.entries(responses)) {
