@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { apiCaller } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
@@ -139,7 +140,7 @@ describe('listing mitigation actions (4.4, D2.5, D7.3)', async () => {
     expect(response.json()).toMatchObject({ code: 'BAD_REQUEST', request_id: expect.any(String) });
   });
 
-  it("another enterprise's admin sees none of these actions, and a bra_id of another enterprise lists nothing (cross-tenant)", async () => {
+  it("another enterprise's admin sees none of these actions, and a bra_id of another enterprise is 400 INVALID_REFERENCE, as an unknown one (cross-tenant)", async () => {
     const other = await createEnterprise(ctx);
     const otherAdmin = await createUser(ctx, { role: 'admin', enterpriseId: other.id });
     const foreign = await insertAction(ctx, { enterpriseId: other.id });
@@ -148,7 +149,10 @@ describe('listing mitigation actions (4.4, D2.5, D7.3)', async () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().data.map((item: { id: string }) => item.id)).toEqual([foreign.id]);
     const byForeignBra = await call('GET', `/mitigation-actions?bra_id=${braOne.id}`, otherToken);
-    expect(byForeignBra.statusCode, byForeignBra.body).toBe(200);
-    expect(byForeignBra.json()).toMatchObject({ data: [], pagination: { total: 0, total_pages: 0 } });
+    expect(byForeignBra.statusCode, byForeignBra.body).toBe(400);
+    expect(byForeignBra.json()).toMatchObject({ code: 'INVALID_REFERENCE', details: { field: 'bra_id' } });
+    expect(byForeignBra.body.replace(/"request_id":"[^"]+"/, '')).toBe(
+      (await call('GET', `/mitigation-actions?bra_id=${randomUUID()}`, otherToken)).body.replace(/"request_id":"[^"]+"/, ''),
+    );
   });
 });

@@ -62,7 +62,10 @@ describe('risk appetite list', async () => {
   it("never shows another enterprise's records, and refuses a super admin (D5)", async () => {
     const other = await createGovernedEnterprise(ctx);
     expect(idsOf(await list('', other.admin))).toEqual([other.defaultAppetite.id]);
-    expect(idsOf(await list(`?legal_entity_id=${entity.id}`, other.admin))).toEqual([]);
+    // Another enterprise's entity is no entity of theirs: 400 INVALID_REFERENCE, as an unknown id (issue 44.6).
+    const foreignFilter = await list(`?legal_entity_id=${entity.id}`, other.admin);
+    expect(foreignFilter.statusCode, foreignFilter.body).toBe(400);
+    expect(foreignFilter.json()).toMatchObject({ code: 'INVALID_REFERENCE', details: { field: 'legal_entity_id' } });
     const superAdmin = await createUser(ctx, { role: 'super_admin' });
     await expectAccessDenied(ctx, superAdmin, await list('', superAdmin));
   });

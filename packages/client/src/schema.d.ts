@@ -17668,7 +17668,7 @@ export interface operations {
             query?: {
                 /** @description true: archived actions are listed too; false (default): they are left out */
                 archived?: boolean;
-                /** @description Only actions of this BRA */
+                /** @description Only actions of this BRA; an id that is no BRA of your enterprise is 400 INVALID_REFERENCE */
                 bra_id?: string;
                 /** @description true: only overdue actions (D7.3); false or absent: no filter on overdue */
                 overdue_only?: boolean;

@@ -52,7 +52,7 @@ export type ActionView = Static<typeof ActionView>;
 
 // Unknown query parameters are ignored (only bodies are strict, D2.3); a bad value is 400 (D2.2).
 export const ListActionsQuery = Type.Object({
-  bra_id: Type.Optional(Uuid('Only actions of this BRA')),
+  bra_id: Type.Optional(Uuid('Only actions of this BRA; an id that is no BRA of your enterprise is 400 INVALID_REFERENCE')),
   status: Type.Optional(ActionStatus),
   priority: Type.Optional(ActionPriority),
   overdue_only: Type.Optional(

@@ -7,7 +7,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import { archiveVersioned, updateVersioned, type RecordLookup } from '../../platform/changes/versioned-change.js';
 import { inTransaction, joinWork } from '../../platform/db/transaction.js';
-import { AppError, forbidden, invalidState } from '../../platform/errors/app-error.js';
+import { AppError, forbidden, invalidState, referencedRecord } from '../../platform/errors/app-error.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
@@ -85,15 +85,16 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
 
   return {
     /**
-     * Scoped in SQL (D5). A bra_id filter naming a BRA of the enterprise outside an assessor's or reviewer's
-     * assignments is 403 (D10.1: list filters naming what the caller may not see); an unknown one lists nothing.
+     * Scoped in SQL (D5). A bra_id filter naming no BRA of the enterprise (unknown, or another enterprise's)
+     * is 400 INVALID_REFERENCE, as every list's reference filters are; one outside an assessor's or
+     * reviewer's assignments is 403 (D10.1: list filters naming what the caller may not see).
      */
     async list(caller: Caller, query: ListActionsQuery): Promise<Page<ActionView>> {
       requireMember(caller);
       const enterpriseId = caller.enterpriseId;
-      if (query.bra_id !== undefined && !seesWholeEnterprise(caller)) {
-        const bra = await findBra(db, enterpriseId, query.bra_id);
-        if (bra !== undefined) requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
+      if (query.bra_id !== undefined) {
+        const bra = await referencedRecord('bra_id', 'a BRA', findBra(db, enterpriseId, query.bra_id));
+        if (!seesWholeEnterprise(caller)) requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
       }
       const today = utcToday(now());
       const filter = {

@@ -4,10 +4,10 @@ import { recordChange } from '../../platform/audit/record-change.js';
 import { lockForChange } from '../../platform/changes/versioned-change.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../platform/db/transaction.js';
-import { AppError, invalidState, validationError } from '../../platform/errors/app-error.js';
+import { AppError, invalidState, referencedRecord, validationError } from '../../platform/errors/app-error.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { requireAbsent, requireExpected, versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
-import { findBusinessUnit } from '../legal-entities/legal-entities.repository.js';
+import { findBusinessUnit, findLegalEntity } from '../legal-entities/legal-entities.repository.js';
 import { aboveAppetiteNow, announceAppetiteChange } from './appetite-events.js';
 import { requireAppetiteAdmin, requireVisibleFilter, visibleAppetites } from './governance.policy.js';
 import {
@@ -46,6 +46,12 @@ const levelView = (record: AppetiteRecord) => ({ risk_level: record.risk_level, 
  * writes are part of the caller's work (a new enterprise and its default appetite commit together).
  */
 export function createRiskAppetiteService({ db }: { db: Executor }) {
+  /** The place filters of the list and the history name records of the enterprise (400 INVALID_REFERENCE otherwise). */
+  async function referencedPlace(caller: { enterpriseId: string }, query: { legal_entity_id?: string | undefined; business_unit_id?: string | undefined }) {
+    if (query.legal_entity_id !== undefined) await referencedRecord('legal_entity_id', 'a legal entity', findLegalEntity(db, caller.enterpriseId, query.legal_entity_id));
+    if (query.business_unit_id !== undefined) await referencedRecord('business_unit_id', 'a business unit', findBusinessUnit(db, caller.enterpriseId, query.business_unit_id));
+  }
+
   return {
     /**
      * The appetite that applies to a BRA of this legal entity and business unit (D6.9). Every enterprise
@@ -83,6 +89,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
     /** GET /governance/risk-appetite (4.5): the records the caller may see, narrowed by scope filters. */
     async list(caller: Caller, query: ListAppetitesQuery): Promise<RiskAppetiteView[]> {
       requireMember(caller);
+      await referencedPlace(caller, query);
       const unitEntity =
         query.business_unit_id === undefined ? undefined : (await findBusinessUnit(db, caller.enterpriseId, query.business_unit_id))?.legal_entity_id;
       requireVisibleFilter(caller, {
@@ -191,6 +198,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
     /** GET /governance/risk-appetite/history (D7.4): newest first, scope as for the list. */
     async history(caller: Caller, query: HistoryQuery) {
       requireMember(caller);
+      await referencedPlace(caller, query);
       requireVisibleFilter(caller, { legalEntityId: query.legal_entity_id });
       return listAppetiteHistory(db, caller.enterpriseId, query, visibleAppetites(caller));
     },

@@ -51,5 +51,20 @@ export class AppError extends Error {
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const forbidden = (why = 'You do not have permission to perform this action') => new AppError('FORBIDDEN', why);
 export const invalidState = (why: string) => new AppError('INVALID_STATE', why);
+/**
+ * A field or a list filter naming no record of the caller's enterprise (D2.2, D10.1): an id of another
+ * enterprise and an id nobody has get this same answer, so a filter never tells one from the other.
+ */
+export const invalidReference = (field: string, what: string) =>
+  new AppError('INVALID_REFERENCE', `${field} does not refer to ${what} of your enterprise`, { field });
+/**
+ * The one way a list filter (or a body field) resolves the record it names: looked up in the caller's
+ * enterprise, the record, or 400 INVALID_REFERENCE naming the field. Assignment checks (403) come after.
+ */
+export async function referencedRecord<T>(field: string, what: string, lookup: Promise<T | undefined>): Promise<T> {
+  const record = await lookup;
+  if (record === undefined) throw invalidReference(field, what);
+  return record;
+}
 export const validationError = (fields: FieldError[]) =>
   new AppError('VALIDATION_ERROR', 'Request body failed validation', { fields });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors/app-error.js';
 import { nulBodyError, nulField } from './nul-guard.js';
+import { storedText } from './stored-text.js';
 import { unpairedSurrogateError, unpairedSurrogateField } from './unpaired-surrogates.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -24,9 +25,12 @@ function isPoisoned(value: unknown): boolean {
   return false;
 }
 
-/** Trims every string of a parsed body (D2.3), so that blank required strings fail validation. */
+/**
+ * Every string of a parsed body in its stored form (D2.3, `stored-text.ts`), before the schema is checked:
+ * blank required strings fail validation, and maxLength bounds what is stored, not what was typed.
+ */
 function trimStrings(value: unknown): unknown {
-  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'string') return storedText(value);
   if (Array.isArray(value)) return value.map(trimStrings);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
@@ -43,19 +47,32 @@ function isUtf8(contentType: string | undefined): boolean {
 }
 
 /**
- * JSON bodies: malformed JSON or a non-object → 400, over 1 MiB → 413 (Fastify's bodyLimit), any other
+ * RFC 8259: JSON text exchanged between systems is UTF-8. Bytes that are not (a lone continuation byte, an
+ * overlong form, a truncated sequence) would be decoded to U+FFFD and stored as something the client never
+ * sent; they are refused as a malformed body, as a body that is not JSON is (400 BAD_REQUEST).
+ */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * JSON bodies: malformed JSON or bytes that are not UTF-8 or a non-object → 400, over 1 MiB → 413 (Fastify's bodyLimit), any other
  * content type or a charset other than UTF-8 → 415 (Fastify refuses content types without a parser). An empty body is "no body".
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser(
     /^application\/(.+\+)?json(;.*)?$/i,
-    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES },
     (request, body, done) => {
       if (!isUtf8(request.headers['content-type'])) {
         return done(new AppError('UNSUPPORTED_MEDIA_TYPE', 'JSON bodies must be UTF-8 (Content-Type: application/json; charset=utf-8)'), undefined);
       }
-      const text = (body as string).trim();
+      let decoded: string;
+      try {
+        decoded = strictUtf8.decode(body as Buffer);
+      } catch {
+        return done(new AppError('BAD_REQUEST', 'Body is not valid UTF-8'), undefined);
+      }
+      const text = decoded.trim();
       if (text === '') return done(null, undefined);
       let parsed: unknown;
       try {

@@ -111,7 +111,30 @@ export function frameworkErrorHandler(_error: FastifyError, request: FastifyRequ
   void sendError(reply, new AppError('BAD_REQUEST', 'Malformed request path'));
 }
 
+/** The cause of a 503 in one line: the driver's code and the first line of its message, no stack. */
+function causeLine(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return String(error);
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const text = (typeof message === 'string' ? message : '').split('\n')[0]!.slice(0, 200);
+  return typeof code === 'string' ? `${code}: ${text}` : text;
+}
+
+/** True at most once per interval: when a 503's log line may carry its cause's stack trace. */
+function onceEvery(intervalMs: number) {
+  let last = Number.NEGATIVE_INFINITY;
+  return {
+    due(now: number): boolean {
+      if (now - last < intervalMs) return false;
+      last = now;
+      return true;
+    },
+  };
+}
+
+const OUTAGE_TRACE_INTERVAL_MS = 60_000;
+
 export function registerErrorHandler(app: FastifyInstance, observer: ErrorObserver): void {
+  const outageTraces = onceEvery(OUTAGE_TRACE_INTERVAL_MS);
   app.setErrorHandler(async (error, request, reply) => {
     const appError = toAppError(error);
     if (appError.code === 'FORBIDDEN' && request.principal !== null) {
@@ -121,15 +144,17 @@ export function registerErrorHandler(app: FastifyInstance, observer: ErrorObserv
         request.log.error({ err: auditError }, 'could not record access_denied');
       }
     }
-    if (appError.status >= 500) {
+    if (appError.code === 'SERVICE_UNAVAILABLE') {
+      // An outage fails every request alike: one short line each, the cause's stack once a minute.
+      const withStack = outageTraces.due(Date.now());
+      request.log.error({ operation: operationOf(request), cause: causeLine(error), ...(withStack ? { err: error } : {}) }, appError.message);
+      observer.databaseError(error, true);
+    } else if (appError.status >= 500) {
       // The log keeps the cause for operators; the body never does.
       request.log.error({ err: error, operation: operationOf(request) }, appError.message);
-      if (appError.code === 'SERVICE_UNAVAILABLE') observer.databaseError(error, true);
-      else {
-        const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-        if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) observer.databaseError(error, false);
-        observer.unexpectedError(error, request);
-      }
+      const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+      if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) observer.databaseError(error, false);
+      observer.unexpectedError(error, request);
     }
     return sendError(reply, appError);
   });

@@ -5,12 +5,12 @@ import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { representationState, versioned, type Versioned } from '../../../platform/versions/resource-state.js';
-import { forbidden } from '../../../platform/errors/app-error.js';
+import { forbidden, invalidReference } from '../../../platform/errors/app-error.js';
 import { loadPage, pageRequest, type Page } from '../../../platform/http/pagination.js';
 import { braStateAfter, lockedBra, readableBra, requireEditable, stateOfAnswer } from '../access.js';
 import { recordBraChange } from '../changes.js';
 import { loadBraAnswer } from '../answer/answer.js';
-import { invalidReference, openBra } from '../history/open-bra.js';
+import { openBra } from '../history/open-bra.js';
 import { toBraView } from '../answer/detail.presenter.js';
 import { findBusinessUnit, findLegalEntity } from '../../legal-entities/legal-entities.repository.js';
 import {

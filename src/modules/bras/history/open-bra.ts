@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { DB } from '../../../platform/db/schema.js';
 import { emitEvent } from '../../../platform/events/outbox.js';
-import { AppError } from '../../../platform/errors/app-error.js';
+import { invalidReference } from '../../../platform/errors/app-error.js';
 import { findBusinessUnit, findLegalEntity } from '../../legal-entities/legal-entities.repository.js';
 import { recordBraChange } from '../changes.js';
 import { takeSnapshot } from './snapshots.service.js';
@@ -19,10 +19,6 @@ export interface Filling<T> {
   changes: Record<string, unknown>[];
   filled: T;
 }
-
-/** A reference that is not one of the enterprise's (or no longer one a new BRA may take): 400 naming the field. */
-export const invalidReference = (field: string, what: string) =>
-  new AppError('INVALID_REFERENCE', `${field} does not refer to ${what} of your enterprise`, { field });
 
 /**
  * The place a new BRA takes: its legal entity, and its business unit when it has one, both of the enterprise

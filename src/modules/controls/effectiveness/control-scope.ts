@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { assignedScope, requireAssigned, seesLegalEntity } from '../../../platform/auth/policies.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { Executor } from '../../../platform/db/schema.js';
-import { AppError, forbidden } from '../../../platform/errors/app-error.js';
+import { AppError, forbidden, referencedRecord } from '../../../platform/errors/app-error.js';
 import { findBra } from '../../bras/bras.repository.js';
 import { findBusinessUnit, findLegalEntity } from '../../legal-entities/legal-entities.repository.js';
 import type { CountScope } from './effectiveness.repository.js';
@@ -31,20 +31,16 @@ export async function resolveControlScope(db: Executor, caller: Caller & { enter
   let businessUnitId = query.business_unit_id;
   const braId = query.bra_id;
   if (legalEntityId === undefined && businessUnitId === undefined && braId === undefined) return { bras: sql`true`, includeArchived };
-  if (legalEntityId !== undefined && (await findLegalEntity(db, enterpriseId, legalEntityId)) === undefined) {
-    throw invalidReference('legal_entity_id', 'does not refer to a legal entity of your enterprise');
-  }
+  if (legalEntityId !== undefined) await referencedRecord('legal_entity_id', 'a legal entity', findLegalEntity(db, enterpriseId, legalEntityId));
   if (businessUnitId !== undefined) {
-    const unit = await findBusinessUnit(db, enterpriseId, businessUnitId);
-    if (unit === undefined) throw invalidReference('business_unit_id', 'does not refer to a business unit of your enterprise');
+    const unit = await referencedRecord('business_unit_id', 'a business unit', findBusinessUnit(db, enterpriseId, businessUnitId));
     if (legalEntityId !== undefined && unit.legal_entity_id !== legalEntityId) {
       throw invalidReference('business_unit_id', 'does not belong to legal_entity_id');
     }
     legalEntityId = unit.legal_entity_id;
   }
   if (braId !== undefined) {
-    const bra = await findBra(db, enterpriseId, braId);
-    if (bra === undefined) throw invalidReference('bra_id', 'does not refer to a BRA of your enterprise');
+    const bra = await referencedRecord('bra_id', 'a BRA', findBra(db, enterpriseId, braId));
     if (legalEntityId !== undefined && bra.legal_entity_id !== legalEntityId) throw invalidReference('bra_id', 'does not belong to legal_entity_id');
     if (businessUnitId !== undefined && bra.business_unit_id !== businessUnitId) throw invalidReference('bra_id', 'does not belong to business_unit_id');
     requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);

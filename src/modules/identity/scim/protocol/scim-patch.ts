@@ -1,3 +1,4 @@
+import { boundedText } from '../../../../platform/http/stored-text.js';
 import { memberOfPath } from './scim-filter.js';
 import { invalidValue, scimError } from './scim-errors.js';
 
@@ -46,9 +47,11 @@ export function booleanOf(value: unknown, field: string): boolean {
   throw invalidValue(`${field} must be a boolean`);
 }
 
+/** The bound holds for what is stored (trimmed, counted in characters), as on /api/v1 (`stored-text.ts`). */
 function stringOf(value: unknown, field: string, max: number): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > max || value.includes('\u0000')) throw invalidValue(`${field} must be a non-empty string of at most ${max} characters`);
-  return value.trim();
+  const text = boundedText(value, max);
+  if (text === null || text.includes('\u0000')) throw invalidValue(`${field} must be a non-empty string of at most ${max} characters`);
+  return text;
 }
 
 /** The address among `emails`: the primary one, else the work one, else the first. */
