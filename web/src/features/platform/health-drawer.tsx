@@ -37,7 +37,7 @@ function Trend({ history }: { history: EnterpriseHealth['history'] }) {
 export function HealthDrawer({ enterpriseId, name, onClose }: { enterpriseId: string | null; name: string; onClose: () => void }) {
   const health = useEnterpriseHealth(enterpriseId);
   return (
-    <Drawer opened={enterpriseId !== null} onClose={onClose} position="right" size="lg" title={<Title order={2} size="h4">Health of {name}</Title>}>
+    <Drawer opened={enterpriseId !== null} onClose={onClose} position="right" size="lg" closeButtonProps={{ 'aria-label': 'Close' }} title={<Title order={2} size="h4">Health of {name}</Title>}>
       <QueryState query={health}>
         {(data) => (
           <Stack>
