@@ -137,7 +137,7 @@ describe('platform administration and integrations', () => {
     await signIn(page, 'admin');
     await openScreen(page, 'Webhooks');
     await page.getByLabel(/^URL/).fill('https://hooks.example.com/risk-console-e2e');
-    await page.getByLabel(/^Events( \*)?$/).first().click();
+    await page.getByLabel(/^Events( \*)?$/).first().click({ force: true });
     await page.getByRole('option', { name: 'bra.approved', exact: true }).click();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
@@ -168,7 +168,7 @@ describe('platform administration and integrations', () => {
     await openScreen(page, 'Service accounts');
     await page.getByLabel(/^Name/).fill('GRC data warehouse');
     await page.getByLabel('Role', { exact: true }).selectOption('reviewer');
-    await page.getByLabel('Legal entities', { exact: true }).first().click();
+    await page.getByLabel('Legal entities', { exact: true }).first().click({ force: true });
     await page.getByRole('option').first().click();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Create service account' }).click();
@@ -207,7 +207,7 @@ describe('platform administration and integrations', () => {
     const group = page.getByRole('row').filter({ hasText: 'Risk assessors' });
     await group.getByRole('button', { name: 'Change mapping' }).click();
     await page.getByLabel('Role its members get').selectOption('assessor');
-    await page.getByLabel('Legal entities its members may see', { exact: true }).first().click();
+    await page.getByLabel('Legal entities its members may see', { exact: true }).first().click({ force: true });
     await page.getByRole('option').first().click();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Save mapping' }).click();

@@ -60,7 +60,7 @@ export function EnterprisesScreen() {
                           <Table.Td>{enterprise.country}</Table.Td>
                           <Table.Td>
                             <NativeSelect aria-label={`Tier of ${enterprise.name}`} size="xs" data={TIERS} value={enterprise.subscription_tier}
-                              onChange={(event) => setTier.mutate({ id: enterprise.id, tier: event.currentTarget.value as Tier }, { onSuccess: () => toastDone(`${enterprise.name} is now on the ${event.currentTarget.value} tier.`) })} />
+                              onChange={(event) => { const tier = event.currentTarget.value as Tier; setTier.mutate({ id: enterprise.id, tier }, { onSuccess: () => toastDone(`${enterprise.name} is now on the ${tier} tier.`) }); }} />
                           </Table.Td>
                           <Table.Td>{enterprise.user_count}</Table.Td>
                           <Table.Td>{enterprise.bra_count}</Table.Td>
