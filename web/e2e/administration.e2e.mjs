@@ -169,7 +169,7 @@ describe('platform administration and integrations', () => {
     await page.getByLabel(/^Name/).fill('GRC data warehouse');
     await page.getByLabel('Role', { exact: true }).selectOption('reviewer');
     await page.getByLabel('Legal entities', { exact: true }).first().click({ force: true });
-    await page.getByRole('option').first().click();
+    await page.getByRole('listbox').getByRole('option').first().click();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Create service account' }).click();
     await toast(page, 'GRC data warehouse was created');
@@ -208,7 +208,7 @@ describe('platform administration and integrations', () => {
     await group.getByRole('button', { name: 'Change mapping' }).click();
     await page.getByLabel('Role its members get').selectOption('assessor');
     await page.getByLabel('Legal entities its members may see', { exact: true }).first().click({ force: true });
-    await page.getByRole('option').first().click();
+    await page.getByRole('listbox').getByRole('option').first().click();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Save mapping' }).click();
     await toast(page, 'Risk assessors is mapped to assessor.');
