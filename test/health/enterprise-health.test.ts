@@ -110,7 +110,7 @@ describe('enterprise health (docs/enterprise-health.md)', async () => {
     const alert = () =>
       ctx.db
         .selectFrom('system_alerts')
-        .select(['status', 'severity', 'resolved_by', 'resolution'])
+        .select(['status', 'severity', 'resolved_by', 'resolution', 'message'])
         .where('enterprise_id', '=', enterprise.id)
         .where('type', '=', 'enterprise_health')
         .where('cause', '=', 'health_status')
@@ -123,6 +123,9 @@ describe('enterprise health (docs/enterprise-health.md)', async () => {
     await insertActions(ctx, Array.from({ length: 4 }, () => ({ enterpriseId: enterprise.id, priority: 'high' as const, dueDate: utcDate(-2) })));
     await ctx.monitor.flush(); // 5 overdue: 70, at risk
     expect(await alert()).toMatchObject({ status: 'open', severity: 'warning' });
+    // The operator reads where to look in the console, not an API path to call.
+    expect((await alert())!.message).toMatch(/on the Enterprises screen/);
+    expect((await alert())!.message).not.toMatch(/\/api\//);
 
     await createSubControl(ctx, enterprise.id); // 1 of 1 untested: -20 → 50, still at risk
     await createSubControl(ctx, enterprise.id, { tod: 'E', toe: '5', effectiveness: 'Not Effective' });

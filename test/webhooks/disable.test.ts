@@ -57,6 +57,7 @@ describe('an endpoint failing for 24 hours is disabled, audited, and raises a sy
     const alerts = await ctx.db.selectFrom('system_alerts').selectAll().where('enterprise_id', '=', w.enterprise.id).execute();
     expect(alerts).toEqual([expect.objectContaining({ type: 'system', status: 'open', title: 'Webhook endpoint disabled' })]);
     expect(alerts[0]!.message).toContain(endpoint.id);
+    expect(alerts[0]!.message).toContain('Integrations screen');
   });
 
   it('a disabled endpoint gets nothing: new events are not queued for it, and retry or test answer 409', async () => {

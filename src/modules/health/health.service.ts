@@ -48,7 +48,7 @@ function healthAlert(enterpriseId: string, assessment: HealthAssessment): AlertI
     enterpriseId,
     cause: HEALTH_STATUS_CAUSE,
     title: assessment.status === 'critical' ? 'Enterprise health critical' : 'Enterprise health at risk',
-    message: `Health score ${assessment.score} (${assessment.status}); see GET /api/v1/admin/enterprises/${enterpriseId}/health`,
+    message: `Health score ${assessment.score} (${assessment.status}); its signals and trend are on the Enterprises screen (Health of this enterprise)`,
   };
 }
 

@@ -103,7 +103,7 @@ export function createDispatcher(options: DispatcherOptions) {
           enterpriseId: endpoint.enterprise_id,
           cause: `webhook_disabled:${endpoint.id}`,
           title: 'Webhook endpoint disabled',
-          message: `Deliveries to ${new URL(endpoint.url).host} failed for 24 hours; the endpoint ${endpoint.id} was disabled. Fix the receiver, then enable it again.`,
+          message: `Deliveries to ${new URL(endpoint.url).host} failed for 24 hours; the endpoint ${endpoint.id} was disabled. Fix the receiver, then enable it again on the enterprise's Integrations screen.`,
         });
       });
     });

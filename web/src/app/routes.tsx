@@ -30,6 +30,10 @@ export const SCREENS: ScreenRoute[] = [
   { path: '/admin/users', label: 'Users', visible: can.administerUsers, screen: named(() => import('../features/admin/users-screen'), 'UsersScreen') },
   { path: '/admin/enterprises', label: 'Enterprises', visible: can.administerPlatform, screen: named(() => import('../features/admin/enterprises-screen'), 'EnterprisesScreen') },
   { path: '/admin/alerts', label: 'System alerts', visible: can.administerPlatform, screen: named(() => import('../features/admin/alerts-screen'), 'AlertsScreen') },
+  { path: '/platform/super-admins', label: 'Super admins', visible: can.administerPlatform, screen: named(() => import('../features/platform/super-admins-screen'), 'SuperAdminsScreen') },
+  { path: '/integrations/webhooks', label: 'Webhooks', visible: can.manageIntegrations, screen: named(() => import('../features/integrations/webhooks-screen'), 'WebhooksScreen') },
+  { path: '/integrations/service-accounts', label: 'Service accounts', visible: can.manageIntegrations, screen: named(() => import('../features/integrations/service-accounts-screen'), 'ServiceAccountsScreen') },
+  { path: '/integrations/provisioning', label: 'Provisioning (SCIM)', visible: can.manageIntegrations, screen: named(() => import('../features/integrations/provisioning-screen'), 'ProvisioningScreen') },
 ];
 
 /** Where a caller lands after signing in: the first screen of the navigation they may see. */

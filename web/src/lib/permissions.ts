@@ -20,6 +20,8 @@ export const can = {
   readAudit: (caller: Caller) => caller.role === 'admin' || caller.role === 'reviewer',
   administerUsers: (caller: Caller) => caller.role === 'admin' || caller.role === 'super_admin',
   administerPlatform: (caller: Caller) => caller.role === 'super_admin',
+  /** Webhooks, service accounts and SCIM provisioning: the enterprise's client admins. */
+  manageIntegrations: (caller: Caller) => caller.role === 'admin',
   /** Adding, re-inviting or reactivating a member of this role: super admins any, client admins assessors and reviewers. */
   manageMember: (caller: Caller, member: { role: string }) => caller.role === 'super_admin' || (caller.role === 'admin' && member.role !== 'admin'),
 };

@@ -45,4 +45,16 @@ export const queryKeys = {
     usersOf: (enterpriseId: string) => ['admin', 'users', enterpriseId] as const,
     alerts: (filters: Filters) => ['admin', 'alerts', filters] as const,
   },
+  platform: {
+    health: (enterpriseId: string) => ['platform', 'health', enterpriseId] as const,
+    superAdmins: ['platform', 'super-admins'] as const,
+  },
+  integrations: {
+    webhooks: ['integrations', 'webhooks'] as const,
+    deliveries: (webhookId: string, filters: Filters) => ['integrations', 'webhooks', webhookId, 'deliveries', filters] as const,
+    serviceAccounts: ['integrations', 'service-accounts'] as const,
+    tokens: (accountId: string) => ['integrations', 'service-accounts', accountId, 'tokens'] as const,
+    scimTokens: ['integrations', 'scim-tokens'] as const,
+    scimGroups: ['integrations', 'scim-groups'] as const,
+  },
 };

@@ -1,6 +1,10 @@
-import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Table, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { ConfirmButton, toastDone } from '../integrations/confirm-button';
+import { TIERS, useSetTier, type Tier } from '../platform/api';
+import { HealthBadge, HealthDrawer } from '../platform/health-drawer';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
 import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
 import { useCreateEnterprise, useEnterprises, useSetEnterpriseStatus } from './api';
@@ -10,6 +14,11 @@ export function EnterprisesScreen() {
   const enterprises = useEnterprises(page);
   const create = useCreateEnterprise();
   const setStatus = useSetEnterpriseStatus();
+  const setTier = useSetTier();
+  // ?health=<id> opens that enterprise's health: the link of an enterprise's alert lands here.
+  const [params, setParams] = useSearchParams();
+  const healthOf = params.get('health');
+  const healthName = enterprises.data?.data.find((enterprise) => enterprise.id === healthOf)?.name ?? 'the enterprise';
   const form = useForm({ initialValues: { name: '', country: '', registration_number: '' } });
   const err = (field: string) => fieldError(create.error, field);
   return (
@@ -17,7 +26,7 @@ export function EnterprisesScreen() {
       <ScreenTitle>Enterprises</ScreenTitle>
       <Stack>
         <Card withBorder>
-          <form onSubmit={form.onSubmit((values) => create.mutate({ ...values, country: values.country.trim().toUpperCase() as never }, { onSuccess: () => form.reset() }))}>
+          <form onSubmit={form.onSubmit((values) => create.mutate({ ...values, country: values.country.trim().toUpperCase() as never }, { onSuccess: () => { form.reset(); toastDone(`${values.name} was created; add its client admin under Users.`); } }))}>
             <Stack>
               <Title order={2} size="h4">New enterprise</Title>
               <SimpleGrid cols={{ base: 1, sm: 3 }}>
@@ -31,6 +40,8 @@ export function EnterprisesScreen() {
           </form>
         </Card>
         <ErrorDisplay error={setStatus.error} title="The status did not change" />
+        <ErrorDisplay error={setTier.error} title="The tier did not change" />
+        <HealthDrawer enterpriseId={healthOf} name={healthName} onClose={() => setParams({})} />
         <QueryState query={enterprises}>
           {(answer) =>
             answer.data.length === 0 ? (
@@ -40,22 +51,36 @@ export function EnterprisesScreen() {
                 <Table.ScrollContainer minWidth={640}>
                   <Table>
                     <Table.Thead>
-                      <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Country</Table.Th><Table.Th>Tier</Table.Th><Table.Th>Users</Table.Th><Table.Th>BRAs</Table.Th><Table.Th>Status</Table.Th></Table.Tr>
+                      <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Country</Table.Th><Table.Th>Tier</Table.Th><Table.Th>Users</Table.Th><Table.Th>BRAs</Table.Th><Table.Th>Health</Table.Th><Table.Th>Status</Table.Th></Table.Tr>
                     </Table.Thead>
                     <Table.Tbody>
                       {answer.data.map((enterprise) => (
                         <Table.Tr key={enterprise.id}>
                           <Table.Td>{enterprise.name}</Table.Td>
                           <Table.Td>{enterprise.country}</Table.Td>
-                          <Table.Td>{enterprise.subscription_tier}</Table.Td>
+                          <Table.Td>
+                            <NativeSelect aria-label={`Tier of ${enterprise.name}`} size="xs" data={TIERS} value={enterprise.subscription_tier}
+                              onChange={(event) => { const tier = event.currentTarget.value as Tier; setTier.mutate({ id: enterprise.id, tier }, { onSuccess: () => toastDone(`${enterprise.name} is now on the ${tier} tier.`) }); }} />
+                          </Table.Td>
                           <Table.Td>{enterprise.user_count}</Table.Td>
                           <Table.Td>{enterprise.bra_count}</Table.Td>
                           <Table.Td>
                             <Group gap="xs" wrap="nowrap">
+                              <HealthBadge status={enterprise.health_status} score={enterprise.health_score} />
+                              <Button size="xs" variant="subtle" aria-label={`Health of ${enterprise.name}`} onClick={() => setParams({ health: enterprise.id })}>Health</Button>
+                            </Group>
+                          </Table.Td>
+                          <Table.Td>
+                            <Group gap="xs" wrap="nowrap">
                               <Badge color={enterprise.status === 'active' ? 'green' : 'gray'} variant="light">{enterprise.status}</Badge>
-                              <Button size="xs" variant="subtle" onClick={() => setStatus.mutate({ id: enterprise.id, status: enterprise.status === 'active' ? 'inactive' : 'active' })}>
-                                {enterprise.status === 'active' ? 'Deactivate' : 'Reactivate'}
-                              </Button>
+                              {enterprise.status === 'active' ? (
+                                <ConfirmButton label="Deactivate" title={`Deactivate ${enterprise.name}?`} variant="subtle"
+                                  onConfirm={() => setStatus.mutate({ id: enterprise.id, status: 'inactive' }, { onSuccess: () => toastDone(`${enterprise.name} was deactivated.`) })}>
+                                  Its members can no longer sign in until it is reactivated; its data stays.
+                                </ConfirmButton>
+                              ) : (
+                                <Button size="xs" variant="subtle" onClick={() => setStatus.mutate({ id: enterprise.id, status: 'active' }, { onSuccess: () => toastDone(`${enterprise.name} was reactivated.`) })}>Reactivate</Button>
+                              )}
                             </Group>
                           </Table.Td>
                         </Table.Tr>
