@@ -17,8 +17,6 @@ export async function launchBrowser(viewport) {
     headless: true,
     viewport,
     acceptDownloads: true,
-    // axe-core is injected as an inline script, which the console's CSP (script-src 'self') rightly refuses.
-    bypassCSP: true,
     args: [
       '--headless',
       '--no-sandbox',
