@@ -1,5 +1,5 @@
 import { Badge, Button, Group, Paper, SegmentedControl, Select, Stack, Text, Textarea, Timeline, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { toast } from '../../components/toast';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { Empty, QueryState } from '../../components/page-states';
@@ -27,7 +27,7 @@ function CommentForm({ bra }: { bra: BraDetail }) {
       { body: body.trim(), ...(scenario ? { scenario_id: scenario } : {}), ...(verdict !== 'none' ? { verdict } : {}) },
       {
         onSuccess: () => {
-          notifications.show({ color: 'green', title: verdict === 'none' ? 'Comment added' : VERDICTS[verdict].label, message: 'The assessor sees it on the BRA.' });
+          toast({ color: 'green', title: verdict === 'none' ? 'Comment added' : VERDICTS[verdict].label, message: 'The assessor sees it on the BRA.' });
           setBody('');
           setVerdict('none');
         },

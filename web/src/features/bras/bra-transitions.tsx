@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { toast } from '../../components/toast';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { can } from '../../lib/permissions';
@@ -33,7 +33,7 @@ export function BraTransitions({ bra, editable }: { bra: BraDetail; editable: bo
   const moves = offered(bra, editable, can.decideBra(caller));
   if (moves.length === 0) return null;
   const run = (transition: Transition) =>
-    move.mutate({ transition, text }, { onSuccess: () => { setAsking(null); setText(''); notifications.show({ color: transition === 'cancel' ? 'red' : 'green', title: DONE[transition], message: bra.name }); } });
+    move.mutate({ transition, text }, { onSuccess: () => { setAsking(null); setText(''); toast({ color: transition === 'cancel' ? 'red' : 'green', title: DONE[transition], message: bra.name }); } });
   return (
     <>
       <Group gap="xs">

@@ -1,5 +1,5 @@
 import { Button, Group, List, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { toast } from '../../components/toast';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { useRecordRating, type BraScenario } from './api';
@@ -46,7 +46,7 @@ export function RateScenario({ braId, scenario, editable }: { braId: string; sce
         onSuccess: (rating) => {
           setPicked((current) => ({ ...current, [kind]: null }));
           setWhy((current) => ({ ...current, [kind]: '' }));
-          notifications.show({ color: 'green', title: `${kind === 'inherent' ? 'Inherent' : 'Residual'} rating saved`, message: `${scenario.name}: ${rating.risk_score}, ${rating.risk_level}` });
+          toast({ color: 'green', title: `${kind === 'inherent' ? 'Inherent' : 'Residual'} rating saved`, message: `${scenario.name}: ${rating.risk_score}, ${rating.risk_level}` });
         },
       },
     );
@@ -68,7 +68,10 @@ export function RateScenario({ braId, scenario, editable }: { braId: string; sce
               </Text>
               {editable && (
                 <>
-                  <Textarea label={`${title} justification`} autosize minRows={2} value={why[kind]} onChange={(event) => setWhy((current) => ({ ...current, [kind]: event.currentTarget.value }))} />
+                  <Textarea label={`${title} justification`} autosize minRows={2} value={why[kind]} onChange={(event) => {
+                      const text = event.currentTarget.value;
+                      setWhy((current) => ({ ...current, [kind]: text }));
+                    }} />
                   <Group>
                     <Button size="xs" onClick={() => save(kind)} disabled={picked[kind] === null && saved === null} loading={record.isPending && record.variables?.rating_type === kind}>
                       Save {kind} rating
