@@ -103,9 +103,9 @@ describe('the review loop', () => {
       await signIn(page, 'reviewer');
       await openBra(page, name);
       await page.getByRole('tab', { name: /^Review/ }).click();
-      await page.getByLabel('On').click();
+      await page.locator('input[value="The BRA as a whole"]').click();
       await page.getByRole('option', { name: /^Scenario: / }).first().click();
-      await page.getByRole('radio', { name: 'Request changes' }).check({ force: true });
+      await page.locator('label', { hasText: 'Request changes' }).first().click();
       await page.getByLabel('Reason').fill('The residual likelihood ignores card-not-present fraud.');
       await page.getByRole('button', { name: 'Request changes' }).last().click();
       await page.getByTestId('comment').filter({ hasText: 'Requests changes' }).waitFor();
@@ -143,7 +143,7 @@ describe('the review loop', () => {
       await signIn(page, 'reviewer');
       await openBra(page, name);
       await page.getByRole('tab', { name: /^Review/ }).click();
-      await page.getByRole('radio', { name: 'Recommend approval' }).check({ force: true });
+      await page.locator('label', { hasText: 'Recommend approval' }).first().click();
       await page.getByLabel('Reason').fill('Ratings now reflect the loss data.');
       await page.getByRole('button', { name: 'Recommend approval' }).last().click();
       await page.getByTestId('comment').filter({ hasText: 'Recommends approval' }).waitFor();
