@@ -46,8 +46,6 @@ export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
   { operation: 'DELETE /api/v1/bras/{bra_id}/controls/{link_id}', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
   { operation: 'GET /api/v1/bras/{bra_id}/diff', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
   { operation: 'POST /api/v1/bras/{bra_id}/roll-forward', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
-  { operation: 'GET /api/v1/bras/{bra_id}/comments', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
-  { operation: 'POST /api/v1/bras/{bra_id}/comments', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
   { operation: 'POST /api/v1/bras/{bra_id}/scenarios/bulk', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
   { operation: 'GET /api/v1/risk-scenarios/{id}/trend', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
   { operation: 'PATCH /api/v1/mitigation-actions/{action_id}', reason: "No screen yet: Console, second pass, issue 47 (actions)." },

@@ -6587,6 +6587,27 @@ export interface operations {
                      *             "comment_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
                      *             "created_at": "2026-03-02T09:30:00.000Z"
                      *           }
+                     *         ],
+                     *         "return_reason": {
+                     *           "reason": "Rate the fraud scenarios again with the Q2 loss data",
+                     *           "returned_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "returned_by_user": {
+                     *             "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *             "full_name": "Olivia Hart"
+                     *           },
+                     *           "returned_at": "2026-03-02T10:15:00.000Z"
+                     *         },
+                     *         "transitions": [
+                     *           {
+                     *             "from": "under_review",
+                     *             "to": "in_progress",
+                     *             "by_user": {
+                     *               "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *               "full_name": "Olivia Hart"
+                     *             },
+                     *             "at": "2026-03-02T10:15:00.000Z",
+                     *             "reason": "Rate the fraud scenarios again with the Q2 loss data"
+                     *           }
                      *         ]
                      *       },
                      *       "message": "Done"
@@ -6742,6 +6763,25 @@ export interface operations {
                             name: string;
                             /** @description Free-text label of the assessment period */
                             period: string;
+                            /** @description Set while the BRA is in progress after a return (its last move): why it was returned, by whom and when; null once resubmitted, and for a BRA never returned */
+                            return_reason: {
+                                reason: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was returned
+                                 */
+                                returned_at: string;
+                                returned_by: string | null;
+                                returned_by_user: {
+                                    /** @description Their full name */
+                                    full_name: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The user
+                                     */
+                                    id: string;
+                                } | null;
+                            } | null;
                             rolled_from_bra_id: string | null;
                             /** @description Newest first */
                             scenarios: {
@@ -6857,6 +6897,34 @@ export interface operations {
                                 /** @description Included scenarios */
                                 total_scenarios: number;
                             };
+                            /** @description The BRA's moves, oldest first: from and to, who and when, and the reason given */
+                            transitions: {
+                                /**
+                                 * Format: date-time
+                                 * @description When the BRA moved
+                                 */
+                                at: string;
+                                by_user: {
+                                    /** @description Their full name */
+                                    full_name: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The user
+                                     */
+                                    id: string;
+                                } | null;
+                                /**
+                                 * @description Where the BRA is in its life (3.1, D6.7)
+                                 * @enum {unknown}
+                                 */
+                                from: "draft" | "in_progress" | "under_review" | "approved" | "cancelled";
+                                reason: string | null;
+                                /**
+                                 * @description Where the BRA is in its life (3.1, D6.7)
+                                 * @enum {unknown}
+                                 */
+                                to: "draft" | "in_progress" | "under_review" | "approved" | "cancelled";
+                            }[];
                             /**
                              * Format: date-time
                              * @description Last change of the BRA or of its scenarios, ratings or control links

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Executor } from '../../../platform/db/schema.js';
 import type { BraCommentVerdict } from '../../../platform/db/tables/bras.js';
 
@@ -47,4 +47,30 @@ export async function commentDigest(db: Executor, enterpriseId: string, braId: s
       .filter((row) => row.comment_id !== null)
       .map((row) => ({ comment_id: row.comment_id!, author_id: row.author_id!, full_name: row.full_name ?? '', verdict: row.verdict!, created_at: row.created_at! })),
   };
+}
+
+/** A status change of a BRA as its audit entry recorded it (who, when, the move, and the details it carried). */
+export interface StatusMoveRow {
+  user_id: string | null;
+  user_name: string | null;
+  created_at: Date;
+  action_details: Record<string, unknown>;
+}
+
+/**
+ * The BRA's status changes, oldest first: the audit entries on the BRA whose details carry a `status` move
+ * (create has none; start, submit, return, approve and cancel do). The trail is where a move's who and why
+ * are kept (D10.3); one statement through audit_log_entity_idx. A read of the platform's table.
+ */
+export async function statusMoveRows(db: Executor, enterpriseId: string, braId: string): Promise<StatusMoveRow[]> {
+  return db
+    .selectFrom('audit_log')
+    .select(['user_id', 'user_name', 'created_at', 'action_details'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('entity_type', '=', 'bra')
+    .where('entity_id', '=', braId)
+    .where('status', '=', 'success')
+    .where(sql<SqlBool>`action_details ? 'status'`)
+    .orderBy('chain_seq')
+    .execute();
 }

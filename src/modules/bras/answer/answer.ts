@@ -7,23 +7,27 @@ import type { BraRow } from '../bras.repository.js';
 import { APPROVED, hasStatus } from '../bras.lifecycle.js';
 import type { BraAnswerView } from './answer.schemas.js';
 import { appetiteBreaches } from './appetite-flags.js';
+import { statusMoveRows } from './answer.repository.js';
+import { returnReasonOf, transitionsOf } from './timeline.js';
 
 /**
  * The get-BRA answer (issue 35). An approved BRA means what was approved: its summary and scenario flags
  * are computed under the appetite its approval snapshot pinned, so a later appetite change leaves them as
  * the approver saw them, and `current_appetite_breaches` shows the scenarios above today's appetite. Any
  * other BRA is live: today's applicable appetite (D6.9). With the people it names by name, its comment count
- * and the latest verdict of each reviewer. A fixed number of statements whatever the BRA holds.
+ * and the latest verdict of each reviewer, its moves (who and why) and, returned, why (issue 47). A fixed number of statements whatever the BRA holds.
  */
 export async function loadBraAnswer(db: Executor, bra: BraRow): Promise<BraAnswerView> {
   const today = (await methodologyOf(db, bra)).appetite.threshold_value;
   const approved = hasStatus(bra, APPROVED) && bra.snapshot_id !== null;
   const pinned = approved ? await pinnedThreshold(db, bra.enterprise_id, bra.id, bra.snapshot_id!) : null;
-  const [detail, people, comments] = await Promise.all([
+  const [detail, people, comments, moves] = await Promise.all([
     loadBraDetail(db, bra.enterprise_id, bra.id, pinned ?? today),
     braPeople(db, bra.enterprise_id, bra.id),
     commentDigest(db, bra.enterprise_id, bra.id),
+    statusMoveRows(db, bra.enterprise_id, bra.id),
   ]);
+  const transitions = transitionsOf(moves);
   return {
     ...detail,
     created_by_user: userRef(people, detail.created_by),
@@ -38,5 +42,7 @@ export async function loadBraAnswer(db: Executor, bra: BraRow): Promise<BraAnswe
       comment_id: verdict.comment_id,
       created_at: verdict.created_at,
     })),
+    return_reason: returnReasonOf(detail, transitions),
+    transitions,
   };
 }

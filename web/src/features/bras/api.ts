@@ -129,3 +129,23 @@ export function useDownloadBraReport(braId: string) {
       saveDownload(api.GET('/api/v1/bras/{bra_id}/report', { params: { path: { bra_id: braId }, query: { format: 'pdf' } }, parseAs: 'blob' }), `bra-report-${braId}.pdf`),
   });
 }
+
+export type BraComment = DataOf<'/api/v1/bras/{bra_id}/comments', 'get'>[number];
+export type CommentBody = BodyOf<'/api/v1/bras/{bra_id}/comments', 'post'>;
+
+/** The BRA's review comments, oldest first as the service lists them. */
+export function useComments(braId: string) {
+  return useQuery({
+    queryKey: [...queryKeys.bras.detail(braId), 'comments'],
+    queryFn: async () => (await unwrap(api.GET('/api/v1/bras/{bra_id}/comments', { params: { path: { bra_id: braId } } }))).data,
+  });
+}
+
+/** A comment on the BRA or on one of its scenarios, with a reviewer's verdict when given. */
+export function useAddComment(braId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: CommentBody) => (await unwrap(api.POST('/api/v1/bras/{bra_id}/comments', { params: { path: { bra_id: braId } }, body }))).data,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.bras.detail(braId) }),
+  });
+}

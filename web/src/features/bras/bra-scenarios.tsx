@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, Select, Switch, Table, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Modal, Select, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { riskLevelColor } from '../../components/level-colors';
@@ -46,6 +46,8 @@ export function BraScenarios({ bra, editable }: { bra: BraDetail; editable: bool
                 <Table.Th>Included</Table.Th>
                 <Table.Th>Inherent</Table.Th>
                 <Table.Th>Residual</Table.Th>
+                <Table.Th>Appetite</Table.Th>
+                <Table.Th>Previous residual</Table.Th>
                 <Table.Th>
                   <VisuallyHidden>Ratings</VisuallyHidden>
                 </Table.Th>
@@ -69,6 +71,16 @@ export function BraScenarios({ bra, editable }: { bra: BraDetail; editable: bool
                   </Table.Td>
                   <Table.Td><LevelBadge rating={scenario.inherent_rating} /></Table.Td>
                   <Table.Td><LevelBadge rating={scenario.residual_rating} /></Table.Td>
+                  <Table.Td data-testid="appetite-flag">
+                    {scenario.above_appetite === null ? (
+                      <Text size="xs" c="dimmed">{scenario.applicable_threshold === null ? 'No appetite' : `Threshold ${scenario.applicable_threshold}`}</Text>
+                    ) : (
+                      <Badge color={scenario.above_appetite ? 'red' : 'green'} variant="light" style={{ whiteSpace: 'nowrap' }}>
+                        {scenario.above_appetite ? 'Above' : 'Within'} {scenario.applicable_threshold}
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{scenario.previous_residual_rating ? <LevelBadge rating={{ ...scenario.previous_residual_rating, justification: null }} /> : <Text size="xs" c="dimmed">—</Text>}</Table.Td>
                   <Table.Td>
                     <Button size="xs" variant="light" onClick={() => setRating(scenario.id)} aria-label={`${editable ? 'Rate' : 'View ratings of'} ${scenario.name}`}>
                       {editable ? 'Rate' : 'View'}

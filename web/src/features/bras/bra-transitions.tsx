@@ -1,4 +1,5 @@
 import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
+import { toast } from '../../components/toast';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { can } from '../../lib/permissions';
@@ -11,6 +12,8 @@ const LABELS: Record<Transition, { button: string; field: string | null }> = {
   approve: { button: 'Approve', field: 'Final comment' },
   cancel: { button: 'Cancel BRA', field: 'Reason for cancelling' },
 };
+
+const DONE: Record<Transition, string> = { submit: 'Submitted for review', return: 'Returned to the assessor', approve: 'BRA approved', cancel: 'BRA cancelled' };
 
 /** The moves the caller's role may ask for from this status; the service checks them all. */
 function offered(bra: BraDetail, editable: boolean, decides: boolean): Transition[] {
@@ -30,7 +33,7 @@ export function BraTransitions({ bra, editable }: { bra: BraDetail; editable: bo
   const moves = offered(bra, editable, can.decideBra(caller));
   if (moves.length === 0) return null;
   const run = (transition: Transition) =>
-    move.mutate({ transition, text }, { onSuccess: () => { setAsking(null); setText(''); } });
+    move.mutate({ transition, text }, { onSuccess: () => { setAsking(null); setText(''); toast({ color: transition === 'cancel' ? 'red' : 'green', title: DONE[transition], message: bra.name }); } });
   return (
     <>
       <Group gap="xs">

@@ -10,6 +10,7 @@ import { BraReportButton } from './bra-report-button';
 import { BraScenarios } from './bra-scenarios';
 import { BraSnapshots } from './bra-snapshots';
 import { BraTransitions } from './bra-transitions';
+import { BraReview } from './bra-review';
 import { BraStatusBadge } from './status-badge';
 
 function Stat({ label, value, alert = false }: { label: string; value: string | number; alert?: boolean }) {
@@ -26,11 +27,26 @@ function Stat({ label, value, alert = false }: { label: string; value: string | 
 }
 
 function Decisions({ bra }: { bra: BraDetail }) {
-  if (bra.status === 'approved') {
+  if (bra.return_reason) {
     return (
-      <Alert color="green" title={`Approved ${formatTime(bra.approved_at)}`} data-testid="approval">
-        {bra.final_comment ?? 'No final comment.'}
+      <Alert color="orange" title={`Returned by ${bra.return_reason.returned_by_user?.full_name ?? 'the approver'} ${formatTime(bra.return_reason.returned_at)}`} data-testid="return-reason">
+        {bra.return_reason.reason ?? 'No reason given.'} Rework the BRA and submit it again.
       </Alert>
+    );
+  }
+  if (bra.status === 'approved') {
+    const breaches = bra.current_appetite_breaches ?? [];
+    return (
+      <Stack gap="xs">
+        <Alert color="green" title={`Approved by ${bra.approved_by_user?.full_name ?? 'a client admin'} ${formatTime(bra.approved_at)}`} data-testid="approval">
+          {bra.final_comment ?? 'No final comment.'}
+        </Alert>
+        <Alert color={breaches.length > 0 ? 'red' : 'gray'} title="Today's appetite" data-testid="current-breaches">
+          {breaches.length === 0
+            ? 'No scenario is above the appetite that applies today.'
+            : breaches.map((breach) => `${breach.name}: residual ${breach.residual_score} above ${breach.threshold}`).join('; ')}
+        </Alert>
+      </Stack>
     );
   }
   if (bra.status === 'cancelled') {
@@ -69,6 +85,11 @@ export function BraWorkspaceScreen() {
                   {detail.legal_entity.name}
                   {detail.business_unit ? ` / ${detail.business_unit.name}` : ''} · {detail.period} · assessor {detail.assessor}
                 </Text>
+                <Text size="sm" c="dimmed" data-testid="bra-people">
+                  Created by {detail.created_by_user?.full_name ?? 'unknown'} {formatTime(detail.created_at)}
+                  {detail.approved_by_user ? ` · approved by ${detail.approved_by_user.full_name} ${formatTime(detail.approved_at)}` : ''}
+                </Text>
+                {detail.description && <Text size="sm" data-testid="bra-description">{detail.description}</Text>}
               </Stack>
               <Group gap="xs" align="flex-start">
                 <BraReportButton braId={detail.id} />
@@ -86,6 +107,7 @@ export function BraWorkspaceScreen() {
               <Tabs.List>
                 <Tabs.Tab value="scenarios">Scenarios</Tabs.Tab>
                 <Tabs.Tab value="controls">Controls</Tabs.Tab>
+                <Tabs.Tab value="review">Review ({detail.comment_count})</Tabs.Tab>
                 <Tabs.Tab value="snapshots">Snapshots</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="scenarios" pt="md">
@@ -93,6 +115,9 @@ export function BraWorkspaceScreen() {
               </Tabs.Panel>
               <Tabs.Panel value="controls" pt="md">
                 <BraControls bra={detail} editable={editable} />
+              </Tabs.Panel>
+              <Tabs.Panel value="review" pt="md">
+                <BraReview bra={detail} />
               </Tabs.Panel>
               <Tabs.Panel value="snapshots" pt="md">
                 <BraSnapshots braId={detail.id} />
