@@ -54,6 +54,7 @@ const HEADERS_TOO_LARGE = {
 const BODY_REFUSALS = {
   '413': { description: 'PAYLOAD_TOO_LARGE: a body over 1 MiB', content: ERROR_BODY },
   '415': { description: 'UNSUPPORTED_MEDIA_TYPE: a body sent without Content-Type: application/json', content: ERROR_BODY },
+  '422': { description: 'VALIDATION_ERROR: a body sent to an operation that takes none', content: ERROR_BODY },
 };
 
 /** Every /auth/v1 call spends the caller's address budget (D8), in the API's error shape with retry_after. */
