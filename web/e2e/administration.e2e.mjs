@@ -1,50 +1,8 @@
 // End-to-end: the platform and integration screens (issue 46) in Debian's Chromium against the real service
 // (embedded engine, demo data), each test saving a screenshot and checking its screens with axe-core.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { SCREENSHOTS, launchBrowser, seriousViolations } from './browser.mjs';
-import { startService } from './service.mjs';
-
-let service;
-
-before(async () => {
-  service = await startService();
-});
-
-after(async () => {
-  await service?.stop();
-});
-
-function screen(name, body, viewport = { width: 1280, height: 800 }) {
-  it(name, async () => {
-    const chromium = await launchBrowser(viewport);
-    const page = chromium.context.pages()[0] ?? (await chromium.context.newPage());
-    const file = name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-    try {
-      await body(page);
-      await page.screenshot({ path: `${SCREENSHOTS}/${file}.png`, fullPage: true });
-    } catch (error) {
-      await page.screenshot({ path: `${SCREENSHOTS}/${file}-FAILED.png`, fullPage: true }).catch(() => undefined);
-      throw error;
-    } finally {
-      await chromium.close();
-    }
-  });
-}
-
-async function expectAccessible(page, where) {
-  assert.deepEqual(await seriousViolations(page), [], `${where}: serious or critical axe-core violations`);
-}
-
-async function signIn(page, role) {
-  const person = service.people[role];
-  await page.goto(`${service.baseUrl}/`);
-  await page.getByLabel('E-mail', { exact: true }).fill(person.email);
-  await page.getByLabel('Password', { exact: true }).fill(person.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  return person;
-}
+import { describe } from 'node:test';
+import { expectAccessible, screen, service, signIn } from './scenario.mjs';
 
 async function openScreen(page, label) {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: label, exact: true }).click();

@@ -3,53 +3,13 @@
 // web/test-results/screenshots (a failing one as <name>-FAILED.png), and checks its screens with axe-core.
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import { SCREENSHOTS, launchBrowser, seriousViolations } from './browser.mjs';
-import { startService } from './service.mjs';
+import { before, describe } from 'node:test';
+import { SCREENSHOTS } from './browser.mjs';
+import { expectAccessible, screen, service, signIn } from './scenario.mjs';
 
-let service;
-
-before(async () => {
+before(() => {
   rmSync(SCREENSHOTS, { recursive: true, force: true });
-  service = await startService();
 });
-
-after(async () => {
-  await service?.stop();
-});
-
-/** A test with a page of its own (1280×800 unless given), screenshotted at the end, pass or fail. */
-function screen(name, body, viewport = { width: 1280, height: 800 }) {
-  it(name, async () => {
-    const chromium = await launchBrowser(viewport);
-    const page = chromium.context.pages()[0] ?? (await chromium.context.newPage());
-    const file = name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-    try {
-      await body(page);
-      await page.screenshot({ path: `${SCREENSHOTS}/${file}.png`, fullPage: true });
-    } catch (error) {
-      await page.screenshot({ path: `${SCREENSHOTS}/${file}-FAILED.png`, fullPage: true }).catch(() => undefined);
-      throw error;
-    } finally {
-      await chromium.close();
-    }
-  });
-}
-
-async function expectAccessible(page, where) {
-  const violations = await seriousViolations(page);
-  assert.deepEqual(violations, [], `${where}: serious or critical axe-core violations`);
-}
-
-async function signIn(page, role) {
-  const person = service.people[role];
-  await page.goto(`${service.baseUrl}/`);
-  await page.getByLabel('E-mail', { exact: true }).fill(person.email);
-  await page.getByLabel('Password', { exact: true }).fill(person.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  return person;
-}
 
 async function pick(page, scope, label, option) {
   // The label, with the asterisk of a required field; the first match is the input (its list shares the label).

@@ -3,30 +3,9 @@
 // admin returns it, the assessor sees why, changes a rating and resubmits, the reviewer recommends approval
 // and the client admin approves. Screenshots in web/test-results/screenshots; axe-core on each screen.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { SCREENSHOTS, launchBrowser, seriousViolations } from './browser.mjs';
-import { startService } from './service.mjs';
-
-let service;
-before(async () => {
-  service = await startService();
-});
-after(async () => {
-  await service?.stop();
-});
-
-async function expectAccessible(page, where) {
-  assert.deepEqual(await seriousViolations(page), [], `${where}: serious or critical axe-core violations`);
-}
-
-async function signIn(page, role) {
-  const person = service.people[role];
-  await page.goto(`${service.baseUrl}/`);
-  await page.getByLabel('E-mail', { exact: true }).fill(person.email);
-  await page.getByLabel('Password', { exact: true }).fill(person.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
-}
+import { describe, it } from 'node:test';
+import { SCREENSHOTS, launchBrowser } from './browser.mjs';
+import { expectAccessible, service, signIn } from './scenario.mjs';
 
 async function signOut(page) {
   await page.getByRole('button', { name: 'Sign out' }).click();
