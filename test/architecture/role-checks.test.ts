@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPolicyFile, isScanned, roleChecksOf } from './role-checks.js';
+import * as policies from '../../src/platform/auth/policies.js';
+import { ASSIGNMENT_HELPERS, EXEMPT, isPolicyFile, isScanned, roleChecksOf } from './role-checks.js';
 import { sourceFiles } from './source-files.js';
 
 /** The rule and what counts as a role check: role-checks.ts. */
@@ -45,5 +46,27 @@ describe('role checks live in policy files only', () => {
     expect(checks(`export const schema = { allowed: ['admin'] };`)).toEqual(['lists roles:']);
     expect(checks(`export const MEMBER_ROLES = ['admin', 'assessor', 'reviewer'] as const;`)).toEqual([]);
     expect(checks(`type Role = 'admin' | 'reviewer'; const row = { role: 'admin' as Role };`)).toEqual([]);
+  });
+
+  it('fails on a planted breach: an assignment or membership helper called outside a policy', () => {
+    const checks = (text: string) => roleChecksOf({ path: 'src/modules/x/x.service.ts', text }).map((line) => line.split(' ').slice(1).join(' '));
+    expect(checks(`requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);`)).toEqual(['calls requireAssigned outside a policy']);
+    expect(checks(`if (!seesLegalEntity(caller, id)) throw forbidden('no');`)).toEqual(['calls seesLegalEntity outside a policy']);
+    expect(checks(`const scope = assignedScope(caller, 'b.legal_entity_id', 'b.business_unit_id');`)).toEqual(['calls assignedScope outside a policy']);
+    expect(checks(`requireMember(caller);`)).toEqual(['calls requireMember outside a policy']);
+    expect(checks(`if (auth.seesWholeEnterprise(caller)) return all;`)).toEqual(['calls seesWholeEnterprise outside a policy']);
+    expect(checks(`const where = legalEntityScope(caller, 'le.id');`)).toEqual(['calls legalEntityScope outside a policy']);
+    // What a policy exports is what services call; `permits` turns a check into its predicate.
+    expect(checks(`requireBraReader(caller, bra); const ok = permits(() => requireBraEditor(caller, bra));`)).toEqual([]);
+    // A policy file is where these calls belong.
+    expect(roleChecksOf({ path: 'src/modules/x/x.policy.ts', text: `requireAssigned(caller, a, b);` }).filter((l) => l.includes('outside'))).toHaveLength(1);
+    expect(isPolicyFile('src/modules/x/x.policy.ts')).toBe(true);
+  });
+
+  it('the helper list is every decision of src/platform/auth/policies.ts, and every exemption exists', () => {
+    const exported = Object.entries(policies).filter(([, value]) => typeof value === 'function').map(([name]) => name);
+    expect(exported.filter((name) => name !== 'permits').sort()).toEqual([...ASSIGNMENT_HELPERS].sort());
+    const paths = new Set(sourceFiles().map((file) => file.path));
+    for (const path of Object.keys(EXEMPT)) expect(paths.has(path), path).toBe(true);
   });
 });

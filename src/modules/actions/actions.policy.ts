@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { assignedScope, permits, requireMember, requireRole, seesWholeEnterprise } from '../../platform/auth/policies.js';
+import { assignedScope, permits, requireAssigned, requireMember, requireRole, seesWholeEnterprise } from '../../platform/auth/policies.js';
 import type { Principal } from '../../platform/auth/principal.js';
 
 /**
@@ -19,8 +19,23 @@ export function actionScope(caller: Principal): RawBuilder<SqlBool> {
   return sql<SqlBool>`coalesce(${linked} or (a.bra_id is null and a.created_by = ${caller.userId}), false)`;
 }
 
+type Member = Principal & { enterpriseId: string };
+
+/** GET /actions and an action: members of an enterprise (which actions: actionScope). */
+export function requireActionReader(caller: Principal): asserts caller is Member {
+  requireMember(caller);
+}
+
+/**
+ * An action's BRA, named by a list filter (D10.1) or by a new action (D7.3): one of the caller's assigned
+ * entities or units (403 otherwise; client admins are everywhere).
+ */
+export function requireActionBra(caller: Principal, bra: { legal_entity_id: string; business_unit_id: string | null }): void {
+  requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
+}
+
 /** POST, PATCH, bulk update, archive: client admins and assessors (assessors within actionScope). */
-export function requireActionEditor(caller: Principal): void {
+export function requireActionEditor(caller: Principal): asserts caller is Member {
   requireMember(caller);
   requireRole(caller, ['admin', 'assessor'], 'changes to mitigation actions');
 }

@@ -1,5 +1,4 @@
 import { recordChange } from '../../platform/audit/record-change.js';
-import { requireAssigned, requireMember, seesWholeEnterprise } from '../../platform/auth/policies.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import { PRIMARY_READS, type RoutedReads } from '../../platform/db/read-routing.js';
 import type { Executor } from '../../platform/db/schema.js';
@@ -13,7 +12,7 @@ import { versioned, versionState, type Versioned } from '../../platform/versions
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import { findScenarioLink } from '../bras/assessment/content.repository.js';
 import { findBra } from '../bras/bras.repository.js';
-import { requireActionEditor } from './actions.policy.js';
+import { requireActionBra, requireActionEditor, requireActionReader } from './actions.policy.js';
 import { presentAction } from './actions.presenter.js';
 import {
   countActions,
@@ -90,11 +89,11 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
      * reviewer's assignments is 403 (D10.1: list filters naming what the caller may not see).
      */
     async list(caller: Caller, query: ListActionsQuery): Promise<Page<ActionView>> {
-      requireMember(caller);
+      requireActionReader(caller);
       const enterpriseId = caller.enterpriseId;
       if (query.bra_id !== undefined) {
         const bra = await referencedRecord('bra_id', 'a BRA', findBra(db, enterpriseId, query.bra_id));
-        if (!seesWholeEnterprise(caller)) requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
+        requireActionBra(caller, bra);
       }
       const today = utcToday(now());
       const filter = {
@@ -119,7 +118,6 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
      * assessment is where its action plan is followed up.
      */
     async create(caller: Caller, body: CreateActionBody, terms: ChangeTerms): Promise<ActionView> {
-      requireMember(caller);
       requireActionEditor(caller);
       const enterpriseId = caller.enterpriseId;
       const braId = body.bra_id ?? null;
@@ -128,7 +126,7 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
         if (braId !== null) {
           const bra = await findBra(trx, enterpriseId, braId);
           if (bra === undefined) throw invalidReference('bra_id', 'bra_id does not refer to a BRA of your enterprise');
-          requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
+          requireActionBra(caller, bra);
         }
         if (linkId !== null) {
           if (braId === null) throw invalidReference('bra_risk_scenario_id', 'bra_risk_scenario_id requires its bra_id');
@@ -168,7 +166,6 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
 
     /** Any status move is allowed (D7.3); an archived action cannot change (409). Every field sent is written and audited. */
     async update(caller: Caller, actionId: string, body: UpdateActionBody, terms: ChangeTerms): Promise<Versioned<ActionChangeView>> {
-      requireMember(caller);
       requireActionEditor(caller);
       const enterpriseId = caller.enterpriseId;
       const changes = changesOf(body);
@@ -199,7 +196,6 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
      * and any archived one 409, before anything is written. Then one UPDATE and one audit entry per action.
      */
     async bulkUpdate(caller: Caller, body: BulkUpdateBody, terms: ChangeTerms): Promise<{ updated_count: number; updated_ids: string[] }> {
-      requireMember(caller);
       requireActionEditor(caller);
       const enterpriseId = caller.enterpriseId;
       const ids = body.action_ids;
@@ -235,7 +231,6 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
      * `delete` (2.9: delete covers archiving).
      */
     async archive(caller: Caller, actionId: string, terms: ChangeTerms): Promise<Versioned<{ archived: boolean }>> {
-      requireMember(caller);
       requireActionEditor(caller);
       const enterpriseId = caller.enterpriseId;
       return inTransaction(db, async ({ trx }) => {

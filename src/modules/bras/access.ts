@@ -1,4 +1,3 @@
-import { requireMember } from '../../platform/auth/policies.js';
 import type { Transaction } from 'kysely';
 import type { Caller } from '../../platform/auth/principal.js';
 import { lockForChange } from '../../platform/changes/versioned-change.js';
@@ -8,7 +7,7 @@ import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { representationState, type ResourceState } from '../../platform/versions/resource-state.js';
 import { loadBraAnswer } from './answer/answer.js';
 import { findBra, type BraRow } from './bras.repository.js';
-import { requireBraReader } from './bras.policy.js';
+import { requireBraMember, requireBraReader } from './bras.policy.js';
 import { EDITABLE, hasStatus } from './bras.lifecycle.js';
 
 /**
@@ -18,7 +17,7 @@ import { EDITABLE, hasStatus } from './bras.lifecycle.js';
 
 /** Reads: the BRA, if the caller may read it. */
 export async function readableBra(db: Executor, caller: Caller, braId: string): Promise<BraRow> {
-  requireMember(caller);
+  requireBraMember(caller);
   const bra = await findBra(db, caller.enterpriseId, braId);
   if (bra === undefined) throw notFound('BRA');
   requireBraReader(caller, bra);
@@ -36,7 +35,7 @@ export async function lockedBra(
   policy: (caller: Caller, bra: BraRow) => void,
   terms: ChangeTerms,
 ): Promise<BraRow> {
-  requireMember(caller);
+  requireBraMember(caller);
   const enterpriseId = caller.enterpriseId;
   return lockForChange(
     {

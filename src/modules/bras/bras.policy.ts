@@ -1,5 +1,5 @@
 import type { Expression, SqlBool } from 'kysely';
-import { assignedScope, permits, requireAssigned, requireMember, requireRole } from '../../platform/auth/policies.js';
+import { assignedScope, permits, requireAssigned, requireMember, requireRole, seesLegalEntity } from '../../platform/auth/policies.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import { forbidden } from '../../platform/errors/app-error.js';
 
@@ -15,9 +15,25 @@ export interface BraPlace {
   business_unit_id: string | null;
 }
 
+/** Reaching BRAs at all (GET /bras, then each BRA's own rules): members of an enterprise; super admins have no risk data. */
+export function requireBraMember(caller: Principal): asserts caller is Principal & { enterpriseId: string } {
+  requireMember(caller);
+}
+
+/**
+ * GET /bras filtered by a legal entity or a unit (D10.1): the filter must name a place the caller reads,
+ * some part of the entity (a unit-level assignment counts) or the unit itself; 403 otherwise.
+ */
+export function requireBraListFilter(caller: Principal, filter: { legalEntityId?: string | undefined; unit?: BraPlace | undefined }): void {
+  if (filter.legalEntityId !== undefined && !seesLegalEntity(caller, filter.legalEntityId)) {
+    throw forbidden('You are not assigned to this legal entity');
+  }
+  if (filter.unit !== undefined) requireAssigned(caller, filter.unit.legal_entity_id, filter.unit.business_unit_id);
+}
+
 /** Reads of a BRA and its content: client admins; assessors and reviewers assigned to its entity or unit. */
 export function requireBraReader(caller: Principal, bra: BraPlace): void {
-  requireMember(caller);
+  requireBraMember(caller);
   requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
 }
 

@@ -1,4 +1,6 @@
-import { permits, requireMember, requireRole } from '../../platform/auth/policies.js';
+import type { Expression, SqlBool } from 'kysely';
+import { assignedScope, permits, requireAssigned, requireMember, requireRole, seesLegalEntity } from '../../platform/auth/policies.js';
+import { forbidden } from '../../platform/errors/app-error.js';
 import type { Principal } from '../../platform/auth/principal.js';
 
 /**
@@ -25,5 +27,27 @@ export function requireTestRecorder(caller: Principal): asserts caller is Member
 
 export const canRecordTestResults = (caller: Principal): boolean => permits(() => requireTestRecorder(caller));
 
-/** GET controls, effectiveness, heat map: every member of the enterprise. */
-export const canReadControls = (caller: Principal): boolean => permits(() => requireMember(caller));
+/** GET controls, effectiveness, heat map, the library file: every member of the enterprise. */
+export function requireControlsReader(caller: Principal): asserts caller is Member {
+  requireMember(caller);
+}
+
+export const canReadControls = (caller: Principal): boolean => permits(() => requireControlsReader(caller));
+
+/**
+ * A count, heat map or list narrowed to some BRAs (D7.1, D10.1): an assessor or reviewer must be assigned to
+ * the BRA or unit named, or to some part of the legal entity named (403 otherwise).
+ */
+export function requireControlScopeReader(
+  caller: Principal,
+  scope: { legalEntityId: string; businessUnitId?: string | undefined; bra?: { legal_entity_id: string; business_unit_id: string | null } | undefined },
+): void {
+  if (scope.bra !== undefined) requireAssigned(caller, scope.bra.legal_entity_id, scope.bra.business_unit_id);
+  else if (scope.businessUnitId !== undefined) requireAssigned(caller, scope.legalEntityId, scope.businessUnitId);
+  else if (!seesLegalEntity(caller, scope.legalEntityId)) throw forbidden('You are not assigned to this legal entity');
+}
+
+/** The BRAs a narrowed count may include, as a SQL predicate over `b` (bras): those the caller is assigned to. */
+export function controlBraScope(caller: Principal): Expression<SqlBool> {
+  return assignedScope(caller, 'b.legal_entity_id', 'b.business_unit_id');
+}

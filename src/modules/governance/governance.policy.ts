@@ -14,6 +14,11 @@ import { forbidden } from '../../platform/errors/app-error.js';
 
 /** Who may see and change risk appetites (D5). */
 
+/** GET .../risk-appetite and its history: every member of the enterprise (which records: visibleAppetites). */
+export function requireAppetiteReader(caller: Principal): asserts caller is Principal & { enterpriseId: string } {
+  requireMember(caller);
+}
+
 /** POST and DELETE /governance/risk-appetite: client admins only. */
 export function requireAppetiteAdmin(caller: Principal): asserts caller is Principal & { enterpriseId: string } {
   requireMember(caller);

@@ -1,5 +1,4 @@
 import type { Caller } from '../../platform/auth/principal.js';
-import { requireMember } from '../../platform/auth/policies.js';
 import { recordChange } from '../../platform/audit/record-change.js';
 import { lockForChange } from '../../platform/changes/versioned-change.js';
 import type { Executor } from '../../platform/db/schema.js';
@@ -9,7 +8,7 @@ import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { requireAbsent, requireExpected, versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
 import { findBusinessUnit, findLegalEntity } from '../legal-entities/legal-entities.repository.js';
 import { aboveAppetiteNow, announceAppetiteChange } from './appetite-events.js';
-import { requireAppetiteAdmin, requireVisibleFilter, visibleAppetites } from './governance.policy.js';
+import { requireAppetiteAdmin, requireAppetiteReader, requireVisibleFilter, visibleAppetites } from './governance.policy.js';
 import {
   deleteAppetite,
   findApplicableAppetite,
@@ -88,7 +87,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
 
     /** GET /governance/risk-appetite (4.5): the records the caller may see, narrowed by scope filters. */
     async list(caller: Caller, query: ListAppetitesQuery): Promise<RiskAppetiteView[]> {
-      requireMember(caller);
+      requireAppetiteReader(caller);
       await referencedPlace(caller, query);
       const unitEntity =
         query.business_unit_id === undefined ? undefined : (await findBusinessUnit(db, caller.enterpriseId, query.business_unit_id))?.legal_entity_id;
@@ -197,7 +196,7 @@ export function createRiskAppetiteService({ db }: { db: Executor }) {
 
     /** GET /governance/risk-appetite/history (D7.4): newest first, scope as for the list. */
     async history(caller: Caller, query: HistoryQuery) {
-      requireMember(caller);
+      requireAppetiteReader(caller);
       await referencedPlace(caller, query);
       requireVisibleFilter(caller, { legalEntityId: query.legal_entity_id });
       return listAppetiteHistory(db, caller.enterpriseId, query, visibleAppetites(caller));

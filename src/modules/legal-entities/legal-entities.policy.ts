@@ -1,4 +1,4 @@
-import { assignedScope, legalEntityScope, permits, requireRole } from '../../platform/auth/policies.js';
+import { assignedScope, legalEntityScope, permits, requireMember, requireRole } from '../../platform/auth/policies.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import { forbidden } from '../../platform/errors/app-error.js';
 import type { ListScope } from './legal-entities.repository.js';
@@ -18,6 +18,11 @@ export function requireLegalEntityAdmin(caller: Principal): asserts caller is Pr
 }
 
 export const canManageLegalEntities = (caller: Principal): boolean => permits(() => requireLegalEntityAdmin(caller));
+
+/** GET /legal-entities: every member of an enterprise (which entities and units: legalEntityListScope). */
+export function requireLegalEntityReader(caller: Principal): asserts caller is Principal & { enterpriseId: string } {
+  requireMember(caller);
+}
 
 /**
  * GET /legal-entities: client admins see every entity and unit; assessors and reviewers the entities any

@@ -1,6 +1,5 @@
 import type { Static } from 'typebox';
 import type { Caller } from '../../platform/auth/principal.js';
-import { requireMember } from '../../platform/auth/policies.js';
 import { recordChange } from '../../platform/audit/record-change.js';
 import { diffFields, isEmptyDiff } from '../../platform/changes/field-diff.js';
 import { archiveVersioned, updateVersioned } from '../../platform/changes/versioned-change.js';
@@ -22,7 +21,7 @@ import {
   updateBusinessUnit,
   updateLegalEntity,
 } from './legal-entities.repository.js';
-import { legalEntityListScope, requireLegalEntityAdmin } from './legal-entities.policy.js';
+import { legalEntityListScope, requireLegalEntityAdmin, requireLegalEntityReader } from './legal-entities.policy.js';
 import type { BusinessUnitView, LegalEntityListItem, LegalEntityView } from './legal-entities.schemas.js';
 
 type LegalEntity = Static<typeof LegalEntityView>;
@@ -78,7 +77,7 @@ export function createLegalEntitiesService({ db }: LegalEntitiesServiceDeps) {
   return {
     /** What the caller sees of the organisation (legalEntityListScope). */
     async listVisible(caller: Caller, includeArchived = false): Promise<Static<typeof LegalEntityListItem>[]> {
-      requireMember(caller);
+      requireLegalEntityReader(caller);
       const rows = await listLegalEntities(db, caller.enterpriseId, legalEntityListScope(caller), includeArchived);
       return rows.map((row) => ({ ...presentEntity(row), business_units: row.business_units }));
     },

@@ -1,11 +1,10 @@
-import { requireAssigned, requireMember, seesLegalEntity } from '../../../platform/auth/policies.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import { PRIMARY_READS, type RoutedReads } from '../../../platform/db/read-routing.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { representationState, versioned, type Versioned } from '../../../platform/versions/resource-state.js';
-import { forbidden, invalidReference } from '../../../platform/errors/app-error.js';
+import { invalidReference } from '../../../platform/errors/app-error.js';
 import { loadPage, pageRequest, type Page } from '../../../platform/http/pagination.js';
 import { braStateAfter, lockedBra, readableBra, requireEditable, stateOfAnswer } from '../access.js';
 import { recordBraChange } from '../changes.js';
@@ -19,7 +18,7 @@ import {
   updateBra,
   type BraChanges,
 } from '../bras.repository.js';
-import { braScopeFor, requireBraEditor } from '../bras.policy.js';
+import { braScopeFor, requireBraEditor, requireBraListFilter, requireBraMember } from '../bras.policy.js';
 import type { BraAnswerView } from '../answer/answer.schemas.js';
 import type { BraDetailView, BraView } from '../bras.schemas.js';
 import type { CreateBraBody, ListBrasQuery, UpdateBraBody } from './bras.schemas.js';
@@ -32,13 +31,13 @@ export function createBrasService({ db, reads = PRIMARY_READS }: { db: Executor;
   return {
     /** D5: admins see the enterprise, assessors and reviewers their assignments (a SQL predicate). */
     async list(caller: Caller, query: ListBrasQuery): Promise<Page<BraView>> {
-      requireMember(caller);
+      requireBraMember(caller);
       const enterpriseId = caller.enterpriseId;
       if (query.legal_entity_id !== undefined) {
         if ((await findLegalEntity(db, enterpriseId, query.legal_entity_id)) === undefined) {
           throw invalidReference('legal_entity_id', 'a legal entity');
         }
-        if (!seesLegalEntity(caller, query.legal_entity_id)) throw forbidden('You are not assigned to this legal entity');
+        requireBraListFilter(caller, { legalEntityId: query.legal_entity_id });
       }
       if (query.business_unit_id !== undefined) {
         const unit = await findBusinessUnit(db, enterpriseId, query.business_unit_id);
@@ -46,7 +45,7 @@ export function createBrasService({ db, reads = PRIMARY_READS }: { db: Executor;
         if (query.legal_entity_id !== undefined && unit.legal_entity_id !== query.legal_entity_id) {
           throw invalidReference('business_unit_id', 'a business unit of that legal entity');
         }
-        requireAssigned(caller, unit.legal_entity_id, unit.id);
+        requireBraListFilter(caller, { unit: { legal_entity_id: unit.legal_entity_id, business_unit_id: unit.id } });
       }
       const filter = { status: query.status, legal_entity_id: query.legal_entity_id, business_unit_id: query.business_unit_id };
       const scope = braScopeFor(caller);

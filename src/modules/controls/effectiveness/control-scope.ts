@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { assignedScope, requireAssigned, seesLegalEntity } from '../../../platform/auth/policies.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { Executor } from '../../../platform/db/schema.js';
-import { AppError, forbidden, referencedRecord } from '../../../platform/errors/app-error.js';
+import { AppError, referencedRecord } from '../../../platform/errors/app-error.js';
 import { findBra } from '../../bras/bras.repository.js';
 import { findBusinessUnit, findLegalEntity } from '../../legal-entities/legal-entities.repository.js';
+import { controlBraScope, requireControlScopeReader } from '../controls.policy.js';
 import type { CountScope } from './effectiveness.repository.js';
 
 const invalidReference = (field: string, why: string) => new AppError('INVALID_REFERENCE', `${field} ${why}`, { field });
@@ -39,21 +39,18 @@ export async function resolveControlScope(db: Executor, caller: Caller & { enter
     }
     legalEntityId = unit.legal_entity_id;
   }
+  let bra: { legal_entity_id: string; business_unit_id: string | null } | undefined;
   if (braId !== undefined) {
-    const bra = await referencedRecord('bra_id', 'a BRA', findBra(db, enterpriseId, braId));
+    bra = await referencedRecord('bra_id', 'a BRA', findBra(db, enterpriseId, braId));
     if (legalEntityId !== undefined && bra.legal_entity_id !== legalEntityId) throw invalidReference('bra_id', 'does not belong to legal_entity_id');
     if (businessUnitId !== undefined && bra.business_unit_id !== businessUnitId) throw invalidReference('bra_id', 'does not belong to business_unit_id');
-    requireAssigned(caller, bra.legal_entity_id, bra.business_unit_id);
-  } else if (businessUnitId !== undefined) {
-    requireAssigned(caller, legalEntityId!, businessUnitId);
-  } else if (!seesLegalEntity(caller, legalEntityId!)) {
-    throw forbidden('You are not assigned to this legal entity');
   }
+  requireControlScopeReader(caller, { legalEntityId: bra?.legal_entity_id ?? legalEntityId!, businessUnitId, bra });
   return {
     legalEntityId,
     businessUnitId,
     braId,
-    bras: assignedScope(caller, 'b.legal_entity_id', 'b.business_unit_id'),
+    bras: controlBraScope(caller),
     includeArchived,
   };
 }

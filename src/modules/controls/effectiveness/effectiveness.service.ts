@@ -1,4 +1,4 @@
-import { requireMember } from '../../../platform/auth/policies.js';
+import { requireControlsReader } from '../controls.policy.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import { PRIMARY_READS, type RoutedReads } from '../../../platform/db/read-routing.js';
 import type { Executor } from '../../../platform/db/schema.js';
@@ -16,13 +16,13 @@ import { shapeHeatMap, type HeatMap } from './heat-map.js';
 export function createEffectivenessService({ db: primary, reads = PRIMARY_READS }: { db: Executor; reads?: RoutedReads }) {
   return {
     async summary(caller: Caller, query: ScopeQuery): Promise<EffectivenessCounts> {
-      requireMember(caller);
+      requireControlsReader(caller);
       const db = await reads.executorFor(primary, caller.userId);
       return countByEffectiveness(db, caller.enterpriseId, await resolveControlScope(db, caller, query));
     },
 
     async heatMap(caller: Caller, query: ScopeQuery): Promise<HeatMap> {
-      requireMember(caller);
+      requireControlsReader(caller);
       const db = await reads.executorFor(primary, caller.userId);
       return shapeHeatMap(await countByTodAndToe(db, caller.enterpriseId, await resolveControlScope(db, caller, query)), query);
     },

@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import { requireMember } from '../../../platform/auth/policies.js';
+import { requireControlsReader } from '../controls.policy.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import { cursorBatches } from '../../../platform/export/cursor.js';
 import { xlsxSheetStream } from '../../../platform/export/xlsx-stream.js';
@@ -58,7 +58,7 @@ function xlsxStream(batches: AsyncIterable<LibraryRecord[]>, onError: (error: un
 export function createLibraryExportService({ db, onExportError }: { db: Executor; onExportError: (error: unknown) => void }) {
   return {
     export(caller: Caller, format: LibraryFormat, now = new Date()) {
-      requireMember(caller);
+      requireControlsReader(caller);
       // Read-only and bound to the database: the cursor opens a transaction of its own.
       const batches = cursorBatches<LibraryRecord>(db as Kysely<DB>, libraryExportQuery(db, caller.enterpriseId), undefined, onExportError);
       return {

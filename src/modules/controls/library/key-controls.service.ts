@@ -1,6 +1,5 @@
 import type { Static } from 'typebox';
 import { recordChange } from '../../../platform/audit/record-change.js';
-import { requireMember } from '../../../platform/auth/policies.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import { diffFields, fromTo, isEmptyDiff } from '../../../platform/changes/field-diff.js';
 import { archiveVersioned, updateVersioned } from '../../../platform/changes/versioned-change.js';
@@ -11,7 +10,7 @@ import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { versioned, versionState, type Versioned } from '../../../platform/versions/resource-state.js';
 import { loadPage, pageRequest, type Page } from '../../../platform/http/pagination.js';
 import type { CreateKeyControlBody, KeyControlListItem, KeyControlView, UpdateKeyControlBody } from '../controls.schemas.js';
-import { requireControlLibraryAdmin } from '../controls.policy.js';
+import { requireControlLibraryAdmin, requireControlsReader } from '../controls.policy.js';
 import {
   archiveKeyControl,
   countKeyControls,
@@ -31,7 +30,7 @@ export function createKeyControlsService({ db }: { db: Executor }) {
       caller: Caller,
       query: { archived?: boolean | undefined; page?: number | undefined; page_size?: number | undefined },
     ): Promise<Page<Static<typeof KeyControlListItem>>> {
-      requireMember(caller);
+      requireControlsReader(caller);
       const enterpriseId = caller.enterpriseId;
       const includeArchived = query.archived === true;
       return loadPage(

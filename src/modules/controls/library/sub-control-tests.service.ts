@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import { recordChange } from '../../../platform/audit/record-change.js';
-import { requireMember } from '../../../platform/auth/policies.js';
+import { requireControlsReader } from '../controls.policy.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import { diffFields, fromTo } from '../../../platform/changes/field-diff.js';
 import { lockForChange } from '../../../platform/changes/versioned-change.js';
@@ -75,7 +75,7 @@ export function createSubControlTestsService({ db }: { db: Executor }) {
 
     /** Newest first (D2.5), every member role, like the library itself. */
     async list(caller: Caller, subControlId: string, query: { page?: number | undefined; page_size?: number | undefined }): Promise<Page<TestRecord>> {
-      requireMember(caller);
+      requireControlsReader(caller);
       const enterpriseId = caller.enterpriseId;
       if ((await findSubControlRow(db, enterpriseId, subControlId)) === undefined) throw notFound('Sub-control');
       const page = await loadPage(

@@ -1,6 +1,5 @@
 import type { Static } from 'typebox';
 import { recordChange } from '../../../platform/audit/record-change.js';
-import { requireMember } from '../../../platform/auth/policies.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import { diffFields, fromTo, isEmptyDiff } from '../../../platform/changes/field-diff.js';
 import { archiveVersioned, updateVersioned } from '../../../platform/changes/versioned-change.js';
@@ -9,7 +8,7 @@ import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
 import { AppError, invalidState, notFound } from '../../../platform/errors/app-error.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { representationState, versioned, type Versioned } from '../../../platform/versions/resource-state.js';
-import { requireControlLibraryAdmin, requireTestRecorder } from '../controls.policy.js';
+import { requireControlLibraryAdmin, requireControlsReader, requireTestRecorder } from '../controls.policy.js';
 import { resolveControlScope } from '../effectiveness/control-scope.js';
 import type { CreateSubControlBody, SubControlDetailView, SubControlListQuery, SubControlView, UpdateSubControlBody } from '../controls.schemas.js';
 import { appendCurrentResult } from './sub-control-tests.repository.js';
@@ -64,7 +63,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
      * (entity, unit, BRA, archived) as those counts, plus the cell's or count's own attribute filter.
      */
     async list(caller: Caller, query: SubControlQuery): Promise<SubControl[]> {
-      requireMember(caller);
+      requireControlsReader(caller);
       const enterpriseId = caller.enterpriseId;
       if (query.key_control_id !== undefined && (await findKeyControlState(db, enterpriseId, query.key_control_id)) === undefined) {
         throw unknownKeyControl();
@@ -81,7 +80,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
 
     /** One sub-control with the result recorded before its latest one (its test history's second entry). */
     async detail(caller: Caller, id: string): Promise<Versioned<SubControlDetail>> {
-      requireMember(caller);
+      requireControlsReader(caller);
       const enterpriseId = caller.enterpriseId;
       const current = await findSubControlRow(db, enterpriseId, id);
       if (current === undefined) throw notFound('Sub-control');
