@@ -132,8 +132,10 @@ describe('fuzzing every operation of the served OpenAPI document', async () => {
         sent += 1;
         const where = `${input.operation.method} ${path}?${search} → ${response.statusCode} ${response.body.slice(0, 300)}`;
         expect(response.statusCode, where).toBeLessThan(500);
+        // An empty or dot-segment path id (`.`, `..`) resolves to another path, whose answers are that path's.
+        const ownPath = input.path.every(([, value]) => value !== '' && value !== '.' && value !== '..');
         const declared = declaredAnswer(input.operation, response.statusCode);
-        expect(declared, `${where}: a status the operation does not declare`).toBeDefined();
+        if (ownPath) expect(declared, `${where}: a status the operation does not declare`).toBeDefined();
         const schema = declared?.content?.['application/json']?.schema;
         if (schema !== undefined && String(response.headers['content-type'] ?? '').startsWith('application/json')) {
           const validate = validatorOf(schema);

@@ -11,6 +11,9 @@ describe('error catalogue (D2.2)', () => {
       UNAUTHORIZED: 401,
       FORBIDDEN: 403,
       NOT_FOUND: 404,
+      // The HTTP layer (decisions.md, "What the HTTP layer answers before an operation runs"): additions to D2.2.
+      METHOD_NOT_ALLOWED: 405,
+      REQUEST_TIMEOUT: 408,
       CONFLICT: 409,
       // Safe clients (decisions.md, "Safe clients"): additions to D2.2.
       IDEMPOTENCY_IN_PROGRESS: 409,
@@ -23,6 +26,7 @@ describe('error catalogue (D2.2)', () => {
       IDEMPOTENCY_KEY_REUSED: 422,
       PRECONDITION_REQUIRED: 428,
       RATE_LIMIT_EXCEEDED: 429,
+      HEADERS_TOO_LARGE: 431,
       INTERNAL_ERROR: 500,
       SERVICE_UNAVAILABLE: 503,
     });
