@@ -56,7 +56,4 @@ export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
   { operation: 'GET /api/v1/controls/sub-controls/{sub_control_id}/tests', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
   { operation: 'POST /api/v1/controls/sub-controls/{sub_control_id}/tests', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
   { operation: 'POST /api/v1/controls/sub-controls/{sub_control_id}/archive', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
-  { operation: 'POST /api/v1/audit/verify', reason: "No screen yet: Console, second pass, issue 47 (audit trail)." },
-  { operation: 'GET /api/v1/audit/checkpoints', reason: "No screen yet: Console, second pass, issue 47 (audit trail)." },
-  { operation: 'POST /api/v1/audit/checkpoints', reason: "No screen yet: Console, second pass, issue 47 (audit trail)." },
 ];

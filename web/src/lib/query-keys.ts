@@ -38,6 +38,7 @@ export const queryKeys = {
     all: ['audit'] as const,
     list: (filters: Filters) => ['audit', 'list', filters] as const,
     verify: ['audit', 'verify'] as const,
+    checkpoints: (page: number) => ['audit', 'checkpoints', page] as const,
   },
   admin: {
     enterprises: (filters: Filters) => ['admin', 'enterprises', filters] as const,

@@ -1,18 +1,23 @@
-import { Alert, Badge, Button, Group, Select, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Pill, Select, Stack, Table, Tabs, Text, UnstyledButton } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import '@mantine/dates/styles.css';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
 import { formatTime } from '../../lib/format';
-import { useAuditEntries, useExportAudit, useVerifyAudit, type AuditFilters } from './api';
+import { useAuditEntries, useExportAudit, useVerifyAudit, type AuditEntry, type AuditFilters } from './api';
+import { AuditEntryDrawer } from './audit-entry-drawer';
+import { CheckpointsPanel } from './checkpoints-panel';
+import { ACTION_KINDS, actionLabel, RECORD_KINDS, recordLabel } from './record-kinds';
+import { VerificationResult } from './verification-result';
 
-const ACTION_TYPES = ['create', 'update', 'delete', 'approve', 'cancel', 'login', 'logout', 'access_denied'];
-const ENTITY_TYPES = ['bra', 'bra_rating', 'control', 'mitigation_action', 'legal_entity', 'user', 'risk_appetite'];
+const ACTION_OPTIONS = Object.entries(ACTION_KINDS).map(([value, label]) => ({ value, label }));
+const RECORD_OPTIONS = Object.entries(RECORD_KINDS).map(([value, kind]) => ({ value, label: kind.label }));
 
 export function AuditScreen() {
   const [filters, setFilters] = useState<AuditFilters>({});
   const [page, setPage] = useState(1);
+  const [opened, setOpened] = useState<AuditEntry | null>(null);
   const entries = useAuditEntries({ ...filters, page, page_size: 25 });
   const exporter = useExportAudit();
   const verify = useVerifyAudit();
@@ -30,50 +35,81 @@ export function AuditScreen() {
       >
         Audit trail
       </ScreenTitle>
-      <Group mb="md" align="flex-end">
-        <Select label="Action" placeholder="Any action" clearable data={ACTION_TYPES} value={(filters.action_type as string | undefined) ?? null} onChange={(value) => set({ action_type: (value ?? undefined) as never })} />
-        <Select label="Entity" placeholder="Any entity" clearable data={ENTITY_TYPES} value={(filters.entity_type as string | undefined) ?? null} onChange={(value) => set({ entity_type: (value ?? undefined) as never })} />
-        <DateInput label="From" valueFormat="YYYY-MM-DD" clearable value={filters.start_date ?? null} onChange={(value) => set({ start_date: value ?? undefined })} />
-        <DateInput label="To" valueFormat="YYYY-MM-DD" clearable value={filters.end_date ?? null} onChange={(value) => set({ end_date: value ?? undefined })} />
-      </Group>
       <ErrorDisplay error={exporter.error} title="The export failed" />
       {exporter.data && <Text size="sm" role="status" mb="sm">Downloaded {exporter.data}.</Text>}
       <ErrorDisplay error={verify.error} title="The verification could not run" />
-      {verify.data && (
-        <Alert color={verify.data.valid ? 'green' : 'red'} title={verify.data.valid ? 'The audit trail is intact' : 'The audit trail does not verify'} mb="md" data-testid="verification">
-          {verify.data.entries_checked} entries and {verify.data.checkpoints_checked} signed checkpoints checked.
-          {!verify.data.valid && ` First invalid entry: ${verify.data.first_invalid_id ?? 'unknown'}.`}
-        </Alert>
-      )}
-      <QueryState query={entries}>
-        {(answer) =>
-          answer.data.length === 0 ? (
-            <Empty title="No entries match" next="Widen the dates or clear the filters." />
-          ) : (
-            <>
-              <Table.ScrollContainer minWidth={720}>
-                <Table striped>
-                  <Table.Thead>
-                    <Table.Tr><Table.Th>When</Table.Th><Table.Th>Who</Table.Th><Table.Th>Action</Table.Th><Table.Th>Entity</Table.Th><Table.Th>Status</Table.Th></Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {answer.data.map((entry) => (
-                      <Table.Tr key={entry.id}>
-                        <Table.Td>{formatTime(entry.created_at)}</Table.Td>
-                        <Table.Td>{entry.user_name ?? entry.user_email ?? '–'}</Table.Td>
-                        <Table.Td>{entry.action_type}</Table.Td>
-                        <Table.Td>{entry.entity_type}</Table.Td>
-                        <Table.Td><Badge color={entry.status === 'success' ? 'green' : 'red'} variant="light">{entry.status}</Badge></Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <Pager pagination={answer.pagination} onChange={setPage} />
-            </>
-          )
-        }
-      </QueryState>
+      {verify.data && <Stack mb="md"><VerificationResult verification={verify.data} against="the chain and the service's signed checkpoints" /></Stack>}
+      <Tabs defaultValue="entries" keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="entries">Entries</Tabs.Tab>
+          <Tabs.Tab value="checkpoints">Signed checkpoints</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="entries">
+          <Group mb="sm" align="flex-end">
+            <Select label="Action" placeholder="Any action" clearable data={ACTION_OPTIONS} value={filters.action_type ?? null} onChange={(value) => set({ action_type: (value ?? undefined) as AuditFilters['action_type'] })} />
+            <Select label="Record kind" placeholder="Any kind" clearable searchable data={RECORD_OPTIONS} value={filters.entity_type ?? null} onChange={(value) => set({ entity_type: (value ?? undefined) as AuditFilters['entity_type'] })} />
+            <DateInput label="From" valueFormat="YYYY-MM-DD" clearable value={filters.start_date ?? null} onChange={(value) => set({ start_date: value ?? undefined })} />
+            <DateInput label="To" valueFormat="YYYY-MM-DD" clearable value={filters.end_date ?? null} onChange={(value) => set({ end_date: value ?? undefined })} />
+          </Group>
+          <ChosenFilters filters={filters} onClear={(key) => set({ [key]: undefined })} />
+          <QueryState query={entries}>
+            {(answer) =>
+              answer.data.length === 0 ? (
+                <Empty title="No entries match" next="Widen the dates or clear the filters." />
+              ) : (
+                <>
+                  <Table.ScrollContainer minWidth={720}>
+                    <Table striped highlightOnHover>
+                      <Table.Thead>
+                        <Table.Tr><Table.Th>When</Table.Th><Table.Th>Who</Table.Th><Table.Th>Action</Table.Th><Table.Th>Record</Table.Th><Table.Th>Status</Table.Th></Table.Tr>
+                      </Table.Thead>
+                      <Table.Tbody>
+                        {answer.data.map((entry) => (
+                          <Table.Tr key={entry.id}>
+                            <Table.Td>
+                              <UnstyledButton onClick={() => setOpened(entry)} aria-label={`Open the entry of ${formatTime(entry.created_at)}`} td="underline">
+                                {formatTime(entry.created_at)}
+                              </UnstyledButton>
+                            </Table.Td>
+                            <Table.Td>{entry.user_name ?? entry.user_email ?? '–'}</Table.Td>
+                            <Table.Td>{actionLabel(entry.action_type)}</Table.Td>
+                            <Table.Td>{recordLabel(entry.entity_type)}</Table.Td>
+                            <Table.Td><Badge color={entry.status === 'success' ? 'green' : 'red'} variant="light">{entry.status}</Badge></Table.Td>
+                          </Table.Tr>
+                        ))}
+                      </Table.Tbody>
+                    </Table>
+                  </Table.ScrollContainer>
+                  <Pager pagination={answer.pagination} onChange={setPage} />
+                </>
+              )
+            }
+          </QueryState>
+        </Tabs.Panel>
+        <Tabs.Panel value="checkpoints">
+          <CheckpointsPanel />
+        </Tabs.Panel>
+      </Tabs>
+      <AuditEntryDrawer entry={opened} onClose={() => setOpened(null)} onFilter={set} />
     </>
+  );
+}
+
+/** The person and record filters, set from an entry's detail, shown so they can be taken off again. */
+function ChosenFilters({ filters, onClear }: { filters: AuditFilters; onClear: (key: 'user_id' | 'entity_id') => void }) {
+  if (!filters.user_id && !filters.entity_id) return null;
+  return (
+    <Group gap="xs" mb="sm" data-testid="chosen-filters">
+      {filters.user_id && (
+        <Pill size="md" withRemoveButton onRemove={() => onClear('user_id')} removeButtonProps={{ 'aria-label': "Show every person's entries" }}>
+          Only one person's entries
+        </Pill>
+      )}
+      {filters.entity_id && (
+        <Pill size="md" withRemoveButton onRemove={() => onClear('entity_id')} removeButtonProps={{ 'aria-label': "Show every record's entries" }}>
+          Only one record's entries
+        </Pill>
+      )}
+    </Group>
   );
 }
