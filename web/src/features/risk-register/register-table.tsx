@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { effectivenessColor, riskLevelColor } from '../../components/level-colors';
 import { WHOLE_BADGE } from '../../components/level-colors';
 import type { RegisterRow } from './api';
+import { rowFlags } from './register-flags';
 
 function Rating({ rating }: { rating: RegisterRow['inherent_rating'] }) {
   if (rating === null) return <Text size="sm" c="dimmed">Not rated</Text>;
@@ -13,10 +14,29 @@ function Rating({ rating }: { rating: RegisterRow['inherent_rating'] }) {
   );
 }
 
+/** Above the threshold, within it, or nothing to judge yet: an unrated scenario is never "within" its appetite. */
+function AppetiteCell({ row }: { row: RegisterRow }) {
+  if (row.above_appetite) return <Badge color="red" variant="filled" tt="none" style={WHOLE_BADGE} data-above-appetite>Above {row.appetite_threshold}</Badge>;
+  if (row.appetite_threshold === null) return <Text size="sm" c="dimmed">No appetite set</Text>;
+  if (rowFlags(row).unrated) return <Text size="sm" c="dimmed">Not judged (threshold {row.appetite_threshold})</Text>;
+  return <Text size="sm" c="dimmed">Within {row.appetite_threshold}</Text>;
+}
+
+function FlagsCell({ row }: { row: RegisterRow }) {
+  const flags = rowFlags(row);
+  if (!flags.unrated && !flags.residualAboveInherent) return <Text size="sm" c="dimmed">–</Text>;
+  return (
+    <>
+      {flags.unrated && <Badge color="gray" variant="outline" tt="none" style={WHOLE_BADGE} data-flag="unrated">Unrated</Badge>}
+      {flags.residualAboveInherent && <Badge color="orange" variant="light" tt="none" style={WHOLE_BADGE} data-flag="residual-above-inherent" title="The residual rating is higher than the inherent one">Residual above inherent</Badge>}
+    </>
+  );
+}
+
 /** The register's rows as the service gives them: scores, bands, the appetite flag and effectiveness are its own. */
 export function RegisterTable({ rows }: { rows: RegisterRow[] }) {
   return (
-    <Table.ScrollContainer minWidth={1120}>
+    <Table.ScrollContainer minWidth={1240}>
       <Table striped>
         <Table.Thead>
           <Table.Tr>
@@ -26,6 +46,7 @@ export function RegisterTable({ rows }: { rows: RegisterRow[] }) {
             <Table.Th>Inherent</Table.Th>
             <Table.Th>Residual</Table.Th>
             <Table.Th>Appetite</Table.Th>
+            <Table.Th>Flags</Table.Th>
             <Table.Th>Controls</Table.Th>
             <Table.Th>Open actions</Table.Th>
           </Table.Tr>
@@ -50,13 +71,8 @@ export function RegisterTable({ rows }: { rows: RegisterRow[] }) {
               </Table.Td>
               <Table.Td><Rating rating={row.inherent_rating} /></Table.Td>
               <Table.Td><Rating rating={row.residual_rating} /></Table.Td>
-              <Table.Td>
-                {row.above_appetite ? (
-                  <Badge color="red" variant="filled" tt="none" style={WHOLE_BADGE} data-above-appetite>Above {row.appetite_threshold}</Badge>
-                ) : (
-                  <Text size="sm" c="dimmed">{row.appetite_threshold === null ? 'No appetite set' : `Within ${row.appetite_threshold}`}</Text>
-                )}
-              </Table.Td>
+              <Table.Td><AppetiteCell row={row} /></Table.Td>
+              <Table.Td><FlagsCell row={row} /></Table.Td>
               <Table.Td>
                 {row.control_effectiveness ? (
                   <Badge color={effectivenessColor(row.control_effectiveness)} variant="light" tt="none" style={WHOLE_BADGE}>{row.control_effectiveness}</Badge>
