@@ -67,7 +67,7 @@ describe('risk appetite delete and history', async () => {
     expect(all[0]).toEqual({
       id: expect.any(String), risk_appetite_id: a.id, legal_entity_id: entity.id, business_unit_id: null,
       previous_level: 'Low', new_level: 'Medium', previous_threshold: 4, new_threshold: 5,
-      changed_by: admin.id, changed_at: expect.stringMatching(/Z$/), reason: 'Audit finding',
+      changed_by: admin.id, changed_by_name: admin.fullName, changed_at: expect.stringMatching(/Z$/), reason: 'Audit finding',
     });
     expect(all[3]).toMatchObject({ risk_appetite_id: defaultAppetite.id, previous_threshold: 9, new_threshold: 12, reason: 'Growth year' });
     expect((await call('GET', `/history?risk_appetite_id=${a.id}`, admin)).json().data.map((h: any) => h.new_threshold)).toEqual([5, 4]);

@@ -17444,6 +17444,7 @@ export interface operations {
                      *           "previous_threshold": 1,
                      *           "new_threshold": 1,
                      *           "changed_by": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "changed_by_name": "changed by name",
                      *           "changed_at": "2026-03-02T09:30:00.000Z",
                      *           "reason": "reason"
                      *         }
@@ -17459,6 +17460,7 @@ export interface operations {
                              */
                             changed_at: string;
                             changed_by: string | null;
+                            changed_by_name: string | null;
                             /** Format: uuid */
                             id: string;
                             legal_entity_id: string | null;

@@ -190,6 +190,8 @@ export async function listAppetiteHistory(db: Executor, enterpriseId: string, fi
   let query = db
     .selectFrom('risk_appetite_history')
     .select(HISTORY_COLUMNS)
+    // Who made the change, by name, in the same statement (users are the identity module's; read, never written).
+    .select((eb) => eb.selectFrom('users').select('users.full_name').whereRef('users.id', '=', 'risk_appetite_history.changed_by').as('changed_by_name'))
     .where('enterprise_id', '=', enterpriseId)
     .where(visible);
   if (filters.risk_appetite_id !== undefined) query = query.where('risk_appetite_id', '=', filters.risk_appetite_id);

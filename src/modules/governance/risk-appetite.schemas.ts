@@ -37,6 +37,7 @@ export const HistoryEntryView = Type.Object({
   previous_threshold: Nullable(Type.Integer({ description: 'null on creation' })),
   new_threshold: Nullable(Type.Integer({ description: 'null when the override was deleted' })),
   changed_by: Nullable(Uuid('Who made the change')),
+  changed_by_name: Nullable(Type.String({ description: "That user's full name now; null when no user is recorded" })),
   changed_at: Timestamp('When the change was made'),
   reason: Nullable(Type.String({ description: 'The reason given with the change' })),
 });

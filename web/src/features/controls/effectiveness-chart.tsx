@@ -14,7 +14,7 @@ export function EffectivenessChart({ summary }: { summary: Effectiveness }) {
   ];
   return (
     <figure style={{ margin: 0 }} aria-label={`Effectiveness of ${summary.total} sub-controls: ${data.map((entry) => `${entry.label} ${entry.count}`).join(', ')}`}>
-      <BarChart h={220} data={data} dataKey="label" series={[{ name: 'count', label: 'Sub-controls', color: 'blue.7' }]} tickLine="y" />
+      <BarChart h={220} data={data} dataKey="label" series={[{ name: 'count', label: 'Sub-controls', color: 'blue.7' }]} xAxisLabel="Total effectiveness" yAxisLabel="Sub-controls" yAxisProps={{ allowDecimals: false }} tickLine="y" />
     </figure>
   );
 }

@@ -11,13 +11,17 @@ import { EffectivenessChart } from '../controls/effectiveness-chart';
 import { ControlHeatMap } from '../controls/heat-map';
 import { EntitySelect } from '../legal-entities/entity-select';
 import { useDashboard, type Dashboard } from './api';
+import { countAxis } from './count-axis';
+import { OverdueActionsChart } from './overdue-actions-chart';
+import { ResidualTrendChart } from './residual-trend-chart';
+import { UntestedControls } from './untested-controls';
 import { RiskHeatMap } from './risk-heat-map';
 
 function BrasByStatus({ counts }: { counts: Dashboard['bras_by_status'] }) {
   const data = BRA_STATUSES.map((status) => ({ status: status.label, BRAs: counts[status.value] }));
   return (
     <figure style={{ margin: 0 }} aria-label={`BRAs by status: ${data.map((entry) => `${entry.status} ${entry.BRAs}`).join(', ')}`}>
-      <BarChart h={220} data={data} dataKey="status" series={[{ name: 'BRAs', color: 'blue.8' }]} tickLine="y" />
+      <BarChart h={220} data={data} dataKey="status" series={[{ name: 'BRAs', color: 'blue.8' }]} {...countAxis('Status', 'BRAs')} />
     </figure>
   );
 }
@@ -87,6 +91,18 @@ export function DashboardScreen() {
         <Card withBorder>
           <Title order={2} size="h4" mb="sm">Scenarios above appetite</Title>
           <QueryState query={dashboard}>{(data) => <AboveAppetite scenarios={data.scenarios} entity={scope} />}</QueryState>
+        </Card>
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">Overdue actions by priority</Title>
+          <QueryState query={dashboard}>{(data) => <OverdueActionsChart overdue={data.overdue_actions} />}</QueryState>
+        </Card>
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">Residual risk over the periods</Title>
+          <QueryState query={dashboard}>{(data) => <ResidualTrendChart trend={data.trend} />}</QueryState>
+        </Card>
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">Untested controls</Title>
+          <QueryState query={dashboard}>{(data) => <UntestedControls subControls={data.sub_controls} />}</QueryState>
         </Card>
         <Card withBorder>
           <Title order={2} size="h4" mb="sm">Inherent risk heat map</Title>
