@@ -1,5 +1,6 @@
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
+import { countAxis } from '../dashboard/count-axis';
 import type { Effectiveness } from './api';
 
 /** The effectiveness summary as bars, one per label the service counts. */
@@ -14,7 +15,7 @@ export function EffectivenessChart({ summary }: { summary: Effectiveness }) {
   ];
   return (
     <figure style={{ margin: 0 }} aria-label={`Effectiveness of ${summary.total} sub-controls: ${data.map((entry) => `${entry.label} ${entry.count}`).join(', ')}`}>
-      <BarChart h={220} data={data} dataKey="label" series={[{ name: 'count', label: 'Sub-controls', color: 'blue.7' }]} xAxisLabel="Total effectiveness" yAxisLabel="Sub-controls" yAxisProps={{ allowDecimals: false }} tickLine="y" />
+      <BarChart h={220} data={data} dataKey="label" series={[{ name: 'count', label: 'Sub-controls', color: 'blue.7' }]} {...countAxis('Total effectiveness', 'Sub-controls', Math.max(...data.map((entry) => entry.count)))} />
     </figure>
   );
 }

@@ -21,7 +21,7 @@ function BrasByStatus({ counts }: { counts: Dashboard['bras_by_status'] }) {
   const data = BRA_STATUSES.map((status) => ({ status: status.label, BRAs: counts[status.value] }));
   return (
     <figure style={{ margin: 0 }} aria-label={`BRAs by status: ${data.map((entry) => `${entry.status} ${entry.BRAs}`).join(', ')}`}>
-      <BarChart h={220} data={data} dataKey="status" series={[{ name: 'BRAs', color: 'blue.8' }]} {...countAxis('Status', 'BRAs')} />
+      <BarChart h={220} data={data} dataKey="status" series={[{ name: 'BRAs', color: 'blue.8' }]} {...countAxis('Status', 'BRAs', Math.max(...data.map((entry) => entry.BRAs)))} />
     </figure>
   );
 }

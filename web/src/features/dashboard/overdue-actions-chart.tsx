@@ -17,7 +17,7 @@ export function OverdueActionsChart({ overdue }: { overdue: Dashboard['overdue_a
   return (
     <Stack gap="xs" data-testid="overdue-actions">
       <figure style={{ margin: 0 }} aria-label={`${overdue.total} overdue actions: ${data.map((entry) => `${entry.priority} ${entry.actions}`).join(', ')}`}>
-        <BarChart h={200} data={data} dataKey="priority" series={[{ name: 'actions', label: 'Overdue actions', color: 'red.8' }]} {...countAxis('Priority', 'Actions')} />
+        <BarChart h={200} data={data} dataKey="priority" series={[{ name: 'actions', label: 'Overdue actions', color: 'red.8' }]} {...countAxis('Priority', 'Actions', Math.max(...data.map((entry) => entry.actions)))} />
       </figure>
       <Anchor component={Link} to="/actions?overdue_only=true" size="sm">List the {overdue.total} overdue actions</Anchor>
     </Stack>

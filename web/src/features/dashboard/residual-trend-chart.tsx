@@ -20,7 +20,7 @@ export function ResidualTrendChart({ trend }: { trend: Dashboard['trend'] }) {
         series={[{ name: 'average', label: 'Average residual', color: 'blue.8' }, { name: 'highest', label: 'Highest residual', color: 'red.8' }]}
         xAxisLabel="Approval period"
         yAxisLabel="Residual score (1–25)"
-        yAxisProps={{ domain: [0, 25], allowDecimals: false }}
+        yAxisProps={{ domain: [0, 25], ticks: [0, 5, 10, 15, 20, 25], allowDecimals: false }}
         withLegend
         connectNulls
       />
