@@ -57,7 +57,7 @@ describe('the risk register', async () => {
     expect(high).toMatchObject({
       legal_entity: { id: w.entity.id },
       business_unit: null,
-      bra: { id: bras.entityBra.id, status: 'approved', live: false, approved_at: '2026-06-30T10:00:00.000Z', period: '2026' },
+      bra: { id: bras.entityBra.id, status: 'approved', live: false, approved_at: '2026-06-30T10:00:00.000Z', period: '2026', assessor: 'Test Assessor' },
       inherent_rating: { impact_score: 5, likelihood_score: 4, risk_score: 20, risk_level: 'Very High' },
       residual_rating: { impact_score: 4, likelihood_score: 3, risk_score: 12, risk_level: 'High' },
       appetite_threshold: 11,

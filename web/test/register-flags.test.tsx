@@ -12,7 +12,7 @@ function row(patch: Partial<RegisterRow>): RegisterRow {
   return {
     legal_entity: { id: 'e', name: 'Harbourview Bank plc' },
     business_unit: null,
-    bra: { id: 'b', name: 'FY26', period: '2026', status: 'in_progress', approved_at: null, live: true },
+    bra: { id: 'b', name: 'FY26', period: '2026', assessor: 'Priya Raman', status: 'in_progress', approved_at: null, live: true },
     scenario: { id: 's', risk_scenario_id: 'r', name: 'Card fraud', category: 'Fraud' },
     inherent_rating: null,
     residual_rating: null,
@@ -31,6 +31,7 @@ describe("the register's flags", () => {
     renderWithTheme(<MemoryRouter><RegisterTable rows={[row({ inherent_rating: rating(4, 'Low') })]} /></MemoryRouter>);
     expect(screen.getByTestId('register-row').textContent).not.toContain('Within 12');
     expect(screen.getByTestId('register-row').textContent).toContain('Not judged');
+    expect(screen.getByTestId('register-row').textContent).toContain('Priya Raman');
     expect(document.querySelector('[data-flag="unrated"]')).not.toBeNull();
   });
 

@@ -19272,6 +19272,7 @@ export interface operations {
                      *             "id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
                      *             "name": "Retail Banking fraud risk assessment FY2026",
                      *             "period": "FY2026",
+                     *             "assessor": "Priya Raman",
                      *             "status": "approved",
                      *             "approved_at": "2026-06-30T14:05:00.000Z",
                      *             "live": false
@@ -19319,6 +19320,8 @@ export interface operations {
                             appetite_threshold: number | null;
                             bra: {
                                 approved_at: string | null;
+                                /** @description The BRA's assessor as named on it: who owns the scenario's assessment */
+                                assessor: string;
                                 /**
                                  * Format: uuid
                                  * @description The BRA

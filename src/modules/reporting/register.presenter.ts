@@ -18,6 +18,7 @@ export function toRegisterRowView(row: RegisterRow): RegisterRowView {
       id: row.bra_id,
       name: row.bra_name,
       period: row.bra_period,
+      assessor: row.bra_assessor,
       status: row.bra_status as RegisterRowView['bra']['status'],
       approved_at: row.bra_approved_at,
       live: row.live,

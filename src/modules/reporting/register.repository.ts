@@ -48,6 +48,7 @@ export interface RegisterRow {
   bra_id: string;
   bra_name: string;
   bra_period: string;
+  bra_assessor: string;
   bra_status: string;
   bra_approved_at: Date | null;
   live: boolean;
@@ -127,7 +128,7 @@ const rating = (alias: string, type: 'inherent' | 'residual') =>
 /** The register's columns, over `c` (chosen), `b`, `le`, `bu`, `l`, `rs`, `i`, `r` and `ap`. */
 const REGISTER_COLUMNS = sql`le.id as legal_entity_id, le.name as legal_entity_name,
          bu.id as business_unit_id, bu.name as business_unit_name,
-         b.id as bra_id, b.name as bra_name, b.period as bra_period, b.status as bra_status, b.approved_at as bra_approved_at,
+         b.id as bra_id, b.name as bra_name, b.period as bra_period, b.assessor as bra_assessor, b.status as bra_status, b.approved_at as bra_approved_at,
          c.live,
          l.id as scenario_link_id, rs.id as risk_scenario_id, rs.name as scenario_name, rs.category,
          i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood, i.risk_score as inherent_score, i.risk_level as inherent_level,

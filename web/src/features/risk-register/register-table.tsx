@@ -36,13 +36,14 @@ function FlagsCell({ row }: { row: RegisterRow }) {
 /** The register's rows as the service gives them: scores, bands, the appetite flag and effectiveness are its own. */
 export function RegisterTable({ rows }: { rows: RegisterRow[] }) {
   return (
-    <Table.ScrollContainer minWidth={1240}>
+    <Table.ScrollContainer minWidth={1340}>
       <Table striped>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Scenario</Table.Th>
             <Table.Th>Place</Table.Th>
             <Table.Th>BRA</Table.Th>
+            <Table.Th>Owner</Table.Th>
             <Table.Th>Inherent</Table.Th>
             <Table.Th>Residual</Table.Th>
             <Table.Th>Appetite</Table.Th>
@@ -69,6 +70,7 @@ export function RegisterTable({ rows }: { rows: RegisterRow[] }) {
                   {row.bra.live && ' · live'}
                 </Text>
               </Table.Td>
+              <Table.Td><Text size="sm">{row.bra.assessor}</Text></Table.Td>
               <Table.Td><Rating rating={row.inherent_rating} /></Table.Td>
               <Table.Td><Rating rating={row.residual_rating} /></Table.Td>
               <Table.Td><AppetiteCell row={row} /></Table.Td>
