@@ -1,9 +1,8 @@
 import { Button, Group, Select, Stack, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
-import '@mantine/dates/styles.css';
 import { useForm } from '@mantine/form';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
 import { PRIORITIES, useCreateAction } from './api';
+import { DateField } from '../../components/date-field';
 
 export function CreateActionForm({ onCreated }: { onCreated: () => void }) {
   const create = useCreateAction();
@@ -20,7 +19,7 @@ export function CreateActionForm({ onCreated }: { onCreated: () => void }) {
         <TextInput label="Owner" required {...form.getInputProps('owner')} error={err('owner')} />
         <Select label="Priority" data={PRIORITIES} allowDeselect={false} {...form.getInputProps('priority')} error={err('priority')} />
         <TextInput label="Type" placeholder="Process, Technology, ..." required {...form.getInputProps('action_type')} error={err('action_type')} />
-        <DateInput label="Due date" valueFormat="YYYY-MM-DD" required {...form.getInputProps('due_date')} error={err('due_date')} />
+        <DateField label="Due date" required {...form.getInputProps('due_date')} error={err('due_date')} />
         <ErrorDisplay error={create.error} title="The action was not created" />
         <Group justify="flex-end">
           <Button type="submit" loading={create.isPending}>Create action</Button>

@@ -1,10 +1,9 @@
 import { Button, Group, Stack, TextInput, Textarea } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
-import '@mantine/dates/styles.css';
 import { useForm } from '@mantine/form';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
 import { EntitySelect } from '../legal-entities/entity-select';
 import { useCreateBra } from './api';
+import { DateField } from '../../components/date-field';
 
 /** A new BRA; the service checks the name, the entity and the caller's assignment, and says why not. */
 export function CreateBraForm({ onCreated, assessorName }: { onCreated: (id: string) => void; assessorName: string }) {
@@ -33,7 +32,7 @@ export function CreateBraForm({ onCreated, assessorName }: { onCreated: (id: str
         <EntitySelect label="Legal entity" required value={form.values.legal_entity_id} onChange={(value) => form.setFieldValue('legal_entity_id', value)} />
         <TextInput label="Period" placeholder="FY2026" required {...form.getInputProps('period')} error={err('period')} />
         <TextInput label="Assessor" required {...form.getInputProps('assessor')} error={err('assessor')} />
-        <DateInput label="Start date" valueFormat="YYYY-MM-DD" clearable {...form.getInputProps('start_date')} error={err('start_date')} />
+        <DateField label="Start date" clearable {...form.getInputProps('start_date')} error={err('start_date')} />
         <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} error={err('description')} />
         <ErrorDisplay error={create.error} title="The BRA was not created" />
         <Group justify="flex-end">

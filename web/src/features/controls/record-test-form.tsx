@@ -1,9 +1,8 @@
 import { Alert, Button, Group, Select, Stack, TextInput, Textarea } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
-import '@mantine/dates/styles.css';
 import { useForm } from '@mantine/form';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
 import { TOD_LEVELS, TOE_LEVELS, useUpdateSubControl, type NestedSubControl } from './api';
+import { DateField } from '../../components/date-field';
 
 /** ToD/ToE entry for one sub-control; the resulting effectiveness is the service's answer. */
 export function RecordTestForm({ subControl }: { subControl: NestedSubControl }) {
@@ -29,7 +28,7 @@ export function RecordTestForm({ subControl }: { subControl: NestedSubControl })
       <Stack>
         <Select label="Test of Design" data={TOD_LEVELS} clearable {...form.getInputProps('tod')} error={err('tod')} />
         <Select label="Test of Effectiveness" data={TOE_LEVELS} clearable {...form.getInputProps('toe')} error={err('toe')} />
-        <DateInput label="Testing date" valueFormat="YYYY-MM-DD" clearable {...form.getInputProps('testing_date')} error={err('testing_date')} />
+        <DateField label="Testing date" clearable {...form.getInputProps('testing_date')} error={err('testing_date')} />
         <TextInput label="Tested by" {...form.getInputProps('tested_by')} error={err('tested_by')} />
         <Textarea label="Evidence notes" autosize minRows={2} {...form.getInputProps('evidence_notes')} error={err('evidence_notes')} />
         <ErrorDisplay error={update.error} title="The test was not recorded" />

@@ -16,7 +16,11 @@ import { RISK_LEVELS, useAppetiteHistory, useDeleteAppetite, useRiskAppetites, u
 function SetAppetiteForm() {
   const set = useSetAppetite();
   const entities = useLegalEntities();
-  const form = useForm({ initialValues: { legal_entity_id: null as string | null, business_unit_id: null as string | null, risk_level: 'Medium', threshold_value: 9 as number | string, description: '', reason: '' } });
+  const form = useForm({
+    initialValues: { legal_entity_id: null as string | null, business_unit_id: null as string | null, risk_level: 'Medium', threshold_value: 9 as number | string, description: '', reason: '' },
+    // Refused in the form, not clamped: a threshold is a risk score (impact × likelihood, 1 to 25).
+    validate: { threshold_value: (value) => (Number.isInteger(Number(value)) && Number(value) >= 1 && Number(value) <= 25 ? null : 'A whole number from 1 to 25 (the highest acceptable risk score)') },
+  });
   const err = (field: string) => fieldError(set.error, field);
   const units = entities.data?.find((entity) => entity.id === form.values.legal_entity_id)?.business_units.filter((unit) => unit.archived_at === null) ?? [];
   return (
@@ -50,7 +54,7 @@ function SetAppetiteForm() {
             error={err('business_unit_id')}
           />
           <Select label="Risk level" data={RISK_LEVELS} allowDeselect={false} {...form.getInputProps('risk_level')} error={err('risk_level')} />
-          <NumberInput label="Threshold (highest acceptable score, 1–25)" min={1} max={25} clampBehavior="none" allowDecimal={false} {...form.getInputProps('threshold_value')} error={err('threshold_value')} />
+          <NumberInput label="Threshold (highest acceptable score, 1–25)" min={1} max={25} clampBehavior="none" allowDecimal={false} {...form.getInputProps('threshold_value')} error={form.errors.threshold_value ?? err('threshold_value')} />
           <TextInput label="Rationale" {...form.getInputProps('description')} error={err('description')} />
           <TextInput label="Reason for the change" {...form.getInputProps('reason')} error={err('reason')} />
         </SimpleGrid>
