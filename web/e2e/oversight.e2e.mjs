@@ -103,6 +103,11 @@ describe('oversight: audit trail, register, dashboard, appetite', () => {
     await page.getByRole('option', { name: entity.name, exact: true }).click();
     await page.getByRole('combobox', { name: 'Business unit' }).click();
     await page.getByRole('option', { name: unit.name, exact: true }).click();
+    // Outside 1–25 the form refuses the threshold itself: nothing is sent, nothing is clamped.
+    await page.getByLabel(/^Threshold/).fill('30');
+    await page.getByRole('button', { name: 'Save appetite' }).click();
+    await page.getByText('A whole number from 1 to 25').waitFor();
+    assert.equal(await page.getByLabel(/^Threshold/).inputValue(), '30');
     await page.getByLabel(/^Threshold/).fill('7');
     await page.getByLabel('Reason for the change').fill('The unit runs card payments.');
     await page.getByRole('button', { name: 'Save appetite' }).click();
