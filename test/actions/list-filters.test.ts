@@ -61,6 +61,7 @@ describe('listing mitigation actions (4.4, D2.5, D7.3)', async () => {
       updated_at: expect.stringMatching(ISO_Z),
       bra: { name: 'Payments BRA 2026' },
       risk_scenario: { name: 'Card skimming at ATMs' },
+      abilities: { update: true, archive: true },
     });
   });
 

@@ -188,6 +188,12 @@ describe('GET /api/v1/me (D4.4)', async () => {
         { legal_entity_id: entity.id, business_unit_id: null, name: 'Acme Bank plc', business_unit_name: null },
         { legal_entity_id: entity.id, business_unit_id: unit.id, name: 'Acme Bank plc', business_unit_name: 'Retail' },
       ]),
+      // An assessor's enterprise-wide abilities, from the module policies (a record's own are on its read).
+      abilities: {
+        see_risk_data: true, create_bras: true, approve_bras: false, manage_organisation: false, manage_risk_scenarios: false,
+        manage_control_library: false, record_control_tests: true, change_actions: true, set_appetite: false,
+        read_audit_trail: false, administer_members: false, administer_platform: false, manage_integrations: false,
+      },
     });
     expect(data.entity_assignments).toHaveLength(2);
   });

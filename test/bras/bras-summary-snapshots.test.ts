@@ -105,8 +105,8 @@ describe('BRA summary and snapshots', async () => {
       const data = response.json().data;
       expect(data).toMatchObject({ id: snapshotId, kind: 'approved', created_by: w.admin.id });
       // The get-BRA's own members (people by name, comments, today's breaches, the return reason and the timeline of
-      // moves, both read from the audit trail) are not part of the content.
-      const { created_by_user, approved_by_user, cancelled_by_user, comment_count, latest_verdicts, current_appetite_breaches, return_reason, transitions, ...content } =
+      // moves, both read from the audit trail) and the reader's abilities are not part of the content.
+      const { created_by_user, approved_by_user, cancelled_by_user, comment_count, latest_verdicts, current_appetite_breaches, return_reason, transitions, abilities, ...content } =
         approvedView;
       expect(data.content).toEqual(content);
       expect(data.content.summary).toMatchObject({ total_scenarios: 2, assessed_scenarios: 2, risks_above_appetite: 1, completion_percentage: 100 });

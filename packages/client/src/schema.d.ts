@@ -6878,13 +6878,54 @@ export interface operations {
                      *             "at": "2026-03-02T10:15:00.000Z",
                      *             "reason": "Rate the fraud scenarios again with the Q2 loss data"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "abilities": {
+                     *           "update": true,
+                     *           "submit": true,
+                     *           "approve": false,
+                     *           "return": true,
+                     *           "cancel": true,
+                     *           "comment": false,
+                     *           "give_verdict": true,
+                     *           "roll_forward": true
+                     *         }
                      *       },
                      *       "message": "Done"
                      *     }
                      */
                     "application/json": {
                         data: {
+                            /**
+                             * @description What the caller may do now, by the service's own policy: true means the call would be allowed (content checks aside)
+                             * @example {
+                             *       "update": true,
+                             *       "submit": true,
+                             *       "approve": false,
+                             *       "return": true,
+                             *       "cancel": true,
+                             *       "comment": false,
+                             *       "give_verdict": true,
+                             *       "roll_forward": true
+                             *     }
+                             */
+                            abilities: {
+                                /** @description Approve it */
+                                approve: boolean;
+                                /** @description Cancel it */
+                                cancel: boolean;
+                                /** @description Comment on it (in progress or under review) */
+                                comment: boolean;
+                                /** @description Comment with a verdict (recommend approval or request changes) */
+                                give_verdict: boolean;
+                                /** @description Return it to its assessor */
+                                return: boolean;
+                                /** @description Roll it forward to a new period (approved BRAs) */
+                                roll_forward: boolean;
+                                /** @description Submit it for review */
+                                submit: boolean;
+                                /** @description Change its fields and content (scenarios, ratings, control links): draft or in progress, by its editors */
+                                update: boolean;
+                            };
                             approved_at: string | null;
                             approved_by: string | null;
                             approved_by_user: {
@@ -15488,6 +15529,10 @@ export interface operations {
                      *             "id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
                      *             "full_name": "Alex Morgan"
                      *           }
+                     *         },
+                     *         "abilities": {
+                     *           "record_test": true,
+                     *           "archive": true
                      *         }
                      *       },
                      *       "message": "Done"
@@ -15495,6 +15540,19 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /**
+                             * @description What the caller may do now, by the service's own policy: true means the call would be allowed (content checks aside)
+                             * @example {
+                             *       "record_test": true,
+                             *       "archive": true
+                             *     }
+                             */
+                            abilities: {
+                                /** @description Archive it: client admins, while not archived */
+                                archive: boolean;
+                                /** @description Record a test (POST …/tests) or its results (PATCH): client admins and assessors, while not archived */
+                                record_test: boolean;
+                            };
                             archived: boolean;
                             /** Format: date-time */
                             created_at: string;
@@ -18087,6 +18145,21 @@ export interface operations {
                      *             "business_unit_name": "Retail Banking"
                      *           }
                      *         ],
+                     *         "abilities": {
+                     *           "see_risk_data": true,
+                     *           "create_bras": true,
+                     *           "approve_bras": false,
+                     *           "manage_organisation": true,
+                     *           "manage_risk_scenarios": true,
+                     *           "manage_control_library": false,
+                     *           "record_control_tests": true,
+                     *           "change_actions": true,
+                     *           "set_appetite": false,
+                     *           "read_audit_trail": true,
+                     *           "administer_members": true,
+                     *           "administer_platform": false,
+                     *           "manage_integrations": true
+                     *         },
                      *         "kind": "user"
                      *       },
                      *       "message": "Done"
@@ -18094,6 +18167,52 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /**
+                             * @description What the caller may do now, by the service's own policy: true means the call would be allowed (content checks aside)
+                             * @example {
+                             *       "see_risk_data": true,
+                             *       "create_bras": true,
+                             *       "approve_bras": false,
+                             *       "manage_organisation": true,
+                             *       "manage_risk_scenarios": true,
+                             *       "manage_control_library": false,
+                             *       "record_control_tests": true,
+                             *       "change_actions": true,
+                             *       "set_appetite": false,
+                             *       "read_audit_trail": true,
+                             *       "administer_members": true,
+                             *       "administer_platform": false,
+                             *       "manage_integrations": true
+                             *     }
+                             */
+                            abilities: {
+                                /** @description Administer members and their entity access: client admins (their enterprise's), super admins */
+                                administer_members: boolean;
+                                /** @description Administer enterprises, super admins and alerts: super admins */
+                                administer_platform: boolean;
+                                /** @description Approve, return and cancel BRAs: client admins */
+                                approve_bras: boolean;
+                                /** @description Create and change mitigation actions: client admins and assessors */
+                                change_actions: boolean;
+                                /** @description Create BRAs (in the places one may write): client admins and assessors */
+                                create_bras: boolean;
+                                /** @description Create, change, archive, import and load the control library: client admins */
+                                manage_control_library: boolean;
+                                /** @description Webhooks, service accounts and SCIM provisioning: client admins */
+                                manage_integrations: boolean;
+                                /** @description Create, rename and archive legal entities and business units: client admins */
+                                manage_organisation: boolean;
+                                /** @description Add and change scenarios of the catalogue */
+                                manage_risk_scenarios: boolean;
+                                /** @description Read, export and verify the audit trail: client admins and reviewers */
+                                read_audit_trail: boolean;
+                                /** @description Record control tests: client admins and assessors */
+                                record_control_tests: boolean;
+                                /** @description Read the enterprise's risk data (BRAs, register, controls, actions, appetite): members, not super admins */
+                                see_risk_data: boolean;
+                                /** @description Set and remove risk appetites: client admins */
+                                set_appetite: boolean;
+                            };
                             email: string;
                             enterprise_id: string | null;
                             enterprise_name: string | null;
@@ -18244,6 +18363,10 @@ export interface operations {
                      *           },
                      *           "risk_scenario": {
                      *             "name": "Northwind Trading Ltd"
+                     *           },
+                     *           "abilities": {
+                     *             "update": true,
+                     *             "archive": true
                      *           }
                      *         }
                      *       ],
@@ -18260,6 +18383,19 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /**
+                             * @description What the caller may do now, by the service's own policy: true means the call would be allowed (content checks aside)
+                             * @example {
+                             *       "update": true,
+                             *       "archive": true
+                             *     }
+                             */
+                            abilities: {
+                                /** @description Archive it: the same */
+                                archive: boolean;
+                                /** @description Change it (PATCH): client admins and assessors, while not archived */
+                                update: boolean;
+                            };
                             /** @description Description of the action */
                             action: string;
                             /** @description Category (free text) */

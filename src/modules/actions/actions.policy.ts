@@ -41,3 +41,9 @@ export function requireActionEditor(caller: Principal): asserts caller is Member
 }
 
 export const canChangeActions = (caller: Principal): boolean => permits(() => requireActionEditor(caller));
+
+/** What the caller may do to a listed action now (its `abilities`): change it or archive it, while not archived. */
+export function actionAbilities(caller: Principal, action: { archived: boolean }) {
+  const editor = canChangeActions(caller) && !action.archived;
+  return { update: editor, archive: editor };
+}

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import {
+  Abilities,
   CalendarDate,
   DataResponse,
   FreeText,
@@ -138,13 +139,19 @@ const scope =
   'Client admins: every action of the enterprise; assessors: actions of BRAs of their assigned entities and the ' +
   'unlinked actions they created; reviewers: actions of BRAs of their assigned entities (D5).';
 
+/** A listed action, with what the caller may do to it now. */
+export const ActionListItem = Type.Object({
+  ...ActionView.properties,
+  abilities: Abilities({ update: 'Change it (PATCH): client admins and assessors, while not archived', archive: 'Archive it: the same' }),
+});
+
 export const listActionsSchema = {
   summary: 'List mitigation actions',
   description: `${scope} Newest first (D2.5). Filters combine (and). Super admins: 403.`,
   operationId: 'actions.list',
   tags,
   querystring: ListActionsQuery,
-  response: { 200: PageResponse(ActionView), ...errorResponses([]) },
+  response: { 200: PageResponse(ActionListItem), ...errorResponses([]) },
 };
 
 export const createActionSchema = {

@@ -12,7 +12,7 @@ import { versioned, versionState, type Versioned } from '../../platform/versions
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import { findScenarioLink } from '../bras/assessment/content.repository.js';
 import { findBra } from '../bras/bras.repository.js';
-import { requireActionBra, requireActionEditor, requireActionReader } from './actions.policy.js';
+import { actionAbilities, requireActionBra, requireActionEditor, requireActionReader } from './actions.policy.js';
 import { presentAction } from './actions.presenter.js';
 import {
   countActions,
@@ -88,7 +88,7 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
      * is 400 INVALID_REFERENCE, as every list's reference filters are; one outside an assessor's or
      * reviewer's assignments is 403 (D10.1: list filters naming what the caller may not see).
      */
-    async list(caller: Caller, query: ListActionsQuery): Promise<Page<ActionView>> {
+    async list(caller: Caller, query: ListActionsQuery): Promise<Page<ActionView & { abilities: ReturnType<typeof actionAbilities> }>> {
       requireActionReader(caller);
       const enterpriseId = caller.enterpriseId;
       if (query.bra_id !== undefined) {
@@ -109,7 +109,7 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
         async () => countActions(await reads.executorFor(db, caller.userId), enterpriseId, caller, filter),
         (limit, offset) => listActions(db, enterpriseId, caller, filter, limit, offset),
       );
-      return { ...page, data: page.data.map((row) => presentAction(row, today)) };
+      return { ...page, data: page.data.map((row) => ({ ...presentAction(row, today), abilities: actionAbilities(caller, row) })) };
     },
 
     /**

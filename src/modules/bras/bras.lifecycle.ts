@@ -72,10 +72,15 @@ export function hasStatus(bra: { status: BraStatus }, set: Statuses): boolean {
   return set.includes(bra.status);
 }
 
+/** Whether a move may start from the BRA's status (the abilities a read shows; requireMove refuses the rest). */
+export function canMove(bra: { status: BraStatus }, move: BraMove): boolean {
+  return hasStatus(bra, BRA_MOVES[move].from);
+}
+
 /** A move's refusal when the BRA is not in a status it starts from: 409 INVALID_STATE. */
 export function requireMove(bra: { status: BraStatus }, move: BraMove): void {
   const { from, done } = BRA_MOVES[move];
-  if (!hasStatus(bra, from)) throw invalidState(`A BRA that is ${bra.status} cannot be ${done}; it must be ${from.join(' or ')}`);
+  if (!canMove(bra, move)) throw invalidState(`A BRA that is ${bra.status} cannot be ${done}; it must be ${from.join(' or ')}`);
 }
 
 const ALIAS = /^[a-z_][a-z0-9_]*$/;

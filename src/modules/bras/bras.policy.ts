@@ -2,6 +2,8 @@ import type { Expression, SqlBool } from 'kysely';
 import { assignedScope, permits, requireAssigned, requireMember, requireRole, seesLegalEntity } from '../../platform/auth/policies.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import { forbidden } from '../../platform/errors/app-error.js';
+import type { BraStatus } from '../../platform/db/tables/bras.js';
+import { APPROVED, COMMENTABLE, EDITABLE, canMove, hasStatus } from './bras.lifecycle.js';
 
 /**
  * Who may do what with a BRA (D5). Each rule is a check the services call (a refusal is a 403 and an
@@ -51,6 +53,9 @@ export function requireBraAuthor(caller: Principal): asserts caller is Principal
 }
 
 /** A new BRA in a place (POST /bras, a roll-forward): an author assigned to it (client admins are everywhere). */
+/** Whether the caller may create BRAs at all (in some place they may write): client admins and assessors. */
+export const canCreateBras = (caller: Principal): boolean => permits(() => requireBraAuthor(caller));
+
 export function requireBraAuthorIn(caller: Principal, place: BraPlace): void {
   requireBraAuthor(caller);
   requireAssigned(caller, place.legal_entity_id, place.business_unit_id);
@@ -107,3 +112,24 @@ export function requireBraVerdictGiver(caller: Principal, bra: BraPlace): void {
 }
 
 export const canGiveBraVerdict = (caller: Principal, bra: BraPlace): boolean => permits(() => requireBraVerdictGiver(caller, bra));
+
+/**
+ * What the caller may do to this BRA now (the `abilities` of its read): each member is the predicate the service
+ * enforces for that call, and the lifecycle's state where the call has one. Content completeness (every
+ * included scenario rated, for an approval) is checked by the move itself.
+ */
+export function braAbilities(caller: Principal, bra: BraPlace & { created_by: string | null; status: BraStatus }) {
+  const editor = canEditBra(caller, bra);
+  const approver = canApproveBra(caller);
+  const commentable = hasStatus(bra, COMMENTABLE);
+  return {
+    update: editor && hasStatus(bra, EDITABLE),
+    submit: editor && canMove(bra, 'submit'),
+    approve: approver && canMove(bra, 'approve'),
+    return: approver && canMove(bra, 'return'),
+    cancel: approver && canMove(bra, 'cancel'),
+    comment: commentable && canCommentOnBra(caller, bra),
+    give_verdict: commentable && canGiveBraVerdict(caller, bra),
+    roll_forward: hasStatus(bra, APPROVED) && canRollForwardBra(caller, bra),
+  };
+}

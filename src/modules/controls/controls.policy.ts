@@ -51,3 +51,12 @@ export function requireControlScopeReader(
 export function controlBraScope(caller: Principal): Expression<SqlBool> {
   return assignedScope(caller, 'b.legal_entity_id', 'b.business_unit_id');
 }
+
+/**
+ * What the caller may do to a sub-control now (the `abilities` of its read): record test results (PATCH and
+ * POST …/tests) or archive it, while it is not archived.
+ */
+export function subControlAbilities(caller: Principal, subControl: { archived: boolean }) {
+  const live = !subControl.archived;
+  return { record_test: live && canRecordTestResults(caller), archive: live && canManageControlLibrary(caller) };
+}

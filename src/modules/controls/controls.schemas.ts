@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import {
+  Abilities,
   CalendarDate,
   DataResponse,
   FreeText,
@@ -292,6 +293,15 @@ export const SubControlDetailView = Type.Object({
   previous_result: Nullable(TestRecordView),
 });
 
+/** A sub-control as GET /controls/sub-controls/{id} answers it, with what the caller may do to it now. */
+export const SubControlReadView = Type.Object({
+  ...SubControlDetailView.properties,
+  abilities: Abilities({
+    record_test: 'Record a test (POST …/tests) or its results (PATCH): client admins and assessors, while not archived',
+    archive: 'Archive it: client admins, while not archived',
+  }),
+});
+
 export const getSubControlSchema = {
   summary: 'Get a sub-control with its previous result',
   description:
@@ -299,7 +309,7 @@ export const getSubControlSchema = {
   operationId: 'controls.sub_control.get',
   tags: TAGS,
   params: SubControlParams,
-  response: { 200: DataResponse(SubControlDetailView), ...errorResponses([404]) },
+  response: { 200: DataResponse(SubControlReadView), ...errorResponses([404]) },
 };
 
 // ---- effectiveness summary and heat map ------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DataResponse, Nullable, Uuid, errorResponses } from '../../platform/http/schemas.js';
+import { Abilities, DataResponse, Nullable, Uuid, errorResponses } from '../../platform/http/schemas.js';
 
 export const EntityAssignmentView = Type.Object({
   legal_entity_id: Uuid(),
@@ -16,6 +16,21 @@ export const MeView = Type.Object({
   enterprise_id: Nullable(Uuid('null for a super admin')),
   enterprise_name: Nullable(Type.String()),
   entity_assignments: Type.Array(EntityAssignmentView),
+  abilities: Abilities({
+    see_risk_data: "Read the enterprise's risk data (BRAs, register, controls, actions, appetite): members, not super admins",
+    create_bras: 'Create BRAs (in the places one may write): client admins and assessors',
+    approve_bras: 'Approve, return and cancel BRAs: client admins',
+    manage_organisation: 'Create, rename and archive legal entities and business units: client admins',
+    manage_risk_scenarios: 'Add and change scenarios of the catalogue',
+    manage_control_library: 'Create, change, archive, import and load the control library: client admins',
+    record_control_tests: 'Record control tests: client admins and assessors',
+    change_actions: 'Create and change mitigation actions: client admins and assessors',
+    set_appetite: 'Set and remove risk appetites: client admins',
+    read_audit_trail: 'Read, export and verify the audit trail: client admins and reviewers',
+    administer_members: "Administer members and their entity access: client admins (their enterprise's), super admins",
+    administer_platform: 'Administer enterprises, super admins and alerts: super admins',
+    manage_integrations: 'Webhooks, service accounts and SCIM provisioning: client admins',
+  }),
   kind: Type.Enum(['user', 'service_account'], {
     description: "'service_account': the token is an integration's (user_id is the account's id, full_name its name); 'user': a person's",
   }),

@@ -1,5 +1,6 @@
 import type { Executor } from '../../platform/db/schema.js';
 import type { Principal } from '../../platform/auth/principal.js';
+import { callerAbilities } from './caller-abilities.js';
 import { findEnterpriseName, listAssignments, listServiceAccountAssignments } from './me.repository.js';
 
 export interface MeServiceDeps {
@@ -35,5 +36,6 @@ function presentMe<A>(principal: Principal, enterpriseName: string | null, assig
     enterprise_name: enterpriseName,
     entity_assignments: assignments,
     kind: principal.kind ?? ('user' as const),
+    abilities: callerAbilities(principal),
   };
 }

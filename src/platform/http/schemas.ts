@@ -62,6 +62,19 @@ export const ListResponse = <T extends TSchema>(item: T) => Type.Object({ data: 
 export const PageResponse = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), pagination: Pagination, message: Type.Optional(Message) });
 
+/**
+ * What the caller may do to a record now (issue 45), each member a boolean computed by the same policy
+ * predicate the service enforces (and the lifecycle's state where the action has one). The console reads it
+ * instead of re-deriving rules from role names; the service still decides every call.
+ */
+export const Abilities = <K extends string>(members: Record<K, string>) => {
+  const names = Object.keys(members) as K[];
+  return Type.Object(Object.fromEntries(names.map((name) => [name, Type.Boolean({ description: members[name] })])) as Record<K, ReturnType<typeof Type.Boolean>>, {
+    description: "What the caller may do now, by the service's own policy: true means the call would be allowed (content checks aside)",
+    examples: [Object.fromEntries(names.map((name, index) => [name, index % 3 !== 2]))],
+  });
+};
+
 export const IdParams = <K extends string>(name: K) => Type.Object({ [name]: Uuid() } as Record<K, ReturnType<typeof Uuid>>);
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import {
+  Abilities,
   CalendarDate,
   DataResponse,
   FreeText,
@@ -98,6 +99,23 @@ export const createBraSchema = {
   response: { 201: DataResponse(CreatedBraView), ...errorResponses([409, 413, 415, 422]) },
 };
 
+/** The BRA as GET /bras/{id} answers it: the answer, and what the caller may do to it now. */
+export const BraReadView = Type.Object({
+  ...BraAnswerView.properties,
+  abilities: Abilities({
+    update: 'Change its fields and content (scenarios, ratings, control links): draft or in progress, by its editors',
+    submit: 'Submit it for review',
+    approve: 'Approve it',
+    return: 'Return it to its assessor',
+    cancel: 'Cancel it',
+    comment: 'Comment on it (in progress or under review)',
+    give_verdict: 'Comment with a verdict (recommend approval or request changes)',
+    roll_forward: 'Roll it forward to a new period (approved BRAs)',
+  }),
+});
+
+export type BraReadView = Static<typeof BraReadView>;
+
 export const getBraSchema = {
   summary: 'Get a BRA with its scenarios, controls and summary',
   description:
@@ -107,7 +125,7 @@ export const getBraSchema = {
   operationId: 'bras.get',
   tags,
   params: BraParams,
-  response: { 200: DataResponse(BraAnswerView), ...errorResponses([404]) },
+  response: { 200: DataResponse(BraReadView), ...errorResponses([404]) },
 };
 
 export const updateBraSchema = {

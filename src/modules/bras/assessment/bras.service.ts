@@ -18,10 +18,9 @@ import {
   updateBra,
   type BraChanges,
 } from '../bras.repository.js';
-import { braScopeFor, requireBraEditor, requireBraListFilter, requireBraMember } from '../bras.policy.js';
-import type { BraAnswerView } from '../answer/answer.schemas.js';
+import { braAbilities, braScopeFor, requireBraEditor, requireBraListFilter, requireBraMember } from '../bras.policy.js';
 import type { BraDetailView, BraView } from '../bras.schemas.js';
-import type { CreateBraBody, ListBrasQuery, UpdateBraBody } from './bras.schemas.js';
+import type { BraReadView, CreateBraBody, ListBrasQuery, UpdateBraBody } from './bras.schemas.js';
 
 /**
  * Business risk assessments (2.1, 3.1, 4.2, D6). A factory bound to an executor: given a transaction,
@@ -79,10 +78,12 @@ export function createBrasService({ db, reads = PRIMARY_READS }: { db: Executor;
     },
 
     /** The BRA's data with the people it names, its comments and, approved, as approved (answer/answer.ts). */
-    async get(caller: Caller, braId: string): Promise<Versioned<BraAnswerView>> {
+    async get(caller: Caller, braId: string): Promise<Versioned<BraReadView>> {
       const bra = await readableBra(db, caller, braId);
       const answer = await loadBraAnswer(db, bra);
-      return versioned(answer, representationState(bra.row_version, answer));
+      // The state (the ETag) is the BRA's, the same for every reader and every change's answer; the abilities
+      // are this caller's, added after (decisions.md, "Abilities").
+      return versioned({ ...answer, abilities: braAbilities(caller, bra) }, representationState(bra.row_version, answer));
     },
 
     /** 4.2 rules 1–4; immutable fields never reach here (the body schema refuses them, 422). */

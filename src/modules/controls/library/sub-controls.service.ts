@@ -8,7 +8,7 @@ import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
 import { AppError, invalidState, notFound } from '../../../platform/errors/app-error.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { representationState, versioned, type Versioned } from '../../../platform/versions/resource-state.js';
-import { requireControlLibraryAdmin, requireControlsReader, requireTestRecorder } from '../controls.policy.js';
+import { requireControlLibraryAdmin, requireControlsReader, requireTestRecorder, subControlAbilities } from '../controls.policy.js';
 import { resolveControlScope } from '../effectiveness/control-scope.js';
 import type { CreateSubControlBody, SubControlDetailView, SubControlListQuery, SubControlView, UpdateSubControlBody } from '../controls.schemas.js';
 import { appendCurrentResult } from './sub-control-tests.repository.js';
@@ -79,13 +79,14 @@ export function createSubControlsService({ db }: { db: Executor }) {
     },
 
     /** One sub-control with the result recorded before its latest one (its test history's second entry). */
-    async detail(caller: Caller, id: string): Promise<Versioned<SubControlDetail>> {
+    async detail(caller: Caller, id: string): Promise<Versioned<SubControlDetail & { abilities: ReturnType<typeof subControlAbilities> }>> {
       requireControlsReader(caller);
       const enterpriseId = caller.enterpriseId;
       const current = await findSubControlRow(db, enterpriseId, id);
       if (current === undefined) throw notFound('Sub-control');
       const detail = await loadSubControlDetail(db, enterpriseId, current);
-      return versioned(detail, representationState(current.row_version, detail));
+      // The state is the sub-control's, whoever reads it; the abilities are this caller's (decisions.md, "Abilities").
+      return versioned({ ...detail, abilities: subControlAbilities(caller, current) }, representationState(current.row_version, detail));
     },
 
     async create(caller: Caller, body: Static<typeof CreateSubControlBody>, terms: ChangeTerms): Promise<SubControl> {
