@@ -84,6 +84,17 @@ describe('abilities: the read says what the service allows', async () => {
     expect(admin.headers.etag).toBe(reviewer.headers.etag);
   });
 
+  it('/me: the roles a caller may give are the admin policy\'s, and adding a member of each other role is refused', async () => {
+    const grantable = async (user: TestUser) => (await call(user, 'GET', '/me')).json().data.grantable_roles;
+    expect(await grantable(w.superAdmin)).toEqual(['admin', 'assessor', 'reviewer']);
+    expect(await grantable(w.admin)).toEqual(['assessor', 'reviewer']);
+    expect(await grantable(w.assessor)).toEqual([]);
+    for (const role of ['admin', 'assessor', 'reviewer']) {
+      const added = await call(w.admin, 'POST', `/admin/enterprises/${w.enterprise.id}/users`, { email: `${role}-${Date.now()}@example.com`, full_name: `New ${role}`, role });
+      expect(added.statusCode === 403, `${role}: ${added.statusCode} ${added.body}`).toBe(!(await grantable(w.admin)).includes(role));
+    }
+  });
+
   it("/me: each enterprise-wide ability is what the service then allows", async () => {
     const probes: Record<string, (user: TestUser) => ReturnType<typeof call>> = {
       read_audit_trail: (user) => call(user, 'GET', '/audit?page_size=1'),

@@ -194,6 +194,7 @@ describe('GET /api/v1/me (D4.4)', async () => {
         manage_control_library: false, record_control_tests: true, change_actions: true, set_appetite: false,
         read_audit_trail: false, administer_members: false, administer_platform: false, manage_integrations: false,
       },
+      grantable_roles: [],
     });
     expect(data.entity_assignments).toHaveLength(2);
   });

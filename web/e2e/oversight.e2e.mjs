@@ -121,4 +121,14 @@ describe('oversight: audit trail, register, dashboard, appetite', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
     await page.getByText('Override removed').waitFor();
   });
+
+  screen('a screen a role may not open says "no access", an unknown address says nothing is there', async (page) => {
+    await signIn(page, 'reviewer');
+    await page.goto(`${service.baseUrl}/admin/users`);
+    await page.getByTestId('no-access').waitFor();
+    assert.match(await page.getByTestId('no-access').innerText(), /No access/);
+    await expectAccessible(page, 'no access');
+    await page.goto(`${service.baseUrl}/no-such-screen`);
+    await page.getByRole('heading', { name: 'Nothing here' }).waitFor();
+  });
 });

@@ -12,9 +12,12 @@ function member(patch: Partial<EnterpriseUser>): EnterpriseUser {
   return { id: 'm1', user_id: 'u1', email: 'dana@example.com', full_name: 'Dana Lee', role: 'assessor', created_at: '2026-11-27T09:00:00.000Z', active: true, deactivated_at: null, entity_assignments: [], invitation, ...patch } as EnterpriseUser;
 }
 
+/** The roles /me lists for the caller (the service's admin policy: a client admin gives assessors and reviewers, a super admin any). */
+const GRANTABLE: Partial<Record<Me['role'], Me['grantable_roles']>> = { admin: ['assessor', 'reviewer'], super_admin: ['admin', 'assessor', 'reviewer'] };
+
 function draw(role: Me['role'], user: EnterpriseUser) {
   renderWithTheme(
-    <CallerContext.Provider value={{ role, user_id: 'me' } as Me}>
+    <CallerContext.Provider value={{ role, user_id: 'me', grantable_roles: GRANTABLE[role] ?? [] } as Me}>
       <MemberActions user={user} calls={calls} />
     </CallerContext.Provider>,
   );

@@ -18160,6 +18160,9 @@ export interface operations {
                      *           "administer_platform": false,
                      *           "manage_integrations": true
                      *         },
+                     *         "grantable_roles": [
+                     *           "grantable roles"
+                     *         ],
                      *         "kind": "user"
                      *       },
                      *       "message": "Done"
@@ -18225,6 +18228,8 @@ export interface operations {
                                 name: string;
                             }[];
                             full_name: string;
+                            /** @description The roles the caller may give a member (add, re-invite, reactivate): super admins any; client admins assessors and reviewers; others none */
+                            grantable_roles: string[];
                             /**
                              * @description 'service_account': the token is an integration's (user_id is the account's id, full_name its name); 'user': a person's
                              * @enum {unknown}

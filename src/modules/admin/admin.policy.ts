@@ -40,6 +40,14 @@ export function requireMemberManager(caller: Principal, enterpriseId: string, ro
 export const canAddMember = (caller: Principal, enterpriseId: string, role: MemberRole): boolean =>
   permits(() => requireMemberManager(caller, enterpriseId, role));
 
+/**
+ * The roles the caller may give a member of their enterprise (add, re-invite, reactivate), as /me lists them
+ * for the console: super admins any; client admins assessors and reviewers; others none.
+ */
+export function grantableRoles(caller: Principal): MemberRole[] {
+  return (['admin', 'assessor', 'reviewer'] as const).filter((role) => canAddMember(caller, caller.enterpriseId ?? '', role));
+}
+
 /** Resending an invitation and reactivating: the same people as adding a member of that role. */
 export const canManageMember = canAddMember;
 

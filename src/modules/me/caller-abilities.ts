@@ -32,3 +32,4 @@ export function callerAbilities(caller: Principal) {
     manage_integrations: canManageIntegrations(caller),
   };
 }
+

@@ -31,6 +31,9 @@ export const MeView = Type.Object({
     administer_platform: 'Administer enterprises, super admins and alerts: super admins',
     manage_integrations: 'Webhooks, service accounts and SCIM provisioning: client admins',
   }),
+  grantable_roles: Type.Array(Type.String({ description: 'A member role: admin, assessor or reviewer' }), {
+    description: 'The roles the caller may give a member (add, re-invite, reactivate): super admins any; client admins assessors and reviewers; others none',
+  }),
   kind: Type.Enum(['user', 'service_account'], {
     description: "'service_account': the token is an integration's (user_id is the account's id, full_name its name); 'user': a person's",
   }),

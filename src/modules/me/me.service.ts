@@ -1,5 +1,6 @@
 import type { Executor } from '../../platform/db/schema.js';
 import type { Principal } from '../../platform/auth/principal.js';
+import { grantableRoles } from '../admin/admin.policy.js';
 import { callerAbilities } from './caller-abilities.js';
 import { findEnterpriseName, listAssignments, listServiceAccountAssignments } from './me.repository.js';
 
@@ -37,5 +38,6 @@ function presentMe<A>(principal: Principal, enterpriseName: string | null, assig
     entity_assignments: assignments,
     kind: principal.kind ?? ('user' as const),
     abilities: callerAbilities(principal),
+    grantable_roles: grantableRoles(principal),
   };
 }

@@ -32,6 +32,20 @@ function NotFound() {
   );
 }
 
+/** A screen of the console the caller's abilities do not open: said as such, not as an unknown address. */
+function NoAccess() {
+  return (
+    <Stack align="center" py="xl" data-testid="no-access">
+      <Title order={1} size="h3">
+        No access
+      </Title>
+      <Text>
+        Your role does not open this screen. <Link to="/">Go to your start screen</Link>, or ask a client admin for access.
+      </Text>
+    </Stack>
+  );
+}
+
 export function App() {
   const signedIn = useSignedIn();
   const me = useMe(signedIn);
@@ -45,15 +59,15 @@ export function App() {
   }
   if (me.data === undefined) return <Loading label="Loading your account" />;
   const caller = me.data;
-  const screens = SCREENS.filter((screen) => screen.visible(caller));
+  const opens = (screen: (typeof SCREENS)[number]) => screen.visible(caller);
   return (
     <CallerContext.Provider value={caller}>
       <Layout>
         <Routes>
-          {screens.map((screen) => (
-            <Route key={screen.path} path={screen.path} element={<screen.screen />} />
+          {SCREENS.filter((screen) => opens(screen) || screen.path !== '/').map((screen) => (
+            <Route key={screen.path} path={screen.path} element={opens(screen) ? <screen.screen /> : <NoAccess />} />
           ))}
-          {!screens.some((screen) => screen.path === '/') && <Route path="/" element={<Navigate to={homeFor(caller)} replace />} />}
+          {!SCREENS.some((screen) => screen.path === '/' && opens(screen)) && <Route path="/" element={<Navigate to={homeFor(caller)} replace />} />}
           <Route path="*" element={<NotFound />} />
         </Routes>
       </Layout>

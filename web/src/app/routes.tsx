@@ -1,5 +1,4 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { can } from '../lib/permissions';
 import type { Me } from '../features/me/caller-context';
 
 /**
@@ -11,7 +10,7 @@ export interface ScreenRoute {
   path: string;
   /** In the navigation when set. */
   label?: string;
-  /** Who sees it in the navigation (D5, lib/permissions.ts); the service still decides every call. */
+  /** Who may open it: the caller's abilities as /me gives them (the service's policies); the service still decides every call. */
   visible: (caller: Me) => boolean;
   screen: LazyExoticComponent<ComponentType>;
 }
@@ -19,21 +18,21 @@ export interface ScreenRoute {
 const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => lazy(async () => ({ default: (await load())[name] }));
 
 export const SCREENS: ScreenRoute[] = [
-  { path: '/', label: 'Dashboard', visible: can.seeRiskData, screen: named(() => import('../features/dashboard/dashboard-screen'), 'DashboardScreen') },
-  { path: '/bras', label: 'BRAs', visible: can.seeRiskData, screen: named(() => import('../features/bras/bra-list-screen'), 'BraListScreen') },
-  { path: '/bras/:braId', visible: can.seeRiskData, screen: named(() => import('../features/bras/bra-workspace-screen'), 'BraWorkspaceScreen') },
-  { path: '/risk-register', label: 'Risk register', visible: can.seeRiskData, screen: named(() => import('../features/risk-register/risk-register-screen'), 'RiskRegisterScreen') },
-  { path: '/controls', label: 'Controls', visible: can.seeRiskData, screen: named(() => import('../features/controls/controls-screen'), 'ControlsScreen') },
-  { path: '/actions', label: 'Mitigation actions', visible: can.seeRiskData, screen: named(() => import('../features/actions/actions-screen'), 'ActionsScreen') },
-  { path: '/risk-appetite', label: 'Risk appetite', visible: can.seeRiskData, screen: named(() => import('../features/governance/risk-appetite-screen'), 'RiskAppetiteScreen') },
-  { path: '/audit', label: 'Audit trail', visible: can.readAudit, screen: named(() => import('../features/audit-trail/audit-screen'), 'AuditScreen') },
-  { path: '/admin/users', label: 'Users', visible: can.administerUsers, screen: named(() => import('../features/admin/users-screen'), 'UsersScreen') },
-  { path: '/admin/enterprises', label: 'Enterprises', visible: can.administerPlatform, screen: named(() => import('../features/admin/enterprises-screen'), 'EnterprisesScreen') },
-  { path: '/admin/alerts', label: 'System alerts', visible: can.administerPlatform, screen: named(() => import('../features/admin/alerts-screen'), 'AlertsScreen') },
-  { path: '/platform/super-admins', label: 'Super admins', visible: can.administerPlatform, screen: named(() => import('../features/platform/super-admins-screen'), 'SuperAdminsScreen') },
-  { path: '/integrations/webhooks', label: 'Webhooks', visible: can.manageIntegrations, screen: named(() => import('../features/integrations/webhooks-screen'), 'WebhooksScreen') },
-  { path: '/integrations/service-accounts', label: 'Service accounts', visible: can.manageIntegrations, screen: named(() => import('../features/integrations/service-accounts-screen'), 'ServiceAccountsScreen') },
-  { path: '/integrations/provisioning', label: 'Provisioning (SCIM)', visible: can.manageIntegrations, screen: named(() => import('../features/integrations/provisioning-screen'), 'ProvisioningScreen') },
+  { path: '/', label: 'Dashboard', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/dashboard/dashboard-screen'), 'DashboardScreen') },
+  { path: '/bras', label: 'BRAs', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/bras/bra-list-screen'), 'BraListScreen') },
+  { path: '/bras/:braId', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/bras/bra-workspace-screen'), 'BraWorkspaceScreen') },
+  { path: '/risk-register', label: 'Risk register', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/risk-register/risk-register-screen'), 'RiskRegisterScreen') },
+  { path: '/controls', label: 'Controls', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/controls/controls-screen'), 'ControlsScreen') },
+  { path: '/actions', label: 'Mitigation actions', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/actions/actions-screen'), 'ActionsScreen') },
+  { path: '/risk-appetite', label: 'Risk appetite', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/governance/risk-appetite-screen'), 'RiskAppetiteScreen') },
+  { path: '/audit', label: 'Audit trail', visible: (me) => me.abilities.read_audit_trail, screen: named(() => import('../features/audit-trail/audit-screen'), 'AuditScreen') },
+  { path: '/admin/users', label: 'Users', visible: (me) => me.abilities.administer_members, screen: named(() => import('../features/admin/users-screen'), 'UsersScreen') },
+  { path: '/admin/enterprises', label: 'Enterprises', visible: (me) => me.abilities.administer_platform, screen: named(() => import('../features/admin/enterprises-screen'), 'EnterprisesScreen') },
+  { path: '/admin/alerts', label: 'System alerts', visible: (me) => me.abilities.administer_platform, screen: named(() => import('../features/admin/alerts-screen'), 'AlertsScreen') },
+  { path: '/platform/super-admins', label: 'Super admins', visible: (me) => me.abilities.administer_platform, screen: named(() => import('../features/platform/super-admins-screen'), 'SuperAdminsScreen') },
+  { path: '/integrations/webhooks', label: 'Webhooks', visible: (me) => me.abilities.manage_integrations, screen: named(() => import('../features/integrations/webhooks-screen'), 'WebhooksScreen') },
+  { path: '/integrations/service-accounts', label: 'Service accounts', visible: (me) => me.abilities.manage_integrations, screen: named(() => import('../features/integrations/service-accounts-screen'), 'ServiceAccountsScreen') },
+  { path: '/integrations/provisioning', label: 'Provisioning (SCIM)', visible: (me) => me.abilities.manage_integrations, screen: named(() => import('../features/integrations/provisioning-screen'), 'ProvisioningScreen') },
 ];
 
 /** Where a caller lands after signing in: the first screen of the navigation they may see. */

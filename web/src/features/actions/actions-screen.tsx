@@ -3,14 +3,13 @@ import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
-import { can } from '../../lib/permissions';
 import { useCaller } from '../me/caller-context';
 import { ACTION_STATUSES, PRIORITIES, useActions, useArchiveAction, useBulkStatus, type ActionStatus } from './api';
 import { CreateActionForm } from './create-action-form';
 
 export function ActionsScreen() {
   const caller = useCaller();
-  const editor = can.changeActions(caller);
+  const editor = caller.abilities.change_actions;
   const [status, setStatus] = useState<ActionStatus | null>(null);
   const [priority, setPriority] = useState<string | null>(null);
   const [overdueOnly, setOverdueOnly] = useState(false);

@@ -1,5 +1,4 @@
 import { Button, Group } from '@mantine/core';
-import { can } from '../../lib/permissions';
 import { useCaller } from '../me/caller-context';
 import type { EnterpriseUser } from './api';
 
@@ -15,7 +14,8 @@ export interface MemberCalls {
  */
 export function MemberActions({ user, calls }: { user: EnterpriseUser; calls: MemberCalls }) {
   const caller = useCaller();
-  const manages = can.manageMember(caller, user);
+  // The admin policy's rule, as /me lists the roles the caller may give (a member's own abilities when the list carries them).
+  const manages = caller.grantable_roles.includes(user.role);
   // The latest invitation still waits for its user: not followed, and not dropped (the service drops the
   // mail of a user who set a password first). Whether a resend is allowed is still the service's answer.
   const pending = user.invitation !== null && user.invitation.accepted_at === null && user.invitation.delivery_status !== 'dropped';

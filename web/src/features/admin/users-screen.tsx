@@ -5,7 +5,6 @@ import { ErrorDisplay, fieldError } from '../../components/error-display';
 import { Empty, QueryState, ScreenTitle } from '../../components/page-states';
 import { WHOLE_BADGE } from '../../components/level-colors';
 import { formatTime } from '../../lib/format';
-import { can } from '../../lib/permissions';
 import { useLegalEntities } from '../legal-entities/api';
 import { useCaller } from '../me/caller-context';
 import { useAddUser, useDeactivateUser, useEnterpriseUsers, useEnterprises, useGrantEntity, useReactivateUser, useResendInvitation, type EnterpriseUser } from './api';
@@ -22,8 +21,8 @@ function AddUserForm({ enterpriseId }: { enterpriseId: string }) {
   const caller = useCaller();
   const add = useAddUser(enterpriseId);
   const form = useForm({ initialValues: { email: '', full_name: '', role: 'assessor' } });
-  // A client admin invites assessors and reviewers (D5); a super admin any role.
-  const roles = ROLES.filter((role) => can.manageMember(caller, { role: role.value }));
+  // The roles the caller may give, as the service's admin policy lists them on /me.
+  const roles = ROLES.filter((role) => caller.grantable_roles.includes(role.value));
   const err = (field: string) => fieldError(add.error, field);
   return (
     <form onSubmit={form.onSubmit((values) => add.mutate({ ...values, role: values.role as never }, { onSuccess: () => form.reset() }))}>
@@ -126,7 +125,7 @@ function UsersOf({ enterpriseId }: { enterpriseId: string }) {
 
 export function UsersScreen() {
   const caller = useCaller();
-  const platform = can.administerPlatform(caller);
+  const platform = caller.abilities.administer_platform;
   const enterprises = useEnterprises(1, platform);
   const [chosen, setChosen] = useState<string | null>(null);
   const enterpriseId = platform ? chosen : caller.enterprise_id;

@@ -3,7 +3,6 @@ import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
-import { can } from '../../lib/permissions';
 import { EntitySelect } from '../legal-entities/entity-select';
 import { useCaller } from '../me/caller-context';
 import { BRA_STATUSES, useBras, type BraStatus } from './api';
@@ -20,7 +19,7 @@ export function BraListScreen() {
   const bras = useBras({ status: status ?? undefined, legal_entity_id: entity ?? undefined, page, page_size: 20 });
   return (
     <>
-      <ScreenTitle actions={can.createBra(caller) && <Button onClick={open}>New BRA</Button>}>Business risk assessments</ScreenTitle>
+      <ScreenTitle actions={caller.abilities.create_bras && <Button onClick={open}>New BRA</Button>}>Business risk assessments</ScreenTitle>
       <Group mb="md" align="flex-end">
         <Select label="Status" placeholder="Any status" clearable data={BRA_STATUSES} value={status} onChange={(value) => { setStatus(value as BraStatus | null); setPage(1); }} />
         <EntitySelect value={entity} onChange={(value) => { setEntity(value); setPage(1); }} />
@@ -28,7 +27,7 @@ export function BraListScreen() {
       <QueryState query={bras}>
         {(answer) =>
           answer.data.length === 0 ? (
-            <Empty title="No BRAs here" next={can.createBra(caller) ? 'Create one with "New BRA", or clear the filters.' : 'Clear the filters, or ask an assessor to start one.'} />
+            <Empty title="No BRAs here" next={caller.abilities.create_bras ? 'Create one with "New BRA", or clear the filters.' : 'Clear the filters, or ask an assessor to start one.'} />
           ) : (
             <>
               <Table.ScrollContainer minWidth={640}>

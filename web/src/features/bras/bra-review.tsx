@@ -4,8 +4,6 @@ import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { Empty, QueryState } from '../../components/page-states';
 import { formatTime } from '../../lib/format';
-import { can } from '../../lib/permissions';
-import { useCaller } from '../me/caller-context';
 import { useAddComment, useComments, type BraDetail } from './api';
 import { BRA_STATUSES } from './api';
 
@@ -15,13 +13,12 @@ const statusLabel = (status: string) => BRA_STATUSES.find((entry) => entry.value
 
 /** Comments on the BRA or a scenario, with a reviewer's verdict (recommend approval or request changes) and its reason. */
 function CommentForm({ bra }: { bra: BraDetail }) {
-  const caller = useCaller();
   const add = useAddComment(bra.id);
   const [body, setBody] = useState('');
   const [scenario, setScenario] = useState<string | null>(null);
   const [verdict, setVerdict] = useState<'none' | Verdict>('none');
-  // Client admins and reviewers give verdicts (reviewers are those who may not create a BRA); the service decides.
-  const givesVerdict = can.decideBra(caller) || !can.createBra(caller);
+  // Who gives verdicts is the BRA's ability (client admins and reviewers who read it); the service decides.
+  const givesVerdict = bra.abilities.give_verdict;
   const submit = () =>
     add.mutate(
       { body: body.trim(), ...(scenario ? { scenario_id: scenario } : {}), ...(verdict !== 'none' ? { verdict } : {}) },

@@ -2,8 +2,6 @@ import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
 import { toast } from '../../components/toast';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
-import { can } from '../../lib/permissions';
-import { useCaller } from '../me/caller-context';
 import { useTransition, type BraDetail, type Transition } from './api';
 
 const LABELS: Record<Transition, { button: string; field: string | null }> = {
@@ -15,22 +13,14 @@ const LABELS: Record<Transition, { button: string; field: string | null }> = {
 
 const DONE: Record<Transition, string> = { submit: 'Submitted for review', return: 'Returned to the assessor', approve: 'BRA approved', cancel: 'BRA cancelled' };
 
-/** The moves the caller's role may ask for from this status; the service checks them all. */
-function offered(bra: BraDetail, editable: boolean, decides: boolean): Transition[] {
-  const moves: Transition[] = [];
-  if (editable && bra.status === 'in_progress') moves.push('submit');
-  if (decides && bra.status === 'under_review') moves.push('return');
-  if (decides && (bra.status === 'in_progress' || bra.status === 'under_review')) moves.push('approve');
-  if (decides && bra.status !== 'approved' && bra.status !== 'cancelled') moves.push('cancel');
-  return moves;
-}
+const MOVES: Transition[] = ['submit', 'return', 'approve', 'cancel'];
 
-export function BraTransitions({ bra, editable }: { bra: BraDetail; editable: boolean }) {
-  const caller = useCaller();
+/** The moves the BRA's abilities allow the caller now (the service's policy and lifecycle); the service checks each. */
+export function BraTransitions({ bra }: { bra: BraDetail }) {
   const move = useTransition(bra.id);
   const [asking, setAsking] = useState<Transition | null>(null);
   const [text, setText] = useState('');
-  const moves = offered(bra, editable, can.decideBra(caller));
+  const moves = MOVES.filter((transition) => bra.abilities[transition]);
   if (moves.length === 0) return null;
   const run = (transition: Transition) =>
     move.mutate({ transition, text }, { onSuccess: () => { setAsking(null); setText(''); toast({ color: transition === 'cancel' ? 'red' : 'green', title: DONE[transition], message: bra.name }); } });

@@ -2,8 +2,6 @@ import { Alert, Anchor, Group, Paper, SimpleGrid, Stack, Tabs, Text, Title } fro
 import { Link, useParams } from 'react-router';
 import { QueryState } from '../../components/page-states';
 import { formatTime } from '../../lib/format';
-import { can } from '../../lib/permissions';
-import { useCaller } from '../me/caller-context';
 import { useBra, type BraDetail } from './api';
 import { BraControls } from './bra-controls';
 import { BraReportButton } from './bra-report-button';
@@ -61,13 +59,12 @@ function Decisions({ bra }: { bra: BraDetail }) {
 
 export function BraWorkspaceScreen() {
   const { braId = '' } = useParams();
-  const caller = useCaller();
   const bra = useBra(braId);
   return (
     <QueryState query={bra}>
       {(detail) => {
-        // Content changes only while draft or in progress; the role rule is D5's (the service decides both).
-        const editable = can.editBra(caller, detail) && (detail.status === 'draft' || detail.status === 'in_progress');
+        // What the caller may change, from the BRA's abilities (the service's policy and lifecycle).
+        const editable = detail.abilities.update;
         return (
           <Stack>
             <Anchor component={Link} to="/bras" size="sm">
@@ -93,7 +90,7 @@ export function BraWorkspaceScreen() {
               </Stack>
               <Group gap="xs" align="flex-start">
                 <BraReportButton braId={detail.id} />
-                <BraTransitions bra={detail} editable={can.editBra(caller, detail)} />
+                <BraTransitions bra={detail} />
               </Group>
             </Group>
             <Decisions bra={detail} />

@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { effectivenessColor } from '../../components/level-colors';
 import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
-import { can } from '../../lib/permissions';
 import { useCaller } from '../me/caller-context';
 import { useCreateKeyControl, useCreateSubControl, useKeyControls, type KeyControl, type NestedSubControl } from './api';
 import { RecordTestForm } from './record-test-form';
@@ -39,7 +38,7 @@ function KeyControlCard({ keyControl, onTest }: { keyControl: KeyControl; onTest
                 <Table.Th>ToD</Table.Th>
                 <Table.Th>ToE</Table.Th>
                 <Table.Th>Effectiveness</Table.Th>
-                {can.recordControlTests(caller) && <Table.Th><VisuallyHidden>Test</VisuallyHidden></Table.Th>}
+                {caller.abilities.record_control_tests && <Table.Th><VisuallyHidden>Test</VisuallyHidden></Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -49,7 +48,7 @@ function KeyControlCard({ keyControl, onTest }: { keyControl: KeyControl; onTest
                   <Table.Td>{sub.tod ?? '–'}</Table.Td>
                   <Table.Td>{sub.toe ?? '–'}</Table.Td>
                   <Table.Td><Badge color={effectivenessColor(sub.total_effectiveness)} variant="light">{sub.total_effectiveness ?? 'Not assessed'}</Badge></Table.Td>
-                  {can.recordControlTests(caller) && (
+                  {caller.abilities.record_control_tests && (
                     <Table.Td>
                       <Button size="xs" variant="light" onClick={() => onTest(sub)} aria-label={`Record test of ${sub.name}`}>Record test</Button>
                     </Table.Td>
@@ -60,7 +59,7 @@ function KeyControlCard({ keyControl, onTest }: { keyControl: KeyControl; onTest
           </Table>
         </Table.ScrollContainer>
       )}
-      {can.manageControlLibrary(caller) && (
+      {caller.abilities.manage_control_library && (
         <NewNamed label="New sub-control" pending={createSub.isPending} error={createSub.error} onCreate={(name) => createSub.mutate({ key_control_id: keyControl.id, name })} />
       )}
     </Card>
@@ -76,7 +75,7 @@ export function ControlsScreen() {
   return (
     <>
       <ScreenTitle>Control library</ScreenTitle>
-      {can.manageControlLibrary(caller) && (
+      {caller.abilities.manage_control_library && (
         <Card withBorder mb="md">
           <NewNamed label="New key control" pending={createKey.isPending} error={createKey.error} onCreate={(name) => createKey.mutate({ name })} />
         </Card>
@@ -84,7 +83,7 @@ export function ControlsScreen() {
       <QueryState query={controls}>
         {(answer) =>
           answer.data.length === 0 ? (
-            <Empty title="The control library is empty" next={can.manageControlLibrary(caller) ? 'Add a key control above, then its sub-controls.' : 'A client admin adds key controls and sub-controls.'} />
+            <Empty title="The control library is empty" next={caller.abilities.manage_control_library ? 'Add a key control above, then its sub-controls.' : 'A client admin adds key controls and sub-controls.'} />
           ) : (
             <Stack>
               {answer.data.map((keyControl) => <KeyControlCard key={keyControl.id} keyControl={keyControl} onTest={setTesting} />)}

@@ -5,7 +5,6 @@ import { riskLevelColor } from '../../components/level-colors';
 import { Empty, QueryState, ScreenTitle } from '../../components/page-states';
 import { toast } from '../../components/toast';
 import { formatTime } from '../../lib/format';
-import { can } from '../../lib/permissions';
 import { ConfirmButton } from '../integrations/confirm-button';
 import { EntitySelect } from '../legal-entities/entity-select';
 import { useLegalEntities } from '../legal-entities/api';
@@ -78,7 +77,7 @@ export function RiskAppetiteScreen() {
     <>
       <ScreenTitle>Risk appetite</ScreenTitle>
       <Stack>
-        {can.setAppetite(caller) && <Card withBorder><SetAppetiteForm /></Card>}
+        {caller.abilities.set_appetite && <Card withBorder><SetAppetiteForm /></Card>}
         <Card withBorder>
           <Title order={2} size="h4" mb="sm">Per scope</Title>
           <ErrorDisplay error={remove.error} title="Not removed" />
@@ -87,7 +86,7 @@ export function RiskAppetiteScreen() {
               <Table.ScrollContainer minWidth={480}>
                 <Table>
                   <Table.Thead>
-                    <Table.Tr><Table.Th>Scope</Table.Th><Table.Th>Level</Table.Th><Table.Th>Threshold</Table.Th><Table.Th>Rationale</Table.Th>{can.setAppetite(caller) && <Table.Th>Remove</Table.Th>}</Table.Tr>
+                    <Table.Tr><Table.Th>Scope</Table.Th><Table.Th>Level</Table.Th><Table.Th>Threshold</Table.Th><Table.Th>Rationale</Table.Th>{caller.abilities.set_appetite && <Table.Th>Remove</Table.Th>}</Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
                     {list.map((appetite) => (
@@ -96,7 +95,7 @@ export function RiskAppetiteScreen() {
                         <Table.Td><Badge color={riskLevelColor(appetite.risk_level)} variant="light">{appetite.risk_level}</Badge></Table.Td>
                         <Table.Td>{appetite.threshold_value}</Table.Td>
                         <Table.Td>{appetite.description ?? '–'}</Table.Td>
-                        {can.setAppetite(caller) && (
+                        {caller.abilities.set_appetite && (
                           <Table.Td>
                             {appetite.legal_entity_id !== null && (
                               <ConfirmButton
