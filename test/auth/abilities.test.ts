@@ -82,6 +82,13 @@ describe('abilities: the read says what the service allows', async () => {
     const [admin, reviewer] = [await call(w.admin, 'GET', `/bras/${bra.id}`), await call(w.reviewer, 'GET', `/bras/${bra.id}`)];
     expect(admin.json().data.abilities.update).not.toBe(reviewer.json().data.abilities.update);
     expect(admin.headers.etag).toBe(reviewer.headers.etag);
+    // So a cache keeps each caller's read apart and revalidates it: a browser never shows the admin's abilities
+    // to the reviewer from a 304.
+    expect(reviewer.headers.vary).toBe('Authorization');
+    expect(reviewer.headers['cache-control']).toBe('private, no-cache');
+    const revalidated = await ctx.app.inject({ method: 'GET', url: `/api/v1/bras/${bra.id}`, headers: { ...(await headersOf(w.reviewer)), 'if-none-match': reviewer.headers.etag as string } });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.headers.vary).toBe('Authorization');
   });
 
   it('/me: the roles a caller may give are the admin policy\'s, and adding a member of each other role is refused', async () => {

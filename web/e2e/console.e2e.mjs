@@ -230,7 +230,7 @@ describe('the console', () => {
     await page.getByTestId('cell-filter').filter({ hasText: `Residual impact ${impact} × likelihood ${likelihood}` }).waitFor();
     await page.getByTestId('register-row').first().waitFor();
     assert.equal(await page.getByTestId('register-row').count(), Math.min(counts[index], 25), 'the register lists exactly the cell’s rows');
-    for (const badge of await page.getByTestId('register-row').locator('td:nth-child(5)').allInnerTexts()) {
+    for (const badge of await page.getByTestId('register-row').locator('[data-rating="residual"]').allInnerTexts()) {
       assert.match(badge, new RegExp(`^${Number(impact) * Number(likelihood)} · `), 'each row is rated in that cell');
     }
   });

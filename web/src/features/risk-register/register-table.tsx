@@ -71,8 +71,8 @@ export function RegisterTable({ rows }: { rows: RegisterRow[] }) {
                 </Text>
               </Table.Td>
               <Table.Td><Text size="sm">{row.bra.assessor}</Text></Table.Td>
-              <Table.Td><Rating rating={row.inherent_rating} /></Table.Td>
-              <Table.Td><Rating rating={row.residual_rating} /></Table.Td>
+              <Table.Td data-rating="inherent"><Rating rating={row.inherent_rating} /></Table.Td>
+              <Table.Td data-rating="residual"><Rating rating={row.residual_rating} /></Table.Td>
               <Table.Td><AppetiteCell row={row} /></Table.Td>
               <Table.Td><FlagsCell row={row} /></Table.Td>
               <Table.Td>
