@@ -43,11 +43,12 @@ function tagRead(request: FastifyRequest, reply: FastifyReply, payload: unknown,
   if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return done(null, payload);
   const tag = request.servedState === null ? bodyTag(payload) : stateTag(request.servedState);
   reply.header('etag', tag);
-  // The tag names the record's state, and a read also says what its caller may do (abilities): a cache may
-  // keep it for that caller only (Vary), and must ask again before reusing it (no-cache), so a browser never
-  // answers one person's read from another's.
+  // The tag names the record's state, the same for every caller, while a read also says what its caller may do
+  // (abilities). A browser's cache revalidating one person's stored read with this tag would show it to the next
+  // person signed in on that browser (Chromium does, whatever Vary says): reads are not stored. A client that
+  // keeps the tag itself still gets its 304.
   reply.header('vary', 'Authorization');
-  reply.header('cache-control', 'private, no-cache');
+  reply.header('cache-control', 'private, no-store');
   if (!noneMatchHits(request.headers['if-none-match'], tag)) return done(null, payload);
   reply.code(304);
   reply.removeHeader('content-type');
