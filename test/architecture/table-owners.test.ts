@@ -51,8 +51,9 @@ describe('every table has one owner, and only the owner writes it', () => {
       'await sql`update users set active = false`.execute(db);',
       "await db.selectFrom('users').selectAll().forUpdate().execute();",
       'await sql`select 1 for update`.execute(db);',
+      "await updateOwnRow(db, 'bras', enterpriseId, id, { name }, ['id']);",
     ].join('\n');
-    expect(writesOf({ path: 'src/modules/x/x.service.ts', text }, tables).map((write) => write.table)).toEqual(['bras', 'users', 'bras', 'users']);
+    expect(writesOf({ path: 'src/modules/x/x.service.ts', text }, tables).map((write) => write.table)).toEqual(['bras', 'users', 'bras', 'users', 'bras']);
     expect(mayWrite('src/modules/bras/bras.repository.ts', 'src/modules/bras')).toBe(true);
     expect(mayWrite('src/modules/bras/bras.service.ts', 'src/modules/bras')).toBe(false);
     expect(mayWrite('src/modules/admin/users/users.repository.ts', 'src/modules/identity')).toBe(false);

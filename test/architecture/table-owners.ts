@@ -52,9 +52,14 @@ export function ownerFolders(name: string): string[] {
 }
 
 const QUERY_WRITES = new Set(['insertInto', 'updateTable', 'deleteFrom', 'mergeInto', 'replaceInto']);
+/** The platform's writer of one record of an enterprise (src/platform/db/own-rows.ts): the table is its second argument. */
+const ROW_WRITERS = new Set(['updateOwnRow']);
 const RAW_WRITE = /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+([a-z_][a-z0-9_]*)/gi;
 
-/** Every write of a file: Kysely's insertInto/updateTable/deleteFrom('table [as alias]') and raw SQL in sql`` templates. */
+/**
+ * Every write of a file: Kysely's insertInto/updateTable/deleteFrom('table [as alias]'), `updateOwnRow(db,
+ * 'table', …)` and raw SQL in sql`` templates.
+ */
 export function writesOf(file: SourceFile, tables: ReadonlySet<string>): { table: string; at: string }[] {
   const source = parse(file);
   const writes: { table: string; at: string }[] = [];
@@ -68,6 +73,9 @@ export function writesOf(file: SourceFile, tables: ReadonlySet<string>): { table
     ) {
       const table = node.arguments[0].text.split(/\s+as\s+/)[0]!.trim();
       writes.push({ table, at: where(source, node) });
+    }
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && ROW_WRITERS.has(node.expression.text) && node.arguments[1] !== undefined && ts.isStringLiteralLike(node.arguments[1])) {
+      writes.push({ table: node.arguments[1].text, at: where(source, node) });
     }
     if (ts.isTaggedTemplateExpression(node) && node.tag.getText(source).startsWith('sql')) {
       for (const match of node.template.getText(source).matchAll(RAW_WRITE)) {

@@ -1,5 +1,6 @@
 import type { Expression, SqlBool } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { findOwnRow, lockOwnRow, updateOwnRow } from '../../platform/db/own-rows.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { LIVE } from '../bras/bras.lifecycle.js';
 
@@ -46,22 +47,12 @@ export async function listLegalEntities(db: Executor, enterpriseId: string, scop
 
 /** A legal entity of the enterprise. Also how other modules look one up (this module owns the organisation). */
 export async function findLegalEntity(db: Executor, enterpriseId: string, id: string) {
-  return db
-    .selectFrom('legal_entities')
-    .select(['id', 'name', 'archived_at'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return findOwnRow(db, 'legal_entities', enterpriseId, id, ['id', 'name', 'archived_at']);
 }
 
 /** A business unit of the enterprise, with its legal entity. Also how other modules look one up. */
 export async function findBusinessUnit(db: Executor, enterpriseId: string, id: string) {
-  return db
-    .selectFrom('business_units')
-    .select(['id', 'name', 'legal_entity_id', 'archived_at'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return findOwnRow(db, 'business_units', enterpriseId, id, ['id', 'name', 'legal_entity_id', 'archived_at']);
 }
 
 /** A duplicate name (case-insensitive) raises legal_entities_name_key, mapped centrally to 409. */
@@ -94,44 +85,20 @@ const VERSIONED_UNIT_COLUMNS = [...UNIT_COLUMNS, 'row_version'] as const;
 
 /** The entity, locked for a change or an archive (a concurrent BRA creation waits on its key share). */
 export async function findLegalEntityForUpdate(db: Executor, enterpriseId: string, id: string) {
-  return db
-    .selectFrom('legal_entities')
-    .select(VERSIONED_ENTITY_COLUMNS)
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
+  return lockOwnRow(db, 'legal_entities', enterpriseId, id, VERSIONED_ENTITY_COLUMNS);
 }
 
 export async function findBusinessUnitForUpdate(db: Executor, enterpriseId: string, id: string) {
-  return db
-    .selectFrom('business_units')
-    .select(VERSIONED_UNIT_COLUMNS)
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
+  return lockOwnRow(db, 'business_units', enterpriseId, id, VERSIONED_UNIT_COLUMNS);
 }
 
 /** A duplicate active name raises legal_entities_name_key (409). */
 export async function updateLegalEntity(db: Executor, enterpriseId: string, id: string, changes: { name?: string; description?: string | null }) {
-  return db
-    .updateTable('legal_entities')
-    .set({ ...changes, updated_at: new Date() })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .returning(VERSIONED_ENTITY_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return updateOwnRow(db, 'legal_entities', enterpriseId, id, { ...changes, updated_at: new Date() }, VERSIONED_ENTITY_COLUMNS);
 }
 
 export async function updateBusinessUnit(db: Executor, enterpriseId: string, id: string, changes: { name?: string; description?: string | null }) {
-  return db
-    .updateTable('business_units')
-    .set({ ...changes, updated_at: new Date() })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .returning(VERSIONED_UNIT_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return updateOwnRow(db, 'business_units', enterpriseId, id, { ...changes, updated_at: new Date() }, VERSIONED_UNIT_COLUMNS);
 }
 
 /** Archives the entity and its units still active (a unit cannot outlive its entity in the pickers). Returns the units archived. */
@@ -144,24 +111,12 @@ export async function archiveLegalEntity(db: Executor, enterpriseId: string, id:
     .where('archived_at', 'is', null)
     .returning('id')
     .execute();
-  const entity = await db
-    .updateTable('legal_entities')
-    .set({ archived_at: at, archived_by: by, updated_at: at })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .returning(VERSIONED_ENTITY_COLUMNS)
-    .executeTakeFirstOrThrow();
+  const entity = await updateOwnRow(db, 'legal_entities', enterpriseId, id, { archived_at: at, archived_by: by, updated_at: at }, VERSIONED_ENTITY_COLUMNS);
   return { entity, units: units.map((unit) => unit.id) };
 }
 
 export async function archiveBusinessUnit(db: Executor, enterpriseId: string, id: string, by: string, at: Date) {
-  return db
-    .updateTable('business_units')
-    .set({ archived_at: at, archived_by: by, updated_at: at })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .returning(VERSIONED_UNIT_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return updateOwnRow(db, 'business_units', enterpriseId, id, { archived_at: at, archived_by: by, updated_at: at }, VERSIONED_UNIT_COLUMNS);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { findOwnRow, lockOwnRow, updateOwnRow } from '../../platform/db/own-rows.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { RiskScenariosTable } from '../../platform/db/tables/risk-scenarios.js';
 
@@ -70,22 +71,11 @@ export async function listRiskScenarios(
 
 /** A scenario of the enterprise's catalogue. Also how other modules look one up (a BRA's scenario links). */
 export async function findRiskScenario(db: Executor, enterpriseId: string, riskScenarioId: string) {
-  return db
-    .selectFrom('risk_scenarios')
-    .select(['id', 'name', 'category', 'archived_at'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', riskScenarioId)
-    .executeTakeFirst();
+  return findOwnRow(db, 'risk_scenarios', enterpriseId, riskScenarioId, ['id', 'name', 'category', 'archived_at']);
 }
 
 export async function findRiskScenarioForUpdate(db: Executor, enterpriseId: string, riskScenarioId: string): Promise<VersionedRiskScenarioRow | undefined> {
-  return db
-    .selectFrom('risk_scenarios')
-    .select(VERSIONED_COLUMNS)
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', riskScenarioId)
-    .forUpdate()
-    .executeTakeFirst();
+  return lockOwnRow(db, 'risk_scenarios', enterpriseId, riskScenarioId, VERSIONED_COLUMNS);
 }
 
 /** A duplicate active name raises risk_scenarios_name_key (409). */
@@ -95,23 +85,11 @@ export async function updateRiskScenario(
   riskScenarioId: string,
   changes: Partial<NewRiskScenario>,
 ): Promise<VersionedRiskScenarioRow> {
-  return db
-    .updateTable('risk_scenarios')
-    .set({ ...changes, updated_at: new Date() })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', riskScenarioId)
-    .returning(VERSIONED_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return updateOwnRow(db, 'risk_scenarios', enterpriseId, riskScenarioId, { ...changes, updated_at: new Date() }, VERSIONED_COLUMNS);
 }
 
 export async function archiveRiskScenario(db: Executor, enterpriseId: string, riskScenarioId: string, by: string, at: Date): Promise<VersionedRiskScenarioRow> {
-  return db
-    .updateTable('risk_scenarios')
-    .set({ archived_at: at, archived_by: by, updated_at: at })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', riskScenarioId)
-    .returning(VERSIONED_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return updateOwnRow(db, 'risk_scenarios', enterpriseId, riskScenarioId, { archived_at: at, archived_by: by, updated_at: at }, VERSIONED_COLUMNS);
 }
 
 /** Scenarios of the enterprise's catalogue by name (case-insensitive, as names are unique): other modules link to them by name. */

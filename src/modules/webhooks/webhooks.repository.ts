@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { findOwnRow, lockOwnRow, updateOwnRow } from '../../platform/db/own-rows.js';
 import type { DB, Executor } from '../../platform/db/schema.js';
 
 /** SQL of the endpoints (webhook_endpoints), each query naming its enterprise. */
@@ -49,19 +50,15 @@ export async function listEndpoints(db: Executor, enterpriseId: string, limit: n
     .execute();
 }
 
+const VERSIONED_VIEW = [...ENDPOINT_VIEW, 'row_version'] as const;
+
 export async function findEndpoint(db: Executor, enterpriseId: string, id: string) {
-  return db.selectFrom('webhook_endpoints').select([...ENDPOINT_VIEW, 'row_version']).where('enterprise_id', '=', enterpriseId).where('id', '=', id).executeTakeFirst();
+  return findOwnRow(db, 'webhook_endpoints', enterpriseId, id, VERSIONED_VIEW);
 }
 
 /** The endpoint under its row lock, for a change. */
 export async function lockEndpoint(trx: Transaction<DB>, enterpriseId: string, id: string) {
-  return trx
-    .selectFrom('webhook_endpoints')
-    .select([...ENDPOINT_VIEW, 'row_version'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
+  return lockOwnRow(trx, 'webhook_endpoints', enterpriseId, id, VERSIONED_VIEW);
 }
 
 export type EndpointChanges = Partial<{
@@ -74,13 +71,7 @@ export type EndpointChanges = Partial<{
 }>;
 
 export async function updateEndpoint(trx: Transaction<DB>, enterpriseId: string, id: string, changes: EndpointChanges) {
-  return trx
-    .updateTable('webhook_endpoints')
-    .set({ ...changes, updated_at: new Date() })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .returning([...ENDPOINT_VIEW, 'row_version'])
-    .executeTakeFirstOrThrow();
+  return updateOwnRow(trx, 'webhook_endpoints', enterpriseId, id, { ...changes, updated_at: new Date() }, VERSIONED_VIEW);
 }
 
 /** A new secret; the current one keeps signing beside it until `graceUntil`. */

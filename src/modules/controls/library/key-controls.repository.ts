@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { lockOwnRow, updateOwnRow } from '../../../platform/db/own-rows.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import type { KeyControlsTable, SubControlsTable } from '../../../platform/db/tables/controls.js';
 
@@ -9,6 +10,10 @@ export const KEY_CONTROL_COLUMNS = ['id', 'name', 'description', 'archived', 'cr
 export type KeyControlRow = Pick<Selectable<KeyControlsTable>, (typeof KEY_CONTROL_COLUMNS)[number]>;
 /** With the row version a change compares If-Match with and reports for its answer's ETag. */
 export type VersionedKeyControlRow = KeyControlRow & { row_version: number };
+const VERSIONED_COLUMNS = [...KEY_CONTROL_COLUMNS, 'row_version'] as const;
+
+/** What archiving a control sets (a key control, a sub-control), at the transaction's time. */
+export const ARCHIVED_NOW = { archived: true, archived_at: sql<Date>`now()`, updated_at: sql<Date>`now()` };
 
 export async function insertKeyControl(
   db: Executor,
@@ -41,13 +46,7 @@ export async function insertKeyControls(
 
 /** The row locked for the rest of the transaction, so concurrent changes apply one after another. */
 export async function lockKeyControl(db: Executor, enterpriseId: string, id: string): Promise<VersionedKeyControlRow | undefined> {
-  return db
-    .selectFrom('key_controls')
-    .select([...KEY_CONTROL_COLUMNS, 'row_version'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
+  return lockOwnRow(db, 'key_controls', enterpriseId, id, VERSIONED_COLUMNS);
 }
 
 export async function updateKeyControl(
@@ -56,24 +55,12 @@ export async function updateKeyControl(
   id: string,
   changes: { name?: string; description?: string | null },
 ): Promise<VersionedKeyControlRow> {
-  return db
-    .updateTable('key_controls')
-    .set({ ...changes, updated_at: sql<Date>`now()` })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .returning([...KEY_CONTROL_COLUMNS, 'row_version'])
-    .executeTakeFirstOrThrow();
+  return updateOwnRow(db, 'key_controls', enterpriseId, id, { ...changes, updated_at: sql<Date>`now()` }, VERSIONED_COLUMNS);
 }
 
 /** The archived key control's new row version. */
 export async function archiveKeyControl(db: Executor, enterpriseId: string, id: string): Promise<number> {
-  const row = await db
-    .updateTable('key_controls')
-    .set({ archived: true, archived_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .returning('row_version')
-    .executeTakeFirstOrThrow();
+  const row = await updateOwnRow(db, 'key_controls', enterpriseId, id, ARCHIVED_NOW, ['row_version']);
   return row.row_version;
 }
 

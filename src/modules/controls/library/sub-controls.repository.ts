@@ -1,8 +1,9 @@
 import { sql, type Selectable } from 'kysely';
+import { findOwnRow, lockOwnRow, updateOwnRow } from '../../../platform/db/own-rows.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import type { SubControlsTable, TestOfDesign, TestOfEffectiveness, TotalEffectiveness } from '../../../platform/db/tables/controls.js';
 import { subControlsInScope, type CountScope } from '../effectiveness/effectiveness.repository.js';
-import { BULK_CHUNK } from './key-controls.repository.js';
+import { ARCHIVED_NOW, BULK_CHUNK } from './key-controls.repository.js';
 
 /** The sub-control columns the API returns. */
 export const SUB_CONTROL_COLUMNS = [
@@ -26,6 +27,7 @@ export const SUB_CONTROL_COLUMNS = [
 export type SubControlRow = Pick<Selectable<SubControlsTable>, (typeof SUB_CONTROL_COLUMNS)[number]>;
 /** With the row version a change compares If-Match with and reports for its answer's ETag. */
 export type VersionedSubControlRow = SubControlRow & { row_version: number };
+const VERSIONED_COLUMNS = [...SUB_CONTROL_COLUMNS, 'row_version'] as const;
 
 /** The columns a test-result change may set (total_effectiveness only ever from the matrix). */
 export type SubControlChanges = Partial<
@@ -57,12 +59,7 @@ export async function insertSubControl(
 
 /** One sub-control of the enterprise with the columns the API returns. */
 export async function findSubControlRow(db: Executor, enterpriseId: string, id: string): Promise<VersionedSubControlRow | undefined> {
-  return db
-    .selectFrom('sub_controls')
-    .select([...SUB_CONTROL_COLUMNS, 'row_version'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return findOwnRow(db, 'sub_controls', enterpriseId, id, VERSIONED_COLUMNS);
 }
 
 export type NewSubControl = Parameters<typeof insertSubControl>[2];
@@ -79,34 +76,16 @@ export async function insertSubControls(db: Executor, enterpriseId: string, valu
 
 /** The row locked for the rest of the transaction: tod and toe change one request after another. */
 export async function lockSubControl(db: Executor, enterpriseId: string, id: string): Promise<VersionedSubControlRow | undefined> {
-  return db
-    .selectFrom('sub_controls')
-    .select([...SUB_CONTROL_COLUMNS, 'row_version'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
+  return lockOwnRow(db, 'sub_controls', enterpriseId, id, VERSIONED_COLUMNS);
 }
 
 export async function updateSubControl(db: Executor, enterpriseId: string, id: string, changes: SubControlChanges): Promise<VersionedSubControlRow> {
-  return db
-    .updateTable('sub_controls')
-    .set({ ...changes, updated_at: sql<Date>`now()` })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .returning([...SUB_CONTROL_COLUMNS, 'row_version'])
-    .executeTakeFirstOrThrow();
+  return updateOwnRow(db, 'sub_controls', enterpriseId, id, { ...changes, updated_at: sql<Date>`now()` }, VERSIONED_COLUMNS);
 }
 
 /** The archived sub-control's new row version. */
 export async function archiveSubControl(db: Executor, enterpriseId: string, id: string): Promise<number> {
-  const row = await db
-    .updateTable('sub_controls')
-    .set({ archived: true, archived_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .returning('row_version')
-    .executeTakeFirstOrThrow();
+  const row = await updateOwnRow(db, 'sub_controls', enterpriseId, id, ARCHIVED_NOW, ['row_version']);
   return row.row_version;
 }
 
@@ -114,7 +93,7 @@ export async function archiveSubControl(db: Executor, enterpriseId: string, id: 
 export async function archiveSubControlsOf(db: Executor, enterpriseId: string, keyControlId: string): Promise<string[]> {
   const rows = await db
     .updateTable('sub_controls')
-    .set({ archived: true, archived_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .set(ARCHIVED_NOW)
     .where('enterprise_id', '=', enterpriseId)
     .where('key_control_id', '=', keyControlId)
     .where('archived', '=', false)
