@@ -55,6 +55,28 @@ export function overEveryRole<T>(rule: string, expected: Record<D5Principal, T>,
 }
 
 /**
+ * A rule's table in the order of D5_PRINCIPALS, row by row: super admins, client admins, then assessors
+ * and reviewers each as [of entity A, of unit A1, elsewhere]. The tuples make the type refuse a short row.
+ */
+export function perPrincipal<T>(superAdmin: T, clientAdmin: T, assessors: readonly [T, T, T], reviewers: readonly [T, T, T]): Record<D5Principal, T> {
+  return {
+    super_admin: superAdmin,
+    client_admin: clientAdmin,
+    assessor_of_entity_a: assessors[0],
+    assessor_of_unit_a1: assessors[1],
+    assessor_elsewhere: assessors[2],
+    reviewer_of_entity_a: reviewers[0],
+    reviewer_of_unit_a1: reviewers[1],
+    reviewer_elsewhere: reviewers[2],
+  };
+}
+
+/** A rule that looks at the role alone, over every principal: `overRoles(rule, { admin: true }, canX)`. */
+export function overRoles(rule: string, allowed: Partial<Record<Role, true>>, actual: (who: Principal) => boolean | Promise<boolean>): void {
+  overEveryRole(rule, byRole(allowed), actual);
+}
+
+/**
  * The outcome of a rule that looks at the role alone (D5's rows without "assigned"): true for the roles
  * named, false for the others, whatever the assignments. `byRole({ admin: true })`: client admins only.
  */

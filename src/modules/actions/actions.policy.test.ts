@@ -1,15 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, describe } from 'vitest';
 import { freshDatabase } from '../../../test/support/database.js';
-import { ENTITY_A, ENTITY_B, UNIT_A1, byRole, overEveryRole } from '../../../test/support/principals.js';
+import { ENTITY_A, ENTITY_B, UNIT_A1, overEveryRole, overRoles } from '../../../test/support/principals.js';
 import { actionScope, canChangeActions } from './actions.policy.js';
 
 describe('actions.policy (D5)', async () => {
-  overEveryRole(
-    'POST, PATCH, bulk update, archive: client admins and assessors; reviewers and super admins refused',
-    byRole({ admin: true, assessor: true }),
-    (who) => canChangeActions(who),
-  );
+  overRoles('POST, PATCH, bulk update, archive: client admins and assessors; reviewers and super admins refused', { admin: true, assessor: true }, (who) => canChangeActions(who));
 
   // Four actions: of a BRA in unit A1, of a BRA in entity B, unlinked ones by the caller and by someone else.
   const database = await freshDatabase();

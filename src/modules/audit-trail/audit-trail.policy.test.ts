@@ -1,11 +1,7 @@
 import { describe } from 'vitest';
-import { byRole, overEveryRole } from '../../../test/support/principals.js';
+import { overRoles } from '../../../test/support/principals.js';
 import { canReadAuditTrail } from './audit-trail.policy.js';
 
 describe('audit-trail.policy (D5)', () => {
-  overEveryRole(
-    'GET /audit, /audit/export, /audit/verify and the checkpoints: client admins and reviewers, the whole enterprise',
-    byRole({ admin: true, reviewer: true }),
-    (who) => canReadAuditTrail(who),
-  );
+  overRoles('GET /audit, /audit/export, /audit/verify and the checkpoints: client admins and reviewers, the whole enterprise', { admin: true, reviewer: true }, (who) => canReadAuditTrail(who));
 });

@@ -1,15 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, describe } from 'vitest';
 import { freshDatabase } from '../../../test/support/database.js';
-import { ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, codeOf, byRole, overEveryRole } from '../../../test/support/principals.js';
+import { ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, codeOf, overEveryRole, perPrincipal, overRoles } from '../../../test/support/principals.js';
 import { canManageRiskAppetite, requireVisibleFilter, visibleAppetites } from './governance.policy.js';
 
 describe('governance.policy (D5)', async () => {
-  overEveryRole(
-    'POST and DELETE /governance/risk-appetite: client admins only',
-    byRole({ admin: true }),
-    (who) => canManageRiskAppetite(who),
-  );
+  overRoles('POST and DELETE /governance/risk-appetite: client admins only', { admin: true }, (who) => canManageRiskAppetite(who));
 
   // The enterprise default, an override of entity A, of its units A1 and A2, and of entity B.
   const database = await freshDatabase();
@@ -47,16 +43,7 @@ describe('governance.policy (D5)', async () => {
 
   overEveryRole(
     'a list filter naming an entity or unit the caller does not see: 403 (D10.1)',
-    {
-      super_admin: [null, null],
-      client_admin: [null, null],
-      assessor_of_entity_a: [null, null],
-      assessor_of_unit_a1: [null, 'FORBIDDEN'],
-      assessor_elsewhere: ['FORBIDDEN', 'FORBIDDEN'],
-      reviewer_of_entity_a: [null, null],
-      reviewer_of_unit_a1: [null, 'FORBIDDEN'],
-      reviewer_elsewhere: ['FORBIDDEN', 'FORBIDDEN'],
-    },
+    perPrincipal([null, null], [null, null], [[null, null], [null, 'FORBIDDEN'], ['FORBIDDEN', 'FORBIDDEN']], [[null, null], [null, 'FORBIDDEN'], ['FORBIDDEN', 'FORBIDDEN']]),
     (who) => [
       codeOf(() => requireVisibleFilter(who, { legalEntityId: ENTITY_A })),
       codeOf(() => requireVisibleFilter(who, { businessUnit: { id: UNIT_A2, legalEntityId: ENTITY_A } })),

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { byRole, codeOf, overEveryRole, principal } from '../../../test/support/principals.js';
+import { codeOf, principal, overRoles } from '../../../test/support/principals.js';
 import { directoryDecidesRoleOf, requireIntegrationAdmin, strongestMappedRole } from './integrations.policy.js';
 
 describe('integrations policy', () => {
-  overEveryRole(
-    'integration credentials are managed by client admins of the enterprise only',
-    byRole({ admin: true }),
-    (who) => codeOf(() => requireIntegrationAdmin(who)) === null,
-  );
+  overRoles('integration credentials are managed by client admins of the enterprise only', { admin: true }, (who) => codeOf(() => requireIntegrationAdmin(who)) === null);
 
   it("a service account's token, even an admin one, cannot manage integration credentials", () => {
     expect(codeOf(() => requireIntegrationAdmin({ ...principal('admin'), kind: 'service_account' }))).toBe('FORBIDDEN');

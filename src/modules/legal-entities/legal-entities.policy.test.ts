@@ -1,15 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, describe } from 'vitest';
 import { freshDatabase } from '../../../test/support/database.js';
-import { ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, byRole, overEveryRole } from '../../../test/support/principals.js';
+import { ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, overEveryRole, overRoles } from '../../../test/support/principals.js';
 import { canManageLegalEntities, legalEntityListScope } from './legal-entities.policy.js';
 
 describe('legal-entities.policy (D5)', async () => {
-  overEveryRole(
-    'POST /admin/legal-entities and .../business-units: client admins (a super admin has no enterprise to create it in)',
-    byRole({ admin: true }),
-    (who) => canManageLegalEntities(who),
-  );
+  overRoles('POST /admin/legal-entities and .../business-units: client admins (a super admin has no enterprise to create it in)', { admin: true }, (who) => canManageLegalEntities(who));
 
   const database = await freshDatabase();
   afterAll(() => database.close());

@@ -1,7 +1,6 @@
-import { sql, type Kysely } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../../../test/support/database.js';
-import { D5_PRINCIPALS, ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, byRole, codeOf, overEveryRole } from '../../../test/support/principals.js';
+import { describe, expect, it } from 'vitest';
+import { placesTable } from '../../../test/support/places-table.js';
+import { D5_PRINCIPALS, ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, codeOf, overEveryRole, perPrincipal, overRoles } from '../../../test/support/principals.js';
 import { canReadRegister, canReadReport, registerScope, requireBusinessUnitFilter, requireLegalEntityFilter } from './reporting.policy.js';
 
 /** D5 for the register, the dashboard and the report, over every role. */
@@ -10,37 +9,17 @@ const inA2 = { legal_entity_id: ENTITY_A, business_unit_id: UNIT_A2 };
 const inB = { legal_entity_id: ENTITY_B, business_unit_id: null };
 
 describe('reporting.policy (D5)', () => {
-  overEveryRole('the register and the dashboard: every enterprise member (rows narrowed by scope); never super admins', byRole({ admin: true, assessor: true, reviewer: true }), (who) =>
-    canReadRegister(who),
-  );
+  overRoles('the register and the dashboard: every enterprise member (rows narrowed by scope); never super admins', { admin: true, assessor: true, reviewer: true }, (who) => canReadRegister(who),);
 
   overEveryRole(
     'a BRA report: whoever may read the BRA',
-    {
-      super_admin: [false, false, false],
-      client_admin: [true, true, true],
-      assessor_of_entity_a: [true, true, false],
-      assessor_of_unit_a1: [true, false, false],
-      assessor_elsewhere: [false, false, true],
-      reviewer_of_entity_a: [true, true, false],
-      reviewer_of_unit_a1: [true, false, false],
-      reviewer_elsewhere: [false, false, true],
-    },
+    perPrincipal([false, false, false], [true, true, true], [[true, true, false], [true, false, false], [false, false, true]], [[true, true, false], [true, false, false], [false, false, true]]),
     (who) => [inA1, inA2, inB].map((bra) => canReadReport(who, bra)),
   );
 
   overEveryRole(
     'filters naming entity A, unit A1, unit A2, entity B: allowed where assigned (else 403)',
-    {
-      super_admin: [true, true, true, true],
-      client_admin: [true, true, true, true],
-      assessor_of_entity_a: [true, true, true, false],
-      assessor_of_unit_a1: [true, true, false, false],
-      assessor_elsewhere: [false, false, false, true],
-      reviewer_of_entity_a: [true, true, true, false],
-      reviewer_of_unit_a1: [true, true, false, false],
-      reviewer_elsewhere: [false, false, false, true],
-    },
+    perPrincipal([true, true, true, true], [true, true, true, true], [[true, true, true, false], [true, true, false, false], [false, false, false, true]], [[true, true, true, false], [true, true, false, false], [false, false, false, true]]),
     (who) => [
       codeOf(() => requireLegalEntityFilter(who, ENTITY_A)) === null,
       codeOf(() => requireBusinessUnitFilter(who, { legal_entity_id: ENTITY_A, id: UNIT_A1 })) === null,
@@ -50,12 +29,8 @@ describe('reporting.policy (D5)', () => {
   );
 
   describe('registerScope: the report rule as the SQL predicate of the register', async () => {
-    const database = await freshDatabase();
-    afterAll(() => database.close());
-    const db = database.db as unknown as Kysely<{ b: { legal_entity_id: string; business_unit_id: string | null } }>;
-    await sql`create table b (legal_entity_id uuid not null, business_unit_id uuid)`.execute(db);
     const places = [inA1, inA2, { legal_entity_id: ENTITY_A, business_unit_id: null }, inB];
-    await db.insertInto('b').values(places).execute();
+    const db = await placesTable(places);
     for (const [name, who] of Object.entries(D5_PRINCIPALS)) {
       if (who.role === 'super_admin') continue;
       it(`${name}: the rows selected are exactly the BRAs whose report the caller may read`, async () => {
