@@ -1,18 +1,5 @@
 import { Type, type Static } from 'typebox';
-import {
-  Abilities,
-  CalendarDate,
-  DataResponse,
-  FreeText,
-  MessageOnly,
-  Name,
-  Nullable,
-  PageResponse,
-  PaginationQuery,
-  Timestamp,
-  Uuid,
-  errorResponses,
-} from '../../platform/http/schemas.js';
+import { Abilities, CalendarDate, DataResponse, FreeText, MessageOnly, Name, Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
 
 const ActionStatus = Type.Enum(['created', 'in_progress', 'completed'], {
   description: 'created, in_progress or completed; every move between them is allowed (D7.3)',

@@ -1,14 +1,5 @@
 import { Type, type Static } from 'typebox';
-import {
-  FreeText,
-  Message,
-  Nullable,
-  Pagination,
-  PaginationQuery,
-  Timestamp,
-  Uuid,
-  errorResponses,
-} from '../../platform/http/schemas.js';
+import { FreeText, Message, Nullable, Pagination, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
 
 const AlertType = Type.Enum(['enterprise_health', 'authentication', 'performance', 'database', 'system'], {
   description: 'What the alert is about (D9.5 states the condition of each type)',

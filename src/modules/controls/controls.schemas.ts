@@ -1,20 +1,5 @@
 import { Type } from 'typebox';
-import {
-  Abilities,
-  CalendarDate,
-  DataResponse,
-  FreeText,
-  IdParams,
-  ListResponse,
-  MessageOnly,
-  Name,
-  Nullable,
-  PageResponse,
-  PaginationQuery,
-  Timestamp,
-  Uuid,
-  errorResponses,
-} from '../../platform/http/schemas.js';
+import { Abilities, CalendarDate, DataResponse, FreeText, IdParams, ListResponse, MessageOnly, Name, Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
 import { EFFECTIVENESS_LABELS, TOD_LEVELS, TOE_LEVELS } from './effectiveness-matrix.js';
 
 const TAGS = ['controls'];

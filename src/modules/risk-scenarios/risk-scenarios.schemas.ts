@@ -1,16 +1,5 @@
 import { Type } from 'typebox';
-import {
-  DataResponse,
-  FreeText,
-  IdParams,
-  Name,
-  Nullable,
-  PageResponse,
-  PaginationQuery,
-  Timestamp,
-  Uuid,
-  errorResponses,
-} from '../../platform/http/schemas.js';
+import { DataResponse, FreeText, IdParams, Name, Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
 
 export const RiskScenarioView = Type.Object({
   id: Uuid(),

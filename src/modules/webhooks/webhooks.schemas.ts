@@ -1,16 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { EVENT_TYPES } from '../../platform/events/event-types.js';
-import {
-  FreeText,
-  Message,
-  MessageOnly,
-  Nullable,
-  Pagination,
-  PaginationQuery,
-  Timestamp,
-  Uuid,
-  errorResponses,
-} from '../../platform/http/schemas.js';
+import { FreeText, Message, MessageOnly, Nullable, Pagination, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
 
 /** What an endpoint may subscribe to: every event but `webhook.test`, which is sent on request to one endpoint. */
 export const SUBSCRIBABLE_EVENT_TYPES = EVENT_TYPES.filter((type) => type !== 'webhook.test');

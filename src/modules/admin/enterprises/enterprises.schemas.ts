@@ -1,15 +1,5 @@
 import { Type } from 'typebox';
-import {
-  DataResponse,
-  IdParams,
-  Name,
-  Nullable,
-  PageResponse,
-  PaginationQuery,
-  Timestamp,
-  Uuid,
-  errorResponses,
-} from '../../../platform/http/schemas.js';
+import { DataResponse, IdParams, Name, Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../../platform/http/schemas.js';
 import { COUNTRY_CODES } from './country-codes.js';
 import { HealthScoreSchema, HealthStatusSchema } from '../../health/health.schemas.js';
 
