@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { SubscriptionTier } from '../../../config.js';
-import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
-import { writeAudit } from '../../../platform/audit/audit-writer.js';
+import { trailOf } from '../../../platform/audit/audit-events.js';
+import { recordChange } from '../../../platform/audit/record-change.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
@@ -99,9 +99,8 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
         await createRiskScenariosService({ db: trx }).seedStarterCatalogue(enterprise.id);
         // After the catalogue, whose scenarios the library's controls are linked to.
         const library = body.starter_library === true ? await createStarterLibraryService({ db: trx }).seed(enterprise.id, caller.userId) : null;
-        await writeAudit(trx, {
+        await recordChange(trx, caller, {
           enterpriseId: trailOf(caller),
-          ...auditFrom(caller),
           action: 'create',
           entityType: 'enterprise',
           entityId: enterprise.id,
@@ -130,9 +129,8 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
           status: body.status,
           subscription_tier: body.subscription_tier,
         });
-        await writeAudit(trx, {
+        await recordChange(trx, caller, {
           enterpriseId: trailOf(caller),
-          ...auditFrom(caller),
           action: 'update',
           entityType: 'enterprise',
           entityId: enterpriseId,

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
-import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
-import { writeAudit } from '../../../platform/audit/audit-writer.js';
+import { trailOf } from '../../../platform/audit/audit-events.js';
+import { recordChange } from '../../../platform/audit/record-change.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
 import type { Executor } from '../../../platform/db/schema.js';
@@ -39,9 +39,8 @@ export function createEntityRolesService({ db, principals }: EntityRolesServiceD
     kind: keyof typeof ROLE_CHANGES,
   ) {
     const userId = member.user_id;
-    await writeAudit(trx, {
+    await recordChange(trx, caller, {
       enterpriseId: trailOf(caller),
-      ...auditFrom(caller),
       action: 'update',
       entityType: 'user',
       entityId: userId,
