@@ -84,3 +84,25 @@ export function callerFor(
     operation: null,
   };
 }
+
+/** The client admin the demo acts as, and their enterprise: what most steps start from. */
+export function clientAdminOf(context: DemoContext): { clientAdmin: Caller; enterpriseId: string } {
+  return { clientAdmin: need(context.actors.clientAdmin, 'the client admin'), enterpriseId: need(context.enterpriseId, 'the enterprise') };
+}
+
+/**
+ * A demo person as the API would resolve them, with their entity assignments: as their own role, or as the
+ * role named (the assessor who creates a BRA).
+ */
+export function personCaller(context: DemoContext, key: string, enterpriseId: string, role?: Caller['role']): Caller {
+  const entry = need(context.people.get(key), `demo person ${key}`);
+  const caller = callerFor({ userId: entry.userId, email: entry.person.email, fullName: entry.person.fullName }, role ?? (entry.person.role as Caller['role']), enterpriseId);
+  caller.entityAssignments = entry.person.assignments.map((assignment) => {
+    const entity = need(context.legalEntities.get(assignment.legalEntity), `legal entity ${assignment.legalEntity}`);
+    return {
+      legal_entity_id: entity.id,
+      business_unit_id: assignment.businessUnit === undefined ? null : need(entity.businessUnits.get(assignment.businessUnit), assignment.businessUnit),
+    };
+  });
+  return caller;
+}

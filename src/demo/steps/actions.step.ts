@@ -2,7 +2,7 @@ import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import { utcToday } from '../../modules/actions/overdue.js';
 import type { ActionPriority, ActionStatus } from '../../platform/db/tables/actions.js';
 import type { Caller } from '../../platform/auth/principal.js';
-import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
+import { callerFor, need, type DemoContext, type DemoStep, clientAdminOf } from '../demo-context.js';
 
 interface DemoAction {
   action: string;
@@ -47,8 +47,7 @@ function dueDate(days: number): string {
 export const actionsStep: DemoStep = {
   title: 'Mitigation actions',
   async run(context: DemoContext) {
-    const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
-    const enterpriseId = need(context.enterpriseId, 'the enterprise');
+    const { clientAdmin, enterpriseId } = clientAdminOf(context);
     const actions = context.services.actions;
     const links = await braLinks(context, clientAdmin);
     let overdue = 0;

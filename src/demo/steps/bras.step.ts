@@ -1,6 +1,6 @@
 import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import type { Caller } from '../../platform/auth/principal.js';
-import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
+import { need, personCaller, type DemoContext, type DemoStep, clientAdminOf } from '../demo-context.js';
 import { DEMO_ENTERPRISE } from '../demo-data.js';
 
 type Scores = [impact: number, likelihood: number];
@@ -133,16 +133,7 @@ export const DEMO_BRAS: readonly DemoBra[] = [
 
 /** The assessor as the API would resolve them, with their entity assignments. */
 export function assessorCaller(context: DemoContext, key: string, enterpriseId: string): Caller {
-  const entry = need(context.people.get(key), `demo person ${key}`);
-  const caller = callerFor({ userId: entry.userId, email: entry.person.email, fullName: entry.person.fullName }, 'assessor', enterpriseId);
-  caller.entityAssignments = entry.person.assignments.map((assignment) => {
-    const entity = need(context.legalEntities.get(assignment.legalEntity), `legal entity ${assignment.legalEntity}`);
-    return {
-      legal_entity_id: entity.id,
-      business_unit_id: assignment.businessUnit === undefined ? null : need(entity.businessUnits.get(assignment.businessUnit), assignment.businessUnit),
-    };
-  });
-  return caller;
+  return personCaller(context, key, enterpriseId, 'assessor');
 }
 
 /** "… has 6 BRAs: 1 draft, 2 in_progress, …": counted from the statuses the BRAs have, in the states' order. */
@@ -156,8 +147,7 @@ export function braCountNote(statuses: readonly string[]): string {
 export const brasStep: DemoStep = {
   title: 'Business risk assessments in every state',
   async run(context: DemoContext) {
-    const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
-    const enterpriseId = need(context.enterpriseId, 'the enterprise');
+    const { clientAdmin, enterpriseId } = clientAdminOf(context);
     const { bras, content, transitions } = context.services.bras;
     const catalogue = await context.services['risk-scenarios'].list(clientAdmin, { page_size: 100 });
     const scenarioId = (name: string) => need(catalogue.data.find((s) => s.name === name), `catalogue scenario ${name}`).id;

@@ -1,6 +1,6 @@
 import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import { DEMO_ENTERPRISE } from '../demo-data.js';
-import { need, type DemoContext, type DemoStep } from '../demo-context.js';
+import { need, type DemoContext, type DemoStep, clientAdminOf } from '../demo-context.js';
 import { assessorCaller, braCountNote } from './bras.step.js';
 import { addReviewComments } from './review-comments.step.js';
 
@@ -27,8 +27,7 @@ export const DEMO_ROLL_FORWARD = {
 export const continuityStep: DemoStep = {
   title: 'The next period: a BRA rolled forward from its approval',
   async run(context: DemoContext) {
-    const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
-    const enterpriseId = need(context.enterpriseId, 'the enterprise');
+    const { clientAdmin, enterpriseId } = clientAdminOf(context);
     const { bras, content, rollForward, diff } = context.services.bras;
     const all = await bras.list(clientAdmin, { page_size: 100 });
     const source = need(all.data.find((b) => b.name === DEMO_ROLL_FORWARD.from && b.status === 'approved'), `the approved BRA ${DEMO_ROLL_FORWARD.from}`);

@@ -1,5 +1,5 @@
 import { NO_TERMS } from '../../platform/versions/change-terms.js';
-import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
+import { callerFor, need, type DemoContext, type DemoStep, clientAdminOf } from '../demo-context.js';
 
 /**
  * A control-testing cycle: a sub-control tested last quarter is retested with a complete test, so its
@@ -20,8 +20,7 @@ const RETEST = {
 export const controlRetestsStep: DemoStep = {
   title: 'A retest with its history',
   async run(context: DemoContext) {
-    const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
-    const enterpriseId = need(context.enterpriseId, 'the enterprise');
+    const { clientAdmin, enterpriseId } = clientAdminOf(context);
     const { subControls, tests } = context.services.controls;
     const sub = (await subControls.list(clientAdmin, {})).find((candidate) => candidate.name === RETEST.subControl);
     const target = need(sub, `the demo sub-control ${RETEST.subControl}`);

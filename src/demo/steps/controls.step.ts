@@ -1,5 +1,5 @@
 import { NO_TERMS } from '../../platform/versions/change-terms.js';
-import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
+import { callerFor, need, type DemoContext, type DemoStep, clientAdminOf } from '../demo-context.js';
 import { DEMO_CONTROL_LIBRARY } from '../demo-controls.js';
 
 /**
@@ -10,8 +10,7 @@ import { DEMO_CONTROL_LIBRARY } from '../demo-controls.js';
 export const controlsStep: DemoStep = {
   title: 'Control library with test results',
   async run(context: DemoContext) {
-    const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
-    const enterpriseId = need(context.enterpriseId, 'the enterprise');
+    const { clientAdmin, enterpriseId } = clientAdminOf(context);
     const { keyControls, subControls } = context.services.controls;
     const testerOf = (key: string) => {
       const { userId, person } = need(context.people.get(key), `the demo person ${key}`);

@@ -1,5 +1,5 @@
 import { NO_TERMS } from '../../platform/versions/change-terms.js';
-import { need, type DemoContext, type DemoStep } from '../demo-context.js';
+import { need, type DemoContext, type DemoStep, clientAdminOf } from '../demo-context.js';
 import { DEMO_INVITEE } from '../demo-data.js';
 
 /**
@@ -10,8 +10,7 @@ import { DEMO_INVITEE } from '../demo-data.js';
 export const invitationStep: DemoStep = {
   title: 'An invitation by e-mail',
   async run(context: DemoContext) {
-    const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
-    const enterpriseId = need(context.enterpriseId, 'the enterprise');
+    const { clientAdmin, enterpriseId } = clientAdminOf(context);
     const entity = need(context.legalEntities.get(DEMO_INVITEE.legalEntity), `legal entity ${DEMO_INVITEE.legalEntity}`);
     const user = await context.services.admin.users.create(clientAdmin, enterpriseId, {
       email: DEMO_INVITEE.email,

@@ -1,23 +1,10 @@
 import { NO_TERMS } from '../../platform/versions/change-terms.js';
 import type { Caller } from '../../platform/auth/principal.js';
-import { callerFor, need, type DemoContext, type DemoStep } from '../demo-context.js';
+import { need, personCaller, type DemoContext, type DemoStep } from '../demo-context.js';
 
 /** The demo BRA the reviewer's voice is heard on: under review, in the bank the reviewer is assigned to. */
 export const REVIEWED_DEMO_BRA = 'Commercial Lending credit process BRA FY2026';
 
-/** A demo person as the API would resolve them, with their entity assignments. */
-function personCaller(context: DemoContext, key: string, enterpriseId: string): Caller {
-  const entry = need(context.people.get(key), `demo person ${key}`);
-  const caller = callerFor({ userId: entry.userId, email: entry.person.email, fullName: entry.person.fullName }, entry.person.role as Caller['role'], enterpriseId);
-  caller.entityAssignments = entry.person.assignments.map((assignment) => {
-    const entity = need(context.legalEntities.get(assignment.legalEntity), `legal entity ${assignment.legalEntity}`);
-    return {
-      legal_entity_id: entity.id,
-      business_unit_id: assignment.businessUnit === undefined ? null : need(entity.businessUnits.get(assignment.businessUnit), assignment.businessUnit),
-    };
-  });
-  return caller;
-}
 
 /**
  * The review of one BRA (in progress or under review, in the bank): the assessor's note on its first

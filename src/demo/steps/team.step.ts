@@ -1,13 +1,12 @@
 import { NO_TERMS } from '../../platform/versions/change-terms.js';
-import { need, type DemoContext, type DemoStep } from '../demo-context.js';
+import { need, type DemoContext, type DemoStep, clientAdminOf } from '../demo-context.js';
 import { DEMO_MEMBERS } from '../demo-data.js';
 
 /** Assessors and reviewers, added by the client admin, each with their entity assignments (D9.4). */
 export const teamStep: DemoStep = {
   title: 'Assessors and reviewers with their entity assignments',
   async run(context: DemoContext) {
-    const clientAdmin = need(context.actors.clientAdmin, 'the client admin');
-    const enterpriseId = need(context.enterpriseId, 'the enterprise');
+    const { clientAdmin, enterpriseId } = clientAdminOf(context);
     for (const person of DEMO_MEMBERS.filter((member) => member.role === 'assessor' || member.role === 'reviewer')) {
       const user = await context.services.admin.users.create(clientAdmin, enterpriseId, {
         email: person.email,
