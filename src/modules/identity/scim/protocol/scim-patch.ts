@@ -65,32 +65,32 @@ function emailOf(value: unknown): string | undefined {
 const ENTERPRISE_EXTENSION = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:user:';
 const CORE_USER = 'urn:ietf:params:scim:schemas:core:2.0:user:';
 
+/** The attributes kept as text, by their lower-case path: the change they make, their SCIM name (in errors), their longest value. */
+// A Map, not an object: a path such as `constructor` must find nothing.
+const TEXT_ATTRIBUTES = new Map<string, { member: 'userName' | 'displayName' | 'formatted' | 'givenName' | 'familyName'; name: string; maxLength: number }>([
+  ['username', { member: 'userName', name: 'userName', maxLength: 254 }],
+  ['displayname', { member: 'displayName', name: 'displayName', maxLength: 200 }],
+  ['name.formatted', { member: 'formatted', name: 'name.formatted', maxLength: 200 }],
+  ['name.givenname', { member: 'givenName', name: 'name.givenName', maxLength: 100 }],
+  ['name.familyname', { member: 'familyName', name: 'name.familyName', maxLength: 100 }],
+]);
+
 /** One attribute (a path or an object key) set to a value; unknown attributes change nothing. */
 function setUserAttribute(changes: UserChanges, rawPath: string, value: unknown): void {
   let path = rawPath.toLowerCase();
   if (path.startsWith(ENTERPRISE_EXTENSION)) return;
   if (path.startsWith(CORE_USER)) path = path.slice(CORE_USER.length);
+  const text = TEXT_ATTRIBUTES.get(path);
+  if (text !== undefined) {
+    changes[text.member] = stringOf(value, text.name, text.maxLength);
+    return;
+  }
   switch (path) {
-    case 'username':
-      changes.userName = stringOf(value, 'userName', 254);
-      return;
-    case 'displayname':
-      changes.displayName = stringOf(value, 'displayName', 200);
-      return;
     case 'externalid':
       changes.externalId = value === null ? null : stringOf(value, 'externalId', 255);
       return;
     case 'active':
       changes.active = booleanOf(value, 'active');
-      return;
-    case 'name.formatted':
-      changes.formatted = stringOf(value, 'name.formatted', 200);
-      return;
-    case 'name.givenname':
-      changes.givenName = stringOf(value, 'name.givenName', 100);
-      return;
-    case 'name.familyname':
-      changes.familyName = stringOf(value, 'name.familyName', 100);
       return;
     case 'name':
       if (typeof value === 'object' && value !== null) for (const [key, part] of Object.entries(value)) setUserAttribute(changes, `name.${key}`, part);
