@@ -1,6 +1,6 @@
 import type { App } from '../../platform/module.js';
 import { callerOf } from '../../platform/auth/principal.js';
-import { answer, answerMessage, termsOf } from '../../platform/http/conditional/answers.js';
+import { answer, answerMessage, termsOf, created } from '../../platform/http/conditional/answers.js';
 import {
   archiveActionSchema,
   bulkUpdateActionsSchema,
@@ -14,10 +14,8 @@ import type { ActionsService } from './actions.service.js';
 export function registerActionRoutes(api: App, service: ActionsService): void {
   api.get('/mitigation-actions', { schema: listActionsSchema }, async (request) => service.list(callerOf(request), request.query));
 
-  api.post('/mitigation-actions', { schema: createActionSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.create(callerOf(request), request.body, termsOf(request));
-    return reply.code(201).send({ data, message: 'Mitigation action created' });
-  });
+  api.post('/mitigation-actions', { schema: createActionSchema, config: { idempotent: true } }, async (request, reply) =>
+    created(reply, await service.create(callerOf(request), request.body, termsOf(request)), 'Mitigation action created'));
 
   api.patch('/mitigation-actions/:action_id', { schema: updateActionSchema, config: { ifMatch: true } }, async (request) => {
     return answer(request, await service.update(callerOf(request), request.params.action_id, request.body, termsOf(request)), 'Mitigation action updated');

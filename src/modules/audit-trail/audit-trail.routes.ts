@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/principal.js';
-import { termsOf } from '../../platform/http/conditional/answers.js';
+import { termsOf, created } from '../../platform/http/conditional/answers.js';
 import type { App } from '../../platform/module.js';
 import {
   createCheckpointSchema,
@@ -43,8 +43,6 @@ export function registerAuditTrailRoutes(app: App, { trail, checkpoints }: Audit
     checkpoints.list(callerOf(request), request.query),
   );
 
-  api.post('/audit/checkpoints', { schema: createCheckpointSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await checkpoints.create(callerOf(request), termsOf(request));
-    return reply.code(201).send({ data, message: 'Checkpoint signed' });
-  });
+  api.post('/audit/checkpoints', { schema: createCheckpointSchema, config: { idempotent: true } }, async (request, reply) =>
+    created(reply, await checkpoints.create(callerOf(request), termsOf(request)), 'Checkpoint signed'));
 }

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/principal.js';
-import { answer, answerMessage, termsOf } from '../../platform/http/conditional/answers.js';
+import { answer, answerMessage, termsOf, created } from '../../platform/http/conditional/answers.js';
 import type { App } from '../../platform/module.js';
 import {
   archiveKeyControlSchema,
@@ -37,10 +37,8 @@ export function registerControlRoutes(app: App, { keyControls, subControls, test
     keyControls.list(callerOf(request), request.query),
   );
 
-  api.post('/controls/key-controls', { schema: createKeyControlSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await keyControls.create(callerOf(request), request.body, termsOf(request));
-    return reply.code(201).send({ data, message: 'Key control created' });
-  });
+  api.post('/controls/key-controls', { schema: createKeyControlSchema, config: { idempotent: true } }, async (request, reply) =>
+    created(reply, await keyControls.create(callerOf(request), request.body, termsOf(request)), 'Key control created'));
 
   api.patch('/controls/key-controls/:key_control_id', { schema: updateKeyControlSchema, config: { ifMatch: true } }, async (request) =>
     answer(request, await keyControls.update(callerOf(request), request.params.key_control_id, request.body, termsOf(request)), 'Key control updated'),
@@ -55,10 +53,8 @@ export function registerControlRoutes(app: App, { keyControls, subControls, test
     data: await subControls.list(callerOf(request), request.query),
   }));
 
-  api.post('/controls/sub-controls', { schema: createSubControlSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await subControls.create(callerOf(request), request.body, termsOf(request));
-    return reply.code(201).send({ data, message: 'Sub-control created' });
-  });
+  api.post('/controls/sub-controls', { schema: createSubControlSchema, config: { idempotent: true } }, async (request, reply) =>
+    created(reply, await subControls.create(callerOf(request), request.body, termsOf(request)), 'Sub-control created'));
 
   api.get('/controls/sub-controls/:sub_control_id', { schema: getSubControlSchema, config: { etag: true } }, async (request) =>
     answer(request, await subControls.detail(callerOf(request), request.params.sub_control_id), 'Sub-control'),

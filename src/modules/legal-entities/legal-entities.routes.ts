@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../../platform/module.js';
 import { callerOf } from '../../platform/auth/principal.js';
-import { answer, termsOf } from '../../platform/http/conditional/answers.js';
+import { answer, termsOf, created } from '../../platform/http/conditional/answers.js';
 import {
   archiveBusinessUnitSchema,
   archiveLegalEntitySchema,
@@ -25,19 +25,15 @@ export function registerLegalEntityRoutes(app: App, service: LegalEntitiesServic
   api.post(
     '/admin/legal-entities',
     { schema: createLegalEntitySchema, config: { idempotent: true } },
-    async (request, reply) => {
-      const data = await service.create(callerOf(request), request.body, termsOf(request));
-      return reply.code(201).send({ data, message: 'Legal entity created' });
-    },
+    async (request, reply) =>
+      created(reply, await service.create(callerOf(request), request.body, termsOf(request)), 'Legal entity created'),
   );
 
   api.post(
     '/admin/legal-entities/:id/business-units',
     { schema: createBusinessUnitSchema, config: { idempotent: true } },
-    async (request, reply) => {
-      const data = await service.createBusinessUnit(callerOf(request), request.params.id, request.body, termsOf(request));
-      return reply.code(201).send({ data, message: 'Business unit created' });
-    },
+    async (request, reply) =>
+      created(reply, await service.createBusinessUnit(callerOf(request), request.params.id, request.body, termsOf(request)), 'Business unit created'),
   );
 
   api.patch('/legal-entities/:id', { schema: updateLegalEntitySchema, config: { ifMatch: true } }, async (request) =>

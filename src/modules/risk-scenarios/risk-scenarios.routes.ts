@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../../platform/module.js';
 import { callerOf } from '../../platform/auth/principal.js';
-import { answer, termsOf } from '../../platform/http/conditional/answers.js';
+import { answer, termsOf, created } from '../../platform/http/conditional/answers.js';
 import { archiveRiskScenarioSchema, createRiskScenarioSchema, listRiskScenariosSchema, updateRiskScenarioSchema } from './risk-scenarios.schemas.js';
 import type { RiskScenariosService } from './risk-scenarios.service.js';
 
@@ -17,10 +17,8 @@ export function registerRiskScenarioRoutes(app: App, service: RiskScenariosServi
   api.post(
     '/risk-scenarios',
     { schema: createRiskScenarioSchema, config: { idempotent: true } },
-    async (request, reply) => {
-      const data = await service.add(callerOf(request), request.body, termsOf(request));
-      return reply.code(201).send({ data, message: 'Risk scenario created' });
-    },
+    async (request, reply) =>
+      created(reply, await service.add(callerOf(request), request.body, termsOf(request)), 'Risk scenario created'),
   );
 
   api.patch('/risk-scenarios/:id', { schema: updateRiskScenarioSchema, config: { ifMatch: true } }, async (request) =>

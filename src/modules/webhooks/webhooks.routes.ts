@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/principal.js';
-import { answer, termsOf } from '../../platform/http/conditional/answers.js';
+import { answer, termsOf, created } from '../../platform/http/conditional/answers.js';
 import type { App } from '../../platform/module.js';
 import {
   createWebhookSchema,
@@ -19,10 +19,8 @@ import type { WebhooksService } from './webhooks.service.js';
 export function registerWebhookRoutes(app: App, service: WebhooksService): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  api.post('/webhooks', { schema: createWebhookSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.create(callerOf(request), request.body, termsOf(request));
-    return reply.code(201).send({ data, message: 'Webhook created' });
-  });
+  api.post('/webhooks', { schema: createWebhookSchema, config: { idempotent: true } }, async (request, reply) =>
+    created(reply, await service.create(callerOf(request), request.body, termsOf(request)), 'Webhook created'));
 
   api.get('/webhooks', { schema: listWebhooksSchema }, async (request) => service.list(callerOf(request), request.query));
 
@@ -43,10 +41,8 @@ export function registerWebhookRoutes(app: App, service: WebhooksService): void 
     answer(request, await service.rotateSecret(callerOf(request), request.params.webhook_id, termsOf(request)), 'Secret rotated; the previous one signs too for 24 hours'),
   );
 
-  api.post('/webhooks/:webhook_id/test', { schema: testWebhookSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.sendTest(callerOf(request), request.params.webhook_id, termsOf(request));
-    return reply.code(201).send({ data, message: 'Test event queued' });
-  });
+  api.post('/webhooks/:webhook_id/test', { schema: testWebhookSchema, config: { idempotent: true } }, async (request, reply) =>
+    created(reply, await service.sendTest(callerOf(request), request.params.webhook_id, termsOf(request)), 'Test event queued'));
 
   api.get('/webhooks/:webhook_id/deliveries', { schema: listDeliveriesSchema }, async (request) =>
     service.listDeliveries(callerOf(request), request.params.webhook_id, request.query),

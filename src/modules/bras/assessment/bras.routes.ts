@@ -1,5 +1,5 @@
 import { callerOf } from '../../../platform/auth/principal.js';
-import { answer, termsOf } from '../../../platform/http/conditional/answers.js';
+import { answer, termsOf, created } from '../../../platform/http/conditional/answers.js';
 import type { App } from '../../../platform/module.js';
 import { createBraSchema, getBraSchema, listBrasSchema, updateBraSchema } from './bras.schemas.js';
 import type { BrasService } from './bras.service.js';
@@ -12,10 +12,8 @@ export function registerBraRoutes(api: App, service: BrasService): void {
     return { ...page, message: 'BRAs retrieved' };
   });
 
-  api.post('/bras', { schema: createBraSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.create(callerOf(request), request.body, termsOf(request));
-    return reply.code(201).send({ data, message: 'BRA created' });
-  });
+  api.post('/bras', { schema: createBraSchema, config: { idempotent: true } }, async (request, reply) =>
+    created(reply, await service.create(callerOf(request), request.body, termsOf(request)), 'BRA created'));
 
   api.get('/bras/:bra_id', { schema: getBraSchema, config: { etag: true } }, async (request) =>
     answer(request, await service.get(callerOf(request), request.params.bra_id), 'BRA retrieved'),

@@ -1,5 +1,5 @@
 import { callerOf } from '../../../platform/auth/principal.js';
-import { termsOf } from '../../../platform/http/conditional/answers.js';
+import { termsOf, created } from '../../../platform/http/conditional/answers.js';
 import type { App } from '../../../platform/module.js';
 import { addCommentSchema, listCommentsSchema } from './comments.schemas.js';
 import type { BraCommentsService } from './comments.service.js';
@@ -11,8 +11,6 @@ export function registerBraCommentRoutes(api: App, service: BraCommentsService):
     return { ...page, message: 'Comments retrieved' };
   });
 
-  api.post('/bras/:bra_id/comments', { schema: addCommentSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.add(callerOf(request), request.params.bra_id, request.body, termsOf(request));
-    return reply.code(201).send({ data, message: 'Comment added' });
-  });
+  api.post('/bras/:bra_id/comments', { schema: addCommentSchema, config: { idempotent: true } }, async (request, reply) =>
+    created(reply, await service.add(callerOf(request), request.params.bra_id, request.body, termsOf(request)), 'Comment added'));
 }

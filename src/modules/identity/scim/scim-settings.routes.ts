@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../../platform/auth/principal.js';
-import { answer, termsOf } from '../../../platform/http/conditional/answers.js';
+import { answer, termsOf, created } from '../../../platform/http/conditional/answers.js';
 import type { App } from '../../../platform/module.js';
 import { getScimGroupSchema, issueScimTokenSchema, listScimGroupsSchema, listScimTokensSchema, revokeScimTokenSchema, updateScimGroupSchema } from './scim-settings.schemas.js';
 import type { ScimSettingsService } from './scim-settings.service.js';
@@ -11,10 +11,8 @@ export function registerScimSettingsRoutes(app: App, service: ScimSettingsServic
 
   api.get('/scim/tokens', { schema: listScimTokensSchema }, async (request) => service.listTokens(callerOf(request), request.query));
 
-  api.post('/scim/tokens', { schema: issueScimTokenSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await service.issueToken(callerOf(request), request.body, termsOf(request));
-    return reply.code(201).send({ data, message: 'SCIM token issued: copy it now, it is not shown again' });
-  });
+  api.post('/scim/tokens', { schema: issueScimTokenSchema, config: { idempotent: true } }, async (request, reply) =>
+    created(reply, await service.issueToken(callerOf(request), request.body, termsOf(request)), 'SCIM token issued: copy it now, it is not shown again'));
 
   api.delete('/scim/tokens/:scim_token_id', { schema: revokeScimTokenSchema }, async (request) => ({
     data: await service.revokeToken(callerOf(request), request.params.scim_token_id),

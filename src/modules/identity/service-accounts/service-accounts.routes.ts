@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../../platform/auth/principal.js';
-import { answer, termsOf } from '../../../platform/http/conditional/answers.js';
+import { answer, termsOf, created } from '../../../platform/http/conditional/answers.js';
 import type { App } from '../../../platform/module.js';
 import {
   createServiceAccountSchema,
@@ -20,10 +20,8 @@ import type { TokensService } from './tokens.service.js';
 export function registerServiceAccountRoutes(app: App, accounts: ServiceAccountsService, tokens: TokensService): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  api.post('/service-accounts', { schema: createServiceAccountSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await accounts.create(callerOf(request), request.body, termsOf(request));
-    return reply.code(201).send({ data, message: 'Service account created' });
-  });
+  api.post('/service-accounts', { schema: createServiceAccountSchema, config: { idempotent: true } }, async (request, reply) =>
+    created(reply, await accounts.create(callerOf(request), request.body, termsOf(request)), 'Service account created'));
 
   api.get('/service-accounts', { schema: listServiceAccountsSchema }, async (request) => accounts.list(callerOf(request), request.query));
 
@@ -44,10 +42,8 @@ export function registerServiceAccountRoutes(app: App, accounts: ServiceAccounts
     tokens.list(callerOf(request), request.params.service_account_id, request.query),
   );
 
-  api.post('/service-accounts/:service_account_id/tokens', { schema: issueTokenSchema, config: { idempotent: true } }, async (request, reply) => {
-    const data = await tokens.issue(callerOf(request), request.params.service_account_id, request.body, termsOf(request));
-    return reply.code(201).send({ data, message: 'Token issued: copy it now, it is not shown again' });
-  });
+  api.post('/service-accounts/:service_account_id/tokens', { schema: issueTokenSchema, config: { idempotent: true } }, async (request, reply) =>
+    created(reply, await tokens.issue(callerOf(request), request.params.service_account_id, request.body, termsOf(request)), 'Token issued: copy it now, it is not shown again'));
 
   api.post(
     '/service-accounts/:service_account_id/tokens/:token_id/rotate',

@@ -23,3 +23,8 @@ export function answerMessage(request: FastifyRequest, result: Versioned<unknown
   request.servedState = result.state;
   return { message };
 }
+
+/** A creation's answer: 201 with the record created and its message (typed against the route's 201 schema). */
+export function created<Data, Sent>(reply: { code(statusCode: 201): { send(payload: { data: Data; message: string }): Sent } }, data: Data, message: string): Sent {
+  return reply.code(201).send({ data, message });
+}
