@@ -16,31 +16,28 @@ export type OwnRow<T extends OwnTable, C extends Column<T>> = Pick<Selectable<DB
 // Kysely cannot type a query over a table named by a type parameter; the signatures above carry the types.
 const loose = (db: Executor) => db as unknown as Kysely<any>;
 
-function selectOwn(db: Executor, table: string, enterpriseId: string, id: string, columns: readonly string[]) {
-  return loose(db).selectFrom(table).select(columns).where('enterprise_id', '=', enterpriseId).where('id', '=', id);
-}
+const selectOwn = (db: Executor, table: string, enterpriseId: string, id: string, columns: readonly string[]) =>
+  loose(db).selectFrom(table).select(columns).where('enterprise_id', '=', enterpriseId).where('id', '=', id);
 
-/** The record with the columns named, or undefined when the enterprise has none of that id. */
+/**
+ * The record with the columns named, or undefined when the enterprise has none of that id. `lock`: under its
+ * row lock for the rest of the transaction, so concurrent changes apply one after another.
+ */
 export async function findOwnRow<T extends OwnTable, C extends Column<T>>(
   db: Executor,
   table: T,
   enterpriseId: string,
   id: string,
   columns: readonly C[],
+  lock = false,
 ): Promise<OwnRow<T, C> | undefined> {
-  return (await selectOwn(db, table, enterpriseId, id, columns).executeTakeFirst()) as OwnRow<T, C> | undefined;
+  const query = selectOwn(db, table, enterpriseId, id, columns);
+  return (await (lock ? query.forUpdate() : query).executeTakeFirst()) as OwnRow<T, C> | undefined;
 }
 
-/** The record under its row lock for the rest of the transaction, so concurrent changes apply one after another. */
-export async function lockOwnRow<T extends OwnTable, C extends Column<T>>(
-  db: Executor,
-  table: T,
-  enterpriseId: string,
-  id: string,
-  columns: readonly C[],
-): Promise<OwnRow<T, C> | undefined> {
-  return (await selectOwn(db, table, enterpriseId, id, columns).forUpdate().executeTakeFirst()) as OwnRow<T, C> | undefined;
-}
+/** The record under its row lock (findOwnRow, locked). */
+export const lockOwnRow = <T extends OwnTable, C extends Column<T>>(db: Executor, table: T, enterpriseId: string, id: string, columns: readonly C[]) =>
+  findOwnRow(db, table, enterpriseId, id, columns, true);
 
 /**
  * Sets the values given on the record (a change, or an archive: whatever columns the table archives with)

@@ -5,6 +5,18 @@ export type TestOfDesign = 'A' | 'B' | 'C' | 'D' | 'E';
 export type TestOfEffectiveness = '1' | '2' | '3' | '4' | '5';
 export type TotalEffectiveness = 'Highly Effective' | 'Effective' | 'Moderately Effective' | 'Less Effective' | 'Not Effective';
 
+/** A sub-control's test result: the sub-control's current one, and each recorded test's. */
+interface TestResultColumns {
+  tod: TestOfDesign | null;
+  toe: TestOfEffectiveness | null;
+  total_effectiveness: TotalEffectiveness | null;
+  testing_date: string | null;
+  tested_by: string | null;
+  evidence_notes: string | null;
+  tod_justification: string | null;
+  toe_justification: string | null;
+}
+
 export interface KeyControlsTable {
   id: Generated<string>;
   enterprise_id: string;
@@ -19,20 +31,12 @@ export interface KeyControlsTable {
   row_version: Generated<number>;
 }
 
-export interface SubControlsTable {
+export interface SubControlsTable extends TestResultColumns {
   id: Generated<string>;
   enterprise_id: string;
   key_control_id: string;
   name: string;
   description: string | null;
-  tod: TestOfDesign | null;
-  toe: TestOfEffectiveness | null;
-  total_effectiveness: TotalEffectiveness | null;
-  testing_date: string | null;
-  tested_by: string | null;
-  evidence_notes: string | null;
-  tod_justification: string | null;
-  toe_justification: string | null;
   archived: Generated<boolean>;
   archived_at: Date | null;
   created_by: string | null;
@@ -50,19 +54,11 @@ export interface SubControlsTable {
 export type TestRecordSource = 'baseline' | 'create' | 'import' | 'test' | 'update';
 
 /** One recorded test of a sub-control: the state it left, appended and never changed. */
-export interface SubControlTestsTable {
+export interface SubControlTestsTable extends TestResultColumns {
   id: Generated<string>;
   enterprise_id: string;
   sub_control_id: string;
   source: TestRecordSource;
-  tod: TestOfDesign | null;
-  toe: TestOfEffectiveness | null;
-  total_effectiveness: TotalEffectiveness | null;
-  testing_date: string | null;
-  tested_by: string | null;
-  evidence_notes: string | null;
-  tod_justification: string | null;
-  toe_justification: string | null;
   recorded_by: string | null;
   recorded_at: Generated<Date>;
 }
