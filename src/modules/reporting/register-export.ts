@@ -1,9 +1,9 @@
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import { csvRow, formulaSafe } from '../../platform/export/csv-cell.js';
 import { cursorBatches } from '../../platform/export/cursor.js';
-import { xlsxSheetStream } from '../../platform/export/xlsx-stream.js';
+import { xlsxDownload } from '../../platform/export/xlsx-stream.js';
 import { toRegisterCells } from './register.presenter.js';
 import type { RegisterRow } from './register.repository.js';
 import { REGISTER_COLUMNS } from './register.schemas.js';
@@ -41,31 +41,14 @@ function csvStream(db: Kysely<DB>, query: CompiledQuery, onError: (error: unknow
 }
 
 /**
- * XLSX with exceljs's streaming writer (`xlsxSheetStream`): each row is committed (written and dropped) as
+ * XLSX with exceljs's streaming writer (`xlsxDownload`): each row is committed (written and dropped) as
  * it comes, no shared string table, and the next batch is fetched only once the sheet's XML written so far
  * has moved on towards the download. Memory stays flat whatever the number of rows; a client that goes
  * away ends the loop, which rolls the cursor back at once.
  */
 function xlsxStream(db: Kysely<DB>, query: CompiledQuery, onError: (error: unknown) => void): Readable {
-  const out = new PassThrough({ highWaterMark: 64 * 1024 });
-  const sheet = xlsxSheetStream(out, 'Risk register');
   const text = (cell: string | number | boolean | null) => (typeof cell === 'string' ? formulaSafe(cell) : cell);
-  (async () => {
-    sheet.addRow(REGISTER_COLUMNS);
-    for await (const rows of cursorBatches<RegisterRow>(db, query, BATCH)) {
-      for (const row of rows) sheet.addRow(toRegisterCells(row).map(text));
-      rows.length = 0;
-      await sheet.room();
-      if (sheet.failure) throw sheet.failure;
-      if (sheet.gone) return;
-    }
-    await sheet.finish();
-  })().catch((error: unknown) => {
-    if (sheet.gone && sheet.failure === undefined) return; // the client closed the download: nobody to tell
-    onError(error);
-    out.destroy(error instanceof Error ? error : new Error(String(error)));
-  });
-  return out;
+  return xlsxDownload('Risk register', REGISTER_COLUMNS, cursorBatches<RegisterRow>(db, query, BATCH), (row) => toRegisterCells(row).map(text), onError);
 }
 
 export function streamRegister(db: Kysely<DB>, query: CompiledQuery, format: RegisterFormat, onError: (error: unknown) => void): Readable {

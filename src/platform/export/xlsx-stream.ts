@@ -1,4 +1,4 @@
-import { Transform, type TransformCallback, type Writable } from 'node:stream';
+import { PassThrough, Transform, type Readable, type TransformCallback, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 
 /**
@@ -155,4 +155,37 @@ export function xlsxSheetStream(out: Writable, sheetName: string): XlsxSheetStre
       await workbook.commit();
     },
   };
+}
+
+/**
+ * A download of one sheet from batches of rows: the header row, then each row committed as it comes, and
+ * the next batch fetched only once the XML written so far has moved on towards the download, so memory stays
+ * flat however many rows. Each batch is emptied once written, so its rows can go. A failure half-way is told
+ * to `onError` and destroys the download; a client that closes the download ends the loop quietly.
+ */
+export function xlsxDownload<Row>(
+  sheetName: string,
+  header: readonly Cell[],
+  batches: AsyncIterable<Row[]>,
+  cellsOf: (row: Row) => readonly Cell[],
+  onError: (error: unknown) => void,
+): Readable {
+  const out = new PassThrough({ highWaterMark: 64 * 1024 });
+  const sheet = xlsxSheetStream(out, sheetName);
+  void (async () => {
+    sheet.addRow([...header]);
+    for await (const rows of batches) {
+      for (const row of rows) sheet.addRow(cellsOf(row));
+      rows.length = 0;
+      await sheet.room();
+      if (sheet.failure) throw sheet.failure;
+      if (sheet.gone) return;
+    }
+    await sheet.finish();
+  })().catch((error: unknown) => {
+    if (sheet.gone && sheet.failure === undefined) return; // the client closed the download: nobody to tell
+    onError(error);
+    out.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return out;
 }

@@ -1,9 +1,9 @@
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { requireControlsReader } from '../controls.policy.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import { cursorBatches } from '../../../platform/export/cursor.js';
-import { xlsxSheetStream } from '../../../platform/export/xlsx-stream.js';
+import { xlsxDownload } from '../../../platform/export/xlsx-stream.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 import { LIBRARY_COLUMNS, encodeCell, libraryCsvHeader, libraryCsvRow, type LibraryRecord } from './library-file.js';
 import { libraryExportQuery } from './library.repository.js';
@@ -25,30 +25,14 @@ function csvStream(batches: AsyncIterable<LibraryRecord[]>): Readable {
 }
 
 /**
- * XLSX through the platform's streaming sheet (`xlsxSheetStream`): each row is committed as it comes from
+ * XLSX through the platform's streaming sheet (`xlsxDownload`): each row is committed as it comes from
  * the cursor, every cell a string cell encoded as in the CSV (so the file survives a round trip through a
  * spreadsheet), and the next batch is fetched only once the XML written so far has moved on towards the
  * download, so memory stays flat however large the library. A failure half-way destroys the response stream;
  * a client that closes the download ends the loop quietly.
  */
 function xlsxStream(batches: AsyncIterable<LibraryRecord[]>, onError: (error: unknown) => void): Readable {
-  const out = new PassThrough({ highWaterMark: 64 * 1024 });
-  const sheet = xlsxSheetStream(out, 'Control library');
-  void (async () => {
-    sheet.addRow([...LIBRARY_COLUMNS]);
-    for await (const rows of batches) {
-      for (const record of rows) sheet.addRow(LIBRARY_COLUMNS.map((column) => encodeCell(record[column])));
-      await sheet.room();
-      if (sheet.failure) throw sheet.failure;
-      if (sheet.gone) return;
-    }
-    await sheet.finish();
-  })().catch((error: unknown) => {
-    if (sheet.gone && sheet.failure === undefined) return; // the client closed the download: nobody to tell
-    onError(error);
-    out.destroy(error instanceof Error ? error : new Error(String(error)));
-  });
-  return out;
+  return xlsxDownload('Control library', LIBRARY_COLUMNS, batches, (record) => LIBRARY_COLUMNS.map((column) => encodeCell(record[column])), onError);
 }
 
 /**
