@@ -12,6 +12,9 @@ import { actionScope } from './actions.policy.js';
  * BRAs and links are looked up through the BRA module's repositories.
  */
 
+/** The action's own fields, which both the answers and the bulk change's lock read. */
+const ACTION_FIELDS = ['a.id', 'a.action', 'a.owner', 'a.status', 'a.priority', 'a.action_type', 'a.due_date'] as const;
+
 export interface ActionFilter {
   braId?: string | undefined;
   status?: ActionStatus | undefined;
@@ -53,13 +56,7 @@ function withView<Q extends ReturnType<typeof scoped>>(query: Q) {
     )
     .leftJoin('risk_scenarios as rs', (join) => join.onRef('rs.enterprise_id', '=', 'l.enterprise_id').onRef('rs.id', '=', 'l.risk_scenario_id'))
     .select([
-      'a.id',
-      'a.action',
-      'a.owner',
-      'a.status',
-      'a.priority',
-      'a.action_type',
-      'a.due_date',
+      ...ACTION_FIELDS,
       'a.bra_id',
       'a.bra_risk_scenario_id',
       'a.archived',
@@ -113,13 +110,7 @@ export async function lockActions(db: Executor, enterpriseId: string, caller: Pr
   return scoped(db, enterpriseId)
     .where('a.id', 'in', ids)
     .select([
-      'a.id',
-      'a.action',
-      'a.owner',
-      'a.status',
-      'a.priority',
-      'a.action_type',
-      'a.due_date',
+      ...ACTION_FIELDS,
       'a.archived',
       'a.row_version',
       actionScope(caller).as('in_scope'),
