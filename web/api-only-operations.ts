@@ -16,6 +16,7 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
   { operation: 'GET /health', reason: "The readiness probe of load balancers and orchestrators; a person reads the service's state on the platform screens." },
   { operation: 'GET /auth/v1/.well-known/jwks.json', reason: "The signing keys for services that verify our access tokens themselves; no person reads a key set." },
   { operation: 'GET /auth/v1/jwks', reason: "The same key set at the path older Supabase clients ask for; for token verifiers, not people." },
+  { operation: 'POST /auth/v1/verify', reason: "Supabase's verifyOtp: a token_hash exchanged for a session by clients that build their own link page; the console follows the mail's link (GET /auth/v1/verify), which signs the person in." },
   { operation: 'GET /auth/v1/verify', reason: "Opened by the link in an invitation or recovery mail (a browser navigation the provider redirects to the console's set-password screen), never called by console code." },
   { operation: 'PUT /auth/v1/admin/users/{user_id}', reason: "The provider's admin operation for back-end tools holding the service role key; people are administered through the enterprise member screens." },
   { operation: 'GET /api/v1/bras/{bra_id}/scenarios', reason: "The BRA's scenarios as a list of their own for integrations; the console reads them inside the BRA answer, one request instead of four." },
@@ -24,10 +25,6 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
 ];
 
 export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
-  { operation: 'POST /auth/v1/verify', reason: "No screen yet: Console, second pass, issue 46 (joining and recovering)." },
-  { operation: 'GET /auth/v1/user', reason: "No screen yet: Console, second pass, issue 46 (joining and recovering)." },
-  { operation: 'PUT /auth/v1/user', reason: "No screen yet: Console, second pass, issue 46 (joining and recovering)." },
-  { operation: 'POST /auth/v1/recover', reason: "No screen yet: Console, second pass, issue 46 (joining and recovering)." },
   { operation: 'POST /api/v1/admin/legal-entities', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
   { operation: 'POST /api/v1/admin/legal-entities/{id}/business-units', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
   { operation: 'PATCH /api/v1/legal-entities/{id}', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },

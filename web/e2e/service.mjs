@@ -60,6 +60,8 @@ export async function startService() {
   return {
     baseUrl,
     people,
+    /** Where the service keeps its data: the mails it sends without an SMTP server are `.eml` files under mail/. */
+    dataDir,
     async stop() {
       child.kill('SIGTERM');
       if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));

@@ -9,6 +9,16 @@ import { BrowserRouter } from 'react-router';
 import { App } from './app/app';
 import { queryClient } from './app/query-client';
 import { contrastVariables, theme } from './app/theme';
+import { toSession } from './features/auth/api';
+import { takeMailLink } from './features/auth/mail-link';
+import { setSession } from './lib/session';
+
+// An invitation or recovery link lands here with its session in the address's fragment: kept, and taken out
+// of the address before anything renders.
+takeMailLink(window.location, window.history, window.sessionStorage, (link) => {
+  queryClient.clear();
+  setSession(toSession({ access_token: link.accessToken, refresh_token: link.refreshToken, expires_in: link.expiresIn }));
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1923,7 +1923,7 @@ export interface paths {
         /** The user of the access token */
         get: operations["auth.user"];
         /**
-         * Set your password (updateUser)
+         * Set your password, or your name (updateUser)
          * @description The signed-in user sets a new password, typically right after following an invitation or recovery link. Every other session of the user ends; this one stays. Passwords have at least 8 characters. E-mail changes are not offered here.
          */
         put: operations["auth.user.update"];
@@ -25783,12 +25783,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "password": "a-new-long-passphrase"
-                 *     }
-                 */
                 "application/json": {
+                    /** @description Supabase's user metadata: the name (sent alone, without a password) */
+                    data?: {
+                        /** @description Your name as others see it, 1 to 200 characters once trimmed */
+                        full_name?: string;
+                    };
                     /** @description Refused: an administrator changes e-mail addresses */
                     email?: string;
                     /** @description At least 8 characters */

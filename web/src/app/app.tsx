@@ -5,6 +5,9 @@ import { ErrorDisplay } from '../components/error-display';
 import { Loading } from '../components/page-states';
 import { exchangeRefreshToken } from '../features/auth/api';
 import { SignInScreen } from '../features/auth/sign-in-screen';
+import { LinkRefusedScreen } from '../features/auth/link-refused-screen';
+import { pendingMailLink, settleMailLink } from '../features/auth/mail-link';
+import { SetPasswordScreen } from '../features/auth/set-password-screen';
 import { useMe } from '../features/me/api';
 import { CallerContext } from '../features/me/caller-context';
 import { getSession, subscribe, useRefresher } from '../lib/session';
@@ -49,7 +52,15 @@ function NoAccess() {
 export function App() {
   const signedIn = useSignedIn();
   const me = useMe(signedIn);
+  const [mailLink, setMailLink] = useState(() => pendingMailLink(window.sessionStorage));
+  const settle = () => {
+    settleMailLink(window.sessionStorage);
+    setMailLink(null);
+  };
+  if (mailLink?.kind === 'refused') return <LinkRefusedScreen description={mailLink.description} onContinue={settle} />;
   if (!signedIn) return <SignInScreen />;
+  // Signed in by an invitation or recovery link: the password first, then the console.
+  if (mailLink?.kind === 'session') return <SetPasswordScreen purpose={mailLink.purpose} onDone={settle} />;
   if (me.error) {
     return (
       <Center p="xl">

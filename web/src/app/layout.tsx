@@ -31,6 +31,9 @@ export function Layout({ children }: { children: ReactNode }) {
               {caller.full_name} · {ROLE_NAMES[caller.role]}
               {caller.enterprise_name ? ` · ${caller.enterprise_name}` : ''}
             </Text>
+            <Button component={RouterLink} to="/profile" variant="subtle" size="xs">
+              Profile
+            </Button>
             <Button variant="default" size="xs" onClick={() => signOut.mutate()} loading={signOut.isPending}>
               Sign out
             </Button>

@@ -8,7 +8,7 @@ import { hashOneTimeToken } from '../credentials.js';
 import { findOneTimeTokenForUse, markOneTimeTokenUsed, revokeOneTimeTokens, type OneTimeKind } from '../one-time-tokens.repository.js';
 import { isAllowedRedirect } from './redirects.js';
 import { revokeUserSessions } from '../sessions.repository.js';
-import { setPasswordHash } from '../users.repository.js';
+import { setPasswordHash, updateProfile } from '../users.repository.js';
 import { invalidRequest, otpExpired, redirectNotAllowed, weakPassword } from './provider.errors.js';
 import { presentUser, type ProviderUserView, type TokenResponseView } from './provider.presenter.js';
 import * as repo from './provider.repository.js';
@@ -19,7 +19,7 @@ export const ONE_TIME_TYPES = ['invite', 'recovery'] as const;
 export const MIN_PASSWORD_LENGTH = 8;
 
 export interface OneTimeLinksDeps extends TokenGrantsDeps {
-  principals: Pick<PrincipalResolver, 'invalidateSession'>;
+  principals: Pick<PrincipalResolver, 'invalidateSession' | 'invalidateUser'>;
   /** For work done after the answer (a recovery request's lookup and queueing). */
   log: Pick<FastifyBaseLogger, 'error'>;
   redirectUrls: readonly string[];
@@ -107,16 +107,42 @@ export function createOneTimeLinks(
   /**
    * PUT /user: the signed-in user sets a new password (after an invitation or a recovery link, or at
    * will). Every other session of the user ends, as with the admin call; this one stays signed in.
+   * `data.full_name` (Supabase's user metadata) renames them, audited as an update of the user.
    */
   async function updateUser(
     authorization: string | undefined,
-    body: { password?: string; email?: string; phone?: string },
+    body: { password?: string; email?: string; phone?: string; data?: { full_name?: string } },
     origin: RequestOrigin,
   ): Promise<ProviderUserView> {
     const principal = await authenticate(authorization, origin);
     if (body.email !== undefined || body.phone !== undefined) {
-      throw invalidRequest('Only the password can be changed here; an administrator changes e-mail addresses');
+      throw invalidRequest('Only the password and the name can be changed here; an administrator changes e-mail addresses');
     }
+    const fullName = body.data?.full_name?.trim();
+    if (fullName !== undefined && (fullName.length === 0 || fullName.length > 200)) throw invalidRequest('data.full_name must have 1 to 200 characters');
+    if (fullName !== undefined && body.password === undefined) {
+      return inTransaction(db, async ({ trx, onCommit }) => {
+        const before = (await repo.findAccountById(trx, principal.userId)) as repo.AccountRow;
+        if (before.full_name !== fullName) {
+          await updateProfile(trx, principal.userId, { full_name: fullName }, new Date());
+          await writeAudit(trx, {
+            enterpriseId: trailOf(principal),
+            actor: { userId: principal.userId, email: principal.email, fullName: principal.fullName },
+            action: 'update',
+            entityType: 'user',
+            entityId: principal.userId,
+            details: { change: 'renamed', changes: { full_name: { from: before.full_name, to: fullName } } },
+            ip: origin.ip,
+            userAgent: origin.userAgent,
+            operation: origin.operation,
+          });
+          // The cached principal carries the name the audit trail records: the next request reads it anew.
+          onCommit(() => deps.principals.invalidateUser(principal.userId));
+        }
+        return presentUser((await repo.findAccountById(trx, principal.userId)) as repo.AccountRow);
+      });
+    }
+    if (fullName !== undefined) throw invalidRequest('Change the password and the name in separate requests');
     if (body.password === undefined) {
       const account = (await repo.findAccountById(db, principal.userId)) as repo.AccountRow;
       return presentUser(account);

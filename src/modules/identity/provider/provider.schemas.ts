@@ -224,7 +224,7 @@ export const recoverSchema = {
 };
 
 export const updateUserSchema = {
-  summary: 'Set your password (updateUser)',
+  summary: 'Set your password, or your name (updateUser)',
   description:
     'The signed-in user sets a new password, typically right after following an invitation or recovery link. Every other ' +
     'session of the user ends; this one stays. Passwords have at least 8 characters. E-mail changes are not offered here.',
@@ -236,8 +236,14 @@ export const updateUserSchema = {
       password: Type.Optional(Type.String({ maxLength: MAX_PASSWORD_LENGTH, description: 'At least 8 characters' })),
       email: Type.Optional(Type.String({ maxLength: MAX_EMAIL_LENGTH, description: 'Refused: an administrator changes e-mail addresses' })),
       phone: Type.Optional(Type.String({ maxLength: 64, description: 'Refused' })),
+      data: Type.Optional(
+        Type.Object(
+          { full_name: Type.Optional(Type.String({ maxLength: 1000, description: 'Your name as others see it, 1 to 200 characters once trimmed' })) },
+          { description: "Supabase's user metadata: the name (sent alone, without a password)" },
+        ),
+      ),
     },
-    { examples: [{ password: 'a-new-long-passphrase' }] },
+    { examples: [{ password: 'a-new-long-passphrase' }, { data: { full_name: 'Alex Morgan' } }] },
   ),
   response: {
     200: { ...ProviderUser, description: 'The user' },

@@ -1,6 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api-client';
-import { anonKey, getSession, setSession, type Session } from '../../lib/session';
+import { accessToken, anonKey, getSession, setSession, type Session } from '../../lib/session';
 import { queryClient } from '../../app/query-client';
 
 function toSession(answer: { access_token: string; refresh_token: string; expires_in: number }): Session {
@@ -50,3 +50,47 @@ export function useSignOut() {
     },
   });
 }
+
+/** The provider's calls as the signed-in user: its anon key and this session's access token. */
+async function asSignedIn() {
+  return { apikey: anonKey(), authorization: `Bearer ${(await accessToken()) ?? ''}` };
+}
+
+/** A new password for the signed-in user (after a mail link, or on the profile): the provider ends their other sessions. */
+export function useSetPassword() {
+  return useMutation({
+    mutationFn: async (password: string) => unwrap(api.PUT('/auth/v1/user', { headers: await asSignedIn(), body: { password } })),
+  });
+}
+
+/** A recovery mail for an address: the provider answers the same whether or not the address has an account. */
+export function useRecoverPassword() {
+  return useMutation({
+    mutationFn: async (email: string) => unwrap(api.POST('/auth/v1/recover', { headers: { apikey: anonKey() }, body: { email } })),
+  });
+}
+
+/** A new name for the signed-in user (the provider's `data.full_name`); /me is read again. */
+export function useRename() {
+  return useMutation({
+    mutationFn: async (fullName: string) => unwrap(api.PUT('/auth/v1/user', { headers: await asSignedIn(), body: { data: { full_name: fullName } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['me'] }),
+  });
+}
+
+/** Signs out every other session of the user (other browsers, other devices); this one stays. */
+export function useSignOutOthers() {
+  return useMutation({
+    mutationFn: async () => {
+      const answer = await api.POST('/auth/v1/logout', { params: { query: { scope: 'others' } }, headers: await asSignedIn() });
+      if (!answer.response.ok) throw new Error('The other sessions could not be ended; try again.');
+    },
+  });
+}
+
+/** The account as the provider knows it (last sign-in included), for the profile. */
+export function useProviderUser() {
+  return useQuery({ queryKey: ['me', 'provider-user'], queryFn: async () => unwrap(api.GET('/auth/v1/user', { headers: await asSignedIn() })) });
+}
+
+export { toSession };
