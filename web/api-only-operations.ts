@@ -25,18 +25,6 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
 ];
 
 export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
-  { operation: 'POST /api/v1/admin/legal-entities', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
-  { operation: 'POST /api/v1/admin/legal-entities/{id}/business-units', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
-  { operation: 'PATCH /api/v1/legal-entities/{id}', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
-  { operation: 'POST /api/v1/legal-entities/{id}/archive', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
-  { operation: 'PATCH /api/v1/business-units/{id}', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
-  { operation: 'POST /api/v1/business-units/{id}/archive', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
-  { operation: 'POST /api/v1/risk-scenarios', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
-  { operation: 'PATCH /api/v1/risk-scenarios/{id}', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
-  { operation: 'POST /api/v1/risk-scenarios/{id}/archive', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
-  { operation: 'GET /api/v1/controls/export', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
-  { operation: 'POST /api/v1/controls/import', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
-  { operation: 'POST /api/v1/controls/starter-library', reason: "No screen yet: Console, second pass, issue 46 (organisation)." },
   { operation: 'GET /api/v1/admin/users/{user_id}/entity-roles', reason: "No screen yet: Console, second pass, issue 46 (people)." },
   { operation: 'DELETE /api/v1/admin/users/{user_id}/entity-roles/{role_id}', reason: "No screen yet: Console, second pass, issue 46 (people)." },
   { operation: 'PATCH /api/v1/bras/{bra_id}', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },

@@ -26,6 +26,7 @@ export const SCREENS: ScreenRoute[] = [
   { path: '/actions', label: 'Mitigation actions', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/actions/actions-screen'), 'ActionsScreen') },
   { path: '/risk-appetite', label: 'Risk appetite', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/governance/risk-appetite-screen'), 'RiskAppetiteScreen') },
   { path: '/audit', label: 'Audit trail', visible: (me) => me.abilities.read_audit_trail, screen: named(() => import('../features/audit-trail/audit-screen'), 'AuditScreen') },
+  { path: '/organisation', label: 'Organisation', visible: (me) => me.abilities.manage_organisation, screen: named(() => import('../features/organisation/organisation-screen'), 'OrganisationScreen') },
   { path: '/admin/users', label: 'Users', visible: (me) => me.abilities.administer_members, screen: named(() => import('../features/admin/users-screen'), 'UsersScreen') },
   { path: '/admin/enterprises', label: 'Enterprises', visible: (me) => me.abilities.administer_platform, screen: named(() => import('../features/admin/enterprises-screen'), 'EnterprisesScreen') },
   { path: '/admin/alerts', label: 'System alerts', visible: (me) => me.abilities.administer_platform, screen: named(() => import('../features/admin/alerts-screen'), 'AlertsScreen') },
