@@ -234,6 +234,6 @@ export const changeRoleSchema = {
         },
       ],
     },
-    ...errorResponses([404, 409]),
+    ...errorResponses([404, 409, 422]),
   },
 };
