@@ -65,4 +65,15 @@ describe('what the users screen offers for one member (D5)', () => {
     draw('admin', member({ invitation: null }));
     expect(buttons()).toEqual(['Deactivate']);
   });
+
+  it('a resend for an expired invitation', () => {
+    draw('admin', member({ invitation: { ...invitation, expires_at: '2020-01-01T00:00:00.000Z' } }));
+    expect(buttons()).toEqual(['Resend invitation', 'Deactivate']);
+  });
+
+  it('nothing on one\'s own membership, and the reason in words', () => {
+    draw('admin', member({ user_id: 'me', role: 'admin' }));
+    expect(buttons()).toEqual([]);
+    expect(screen.getByTestId('own-membership').textContent).toMatch(/This is you/);
+  });
 });
