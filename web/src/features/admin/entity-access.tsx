@@ -105,8 +105,8 @@ export function EntityAccess({ enterpriseId, user }: { enterpriseId: string; use
       <Group gap={4} wrap="wrap">
         {names.length === 0 ? <Text size="sm" c="dimmed">None</Text> : names.map((name) => <Badge key={name} variant="outline" color="gray" tt="none" style={WHOLE_BADGE}>{name}</Badge>)}
         {caller.abilities.administer_members && user.active && (
-          <Button size="compact-xs" variant="subtle" onClick={open} aria-label={`Entity access of ${user.full_name}`}>
-            {editable ? 'Manage' : 'View'}
+          <Button size="compact-xs" variant="subtle" onClick={open} aria-label={`${editable ? 'Manage access' : 'View access'} of ${user.full_name}`}>
+            {editable ? 'Manage access' : 'View access'}
           </Button>
         )}
       </Group>

@@ -34,6 +34,7 @@ export function MemberActions({ user, calls }: { user: EnterpriseUser; calls: Me
         <ConfirmButton
           label="Reactivate"
           color="blue"
+          confirmColor="blue.9"
           aria-label={`Reactivate ${user.full_name}`}
           title={`Reactivate ${user.full_name}?`}
           onConfirm={() => calls.reactivate(user)}

@@ -50,7 +50,7 @@ function AddUserForm({ enterpriseId }: { enterpriseId: string }) {
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <TextInput label="E-mail" type="email" required {...form.getInputProps('email')} error={err('email')} />
           <TextInput label="Full name" required {...form.getInputProps('full_name')} error={err('full_name')} />
-          <Select label="Role" data={roles} allowDeselect={false} {...form.getInputProps('role')} error={err('role')} />
+          <NativeSelect label="Role" data={roles} {...form.getInputProps('role')} error={err('role')} />
         </SimpleGrid>
         <ErrorDisplay error={add.error} title="The user was not added" />
         {add.data && (
