@@ -3,22 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { EnterpriseUser } from '../src/features/admin/api';
 import { joinState } from '../src/features/admin/invitation-status';
 import { MemberRole } from '../src/features/admin/member-role';
-import { CallerContext, type Me } from '../src/features/me/caller-context';
-import { renderWithTheme } from './render';
+import type { Me } from '../src/features/me/caller-context';
+import { drawAs, invitation, member } from './members';
 
-type Invitation = NonNullable<EnterpriseUser['invitation']>;
-const invitation: Invitation = { sent_at: '2026-11-27T09:00:00.000Z', expires_at: '2026-12-04T09:00:00.000Z', accepted_at: null, delivery_status: 'sent', delivery_attempts: 1, delivery_error: null, delivered_at: '2026-11-27T09:00:05.000Z' };
-
-function member(patch: Partial<EnterpriseUser>): EnterpriseUser {
-  return { id: 'm1', user_id: 'u1', email: 'dana@example.com', full_name: 'Dana Lee', role: 'assessor', created_at: '2026-11-27T09:00:00.000Z', active: true, deactivated_at: null, entity_assignments: [], invitation, ...patch } as EnterpriseUser;
-}
+type Invitation = NonNullable<EnterpriseUser["invitation"]>;
 
 function draw(role: Me['role'], user: EnterpriseUser) {
-  renderWithTheme(
-    <CallerContext.Provider value={{ role, user_id: 'me' } as Me}>
-      <MemberRole user={user} pending={false} onChange={() => undefined} />
-    </CallerContext.Provider>,
-  );
+  drawAs(role, <MemberRole user={user} pending={false} onChange={() => undefined} />);
 }
 
 const choices = () => screen.queryAllByRole('option').map((option) => option.textContent);
