@@ -8,7 +8,7 @@ import type { PrincipalResolver } from '../../../platform/auth/principal-resolve
 import type { DB, Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
-import { representationState, versioned, type Versioned } from '../../../platform/versions/resource-state.js';
+import { versionState, versioned, type Versioned } from '../../../platform/versions/resource-state.js';
 import { invalidState, notFound } from '../../../platform/errors/app-error.js';
 import type { Platform } from '../../../platform/module.js';
 import { createIdentityService } from '../../identity/identity.service.js';
@@ -80,14 +80,14 @@ function presentMember(row: MemberView): Static<typeof EnterpriseUser> {
 }
 
 /**
- * A member's representation and its state (decisions.md, "One state, one tag"): the membership's version
- * and a digest of what the answer shows, which also carries the invitation, sign-in and entity access.
+ * A member as the answer to a change shows them, with the membership's version as its state: what If-Match
+ * names is the membership (its role and activity). The answer also shows the invitation, sign-in and entity
+ * access, which change through their own operations and have no read of their own to be conditional on.
  */
 async function memberState(db: Executor, enterpriseId: string, userId: string, version: number): Promise<Versioned<Static<typeof EnterpriseUser>>> {
   const row = await findMemberView(db, enterpriseId, userId);
   if (row === undefined) throw notFound('User');
-  const data = presentMember(row);
-  return versioned(data, representationState(version, data));
+  return versioned(presentMember(row), versionState(version));
 }
 
 /** Every change of a member is an entry on the user, in the change's transaction (the caller's trail). */
@@ -203,7 +203,6 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
             noun: 'User',
             lock: () => findActiveMember(trx, enterpriseId, userId, true),
             authorize: (row) => requireRoleChanger(caller, enterpriseId, row.role, body.role),
-            stateOf: async (row) => (await memberState(trx, enterpriseId, userId, row.row_version)).state,
           },
           terms,
         );
