@@ -89,11 +89,18 @@ export type EntityRole = DataOf<'/api/v1/admin/users/{user_id}/entity-roles', 'g
 
 /** A member's new role; the answer is the member as the list shows them. */
 export function useChangeRole(enterpriseId: string) {
+  const client = useQueryClient();
   const changed = useUsersChanged(enterpriseId);
   return useMutation({
     mutationFn: ({ userId, role }: { userId: string; role: MemberRole }) =>
       unwrap(api.PATCH('/api/v1/admin/enterprises/{enterprise_id}/users/{user_id}', { params: { path: { enterprise_id: enterpriseId, user_id: userId } }, body: { role } })),
-    onSuccess: changed,
+    onSuccess: (answer) => {
+      // The answer is the member as the list shows them: the row shows the new role at once, before the refetch.
+      client.setQueriesData<EnterpriseUser[]>({ queryKey: queryKeys.admin.usersOf(enterpriseId) }, (list) =>
+        list?.map((user) => (user.user_id === answer.data.user_id ? answer.data : user)),
+      );
+      return changed();
+    },
   });
 }
 
