@@ -25,8 +25,6 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
 ];
 
 export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
-  { operation: 'GET /api/v1/admin/users/{user_id}/entity-roles', reason: "No screen yet: Console, second pass, issue 46 (people)." },
-  { operation: 'DELETE /api/v1/admin/users/{user_id}/entity-roles/{role_id}', reason: "No screen yet: Console, second pass, issue 46 (people)." },
   { operation: 'PATCH /api/v1/bras/{bra_id}', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
   { operation: 'DELETE /api/v1/bras/{bra_id}/controls/{link_id}', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
   { operation: 'GET /api/v1/bras/{bra_id}/diff', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },

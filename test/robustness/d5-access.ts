@@ -137,6 +137,7 @@ export const D5_ROUTE_ACCESS: Record<string, RouteAccess> = {
 
   'GET /admin/enterprises/:enterprise_id/users': ADMIN_ONLY,
   'POST /admin/enterprises/:enterprise_id/users': ADMIN_ONLY,
+  'PATCH /admin/enterprises/:enterprise_id/users/:user_id': ADMIN_ONLY,
   'DELETE /admin/enterprises/:enterprise_id/users/:user_id': ADMIN_ONLY,
   'POST /admin/enterprises/:enterprise_id/users/:user_id/invitation': ADMIN_ONLY,
   'POST /admin/enterprises/:enterprise_id/users/:user_id/reactivate': ADMIN_ONLY,

@@ -21,7 +21,8 @@ type VersionedTable =
   | 'webhook_endpoints'
   | 'legal_entities'
   | 'business_units'
-  | 'risk_scenarios';
+  | 'risk_scenarios'
+  | 'enterprise_members';
 
 /**
  * One change of a versioned resource, on a fresh row: who sends what, and which row it changes. `read`: the
@@ -29,7 +30,7 @@ type VersionedTable =
  */
 interface ChangeCase {
   route: string;
-  make(): Promise<{ user: TestUser; url: string; body?: object; table: VersionedTable; id: string; read?: string }>;
+  make(): Promise<{ user: TestUser; url: string; body?: object; table: VersionedTable; id: string; read?: string; audited?: string }>;
 }
 
 /**
@@ -247,6 +248,15 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
         return { user: w.superAdmin, url: `/admin/enterprises/${enterprise.id}`, body: { subscription_tier: 'enterprise' }, table: 'enterprises', id: enterprise.id };
       },
     },
+    {
+      // A member's role: the membership's version, the entry on the user.
+      route: 'PATCH /api/v1/admin/enterprises/:enterprise_id/users/:user_id',
+      make: async () => {
+        const user = await ctx.db.insertInto('users').values({ email: `${randomUUID()}@example.test`, full_name: 'Member' }).returning('id').executeTakeFirstOrThrow();
+        const member = await ctx.db.insertInto('enterprise_members').values({ enterprise_id: w.enterprise.id, user_id: user.id, role: 'assessor' }).returning('id').executeTakeFirstOrThrow();
+        return { user: w.admin, url: `/admin/enterprises/${w.enterprise.id}/users/${user.id}`, body: { role: 'reviewer' }, table: 'enterprise_members', id: member.id, audited: user.id };
+      },
+    },
   ];
   const methodOf = (route: string) => route.split(' ')[0] as HTTPMethods;
   /** The made case, with the id of the row read from its URL when the factory did not give it. */
@@ -263,25 +273,25 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
 
   for (const change of cases) {
     it(`${change.route}: a stale ETag is 412 with the current one and changes nothing; the current one applies and answers the new`, async () => {
-      const { user, url, body, table, id, read } = await made(change);
+      const { user, url, body, table, id, read, audited = id } = await made(change);
       // The tag of the resource's state: what its read answers where it has one, else its version.
       const tagNow = async () => (read === undefined ? `"${await versionOf(table, id)}"` : String((await send(ctx.app, user, 'GET', read, {})).headers['etag']));
       const version = await versionOf(table, id);
       const tag = await tagNow();
       expect(tag).toMatch(new RegExp(`^"${version}(\\.[A-Za-z0-9_-]{22})?"$`));
-      const entries = await entriesOf(id);
+      const entries = await entriesOf(audited);
       for (const staleTag of [`"${version + 1000}"`, `W/${tag}`]) {
         const stale = await send(ctx.app, user, methodOf(change.route), url, { 'if-match': staleTag }, body);
         expect(stale.statusCode, stale.body).toBe(412);
         expect(stale.json()).toMatchObject({ code: 'PRECONDITION_FAILED', details: { current_etag: tag } });
         expect(await versionOf(table, id)).toBe(version);
-        expect(await entriesOf(id)).toBe(entries);
+        expect(await entriesOf(audited)).toBe(entries);
       }
 
       const current = await send(ctx.app, user, methodOf(change.route), url, { 'if-match': tag }, body);
       expect(current.statusCode, current.body).toBeLessThan(300);
       if (methodOf(change.route) !== 'DELETE') expect(current.headers['etag']).toBe(await tagNow());
-      expect(await entriesOf(id)).toBeGreaterThan(entries);
+      expect(await entriesOf(audited)).toBeGreaterThan(entries);
     });
 
     it(`${change.route}: with REQUIRE_IF_MATCH=true, none is 428 and changes nothing`, async () => {

@@ -262,11 +262,13 @@ describe('the console', () => {
     await page.getByTestId('invitation-resent').filter({ hasText: email }).waitFor();
     await expectAccessible(page, 'users with invitations');
     await row.getByRole('button', { name: 'Deactivate Nadia Okafor' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Deactivate', exact: true }).click();
     await row.waitFor({ state: 'detached' });
     await page.getByLabel('Show deactivated users').check();
     const gone = page.getByTestId('user-row').filter({ hasText: email });
     await gone.getByText('Deactivated').waitFor();
     await gone.getByRole('button', { name: 'Reactivate Nadia Okafor' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Reactivate', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Nadia Okafor is active again.' }).waitFor();
     await gone.getByRole('button', { name: 'Deactivate Nadia Okafor' }).waitFor();
   });

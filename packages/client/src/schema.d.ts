@@ -149,7 +149,11 @@ export interface paths {
         delete: operations["admin.users.deactivate"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a member's role
+         * @description The same people as adding a member of the role the member has and of the new one (D5): a super admin any change; a client admin of the enterprise between assessor and reviewer only. Never the caller's own membership (409 INVALID_STATE). A member of another enterprise, a deactivated or unknown user: 404. Takes If-Match (the ETag of an earlier answer; 412 when the member changed since) and answers the member as the list shows them, with their new ETag. The member's sessions stay open with the new role: the service reads the role from its own records at every request, never from a token, so their next request (with the access token they hold, or one refreshed) has the new rights. The same role again changes nothing and writes no audit entry.
+         */
+        patch: operations["admin.users.update"];
         trace?: never;
     };
     "/api/v1/admin/enterprises/{enterprise_id}/users/{user_id}/invitation": {
@@ -3628,6 +3632,275 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: a body sent to an operation that takes none */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "admin.users.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @example "7"
+                 */
+                "if-match"?: string;
+            };
+            path: {
+                enterprise_id: string;
+                /** @description The user id (not the membership id) */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "reviewer"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The new role: admin (super admin only), assessor or reviewer
+                     * @enum {unknown}
+                     */
+                    role: "admin" | "assessor" | "reviewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Success: change a member's role */
+            200: {
+                headers: {
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5b0b6c1e-8a1f-4f7e-9a55-2f0c1d3e4b5a",
+                     *         "user_id": "0e9f3c2a-1b4d-4c6e-8f7a-9b0c1d2e3f4a",
+                     *         "email": "dana.lee@example.com",
+                     *         "full_name": "Dana Lee",
+                     *         "role": "reviewer",
+                     *         "created_at": "2026-11-27T09:00:00.000Z",
+                     *         "last_login": "2026-11-28T08:12:00.000Z",
+                     *         "active": true,
+                     *         "deactivated_at": null,
+                     *         "entity_assignments": [
+                     *           {
+                     *             "legal_entity_id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *             "name": "Acme Payments Ltd",
+                     *             "business_unit_id": null,
+                     *             "business_unit_name": null
+                     *           }
+                     *         ],
+                     *         "invitation": {
+                     *           "sent_at": "2026-11-27T09:00:00.000Z",
+                     *           "expires_at": "2026-12-04T09:00:00.000Z",
+                     *           "accepted_at": "2026-11-27T10:30:00.000Z",
+                     *           "delivery_status": "sent",
+                     *           "delivery_attempts": 1,
+                     *           "delivery_error": null,
+                     *           "delivered_at": "2026-11-27T09:00:02.000Z"
+                     *         }
+                     *       },
+                     *       "message": "Role changed"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description false for deactivated users (listed only with include_inactive=true) */
+                            active: boolean;
+                            /**
+                             * Format: date-time
+                             * @description When the user joined the enterprise
+                             */
+                            created_at: string;
+                            deactivated_at: string | null;
+                            email: string;
+                            /** @description Legal entities (and units) the user is assigned to */
+                            entity_assignments: {
+                                business_unit_id: string | null;
+                                business_unit_name: string | null;
+                                /** Format: uuid */
+                                legal_entity_id: string;
+                                /** @description Name of the legal entity */
+                                name: string;
+                            }[];
+                            full_name: string;
+                            /**
+                             * Format: uuid
+                             * @description The enterprise membership
+                             */
+                            id: string;
+                            invitation: {
+                                accepted_at: string | null;
+                                delivered_at: string | null;
+                                /** @description Send attempts so far */
+                                delivery_attempts: number;
+                                delivery_error: string | null;
+                                /** @description queued: not sent yet; sent: handed to the mail server (or written to DATA_DIR/mail); failed: the last attempt failed and the service keeps retrying (delivery_error says why); dropped: not sent because the link was replaced or a password was set first */
+                                delivery_status: "queued" | "sent" | "failed" | "dropped";
+                                /**
+                                 * Format: date-time
+                                 * @description When its link stops working (7 days later)
+                                 */
+                                expires_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the invitation was issued; its mail is sent right after, from the outbox
+                                 */
+                                sent_at: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description Last sign-in; absent when the user has never signed in
+                             */
+                            last_login?: string;
+                            /**
+                             * @description admin, assessor or reviewer
+                             * @enum {unknown}
+                             */
+                            role: "admin" | "assessor" | "reviewer";
+                            /**
+                             * Format: uuid
+                             * @description The user: what the identity provider admin call and the entity-role endpoints take
+                             */
+                            user_id: string;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED","request_id":"7b6c2a90-…","details":{"current_etag":"\"8\""}} */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,7 @@ import {
   canManageEntityRoles,
   canManageMember,
   canManageSuperAdmins,
+  canChangeRole,
   requireEnterpriseAdmin,
 } from './admin.policy.js';
 
@@ -31,6 +32,15 @@ describe('admin.policy (D5)', () => {
     'resend an invitation, reactivate a member of the caller’s enterprise: [assessor, reviewer, admin]',
     perPrincipal([true, true, true], [true, true, false], [[false, false, false], [false, false, false], [false, false, false]], [[false, false, false], [false, false, false], [false, false, false]]),
     (who) => (['assessor', 'reviewer', 'admin'] as const).map((role) => canManageMember(who, ENTERPRISE, role)),
+  );
+
+  overEveryRole(
+    'PATCH a member of the caller’s enterprise: assessor→reviewer, reviewer→assessor, assessor→admin, admin→reviewer',
+    perPrincipal([true, true, true, true], [true, true, false, false], [[false, false, false, false], [false, false, false, false], [false, false, false, false]], [[false, false, false, false], [false, false, false, false], [false, false, false, false]]),
+    (who) =>
+      ([['assessor', 'reviewer'], ['reviewer', 'assessor'], ['assessor', 'admin'], ['admin', 'reviewer']] as const).map(([from, to]) =>
+        canChangeRole(who, ENTERPRISE, from, to),
+      ),
   );
 
   overRoles('/admin/super-admins: super admins only', { super_admin: true }, (who) => canManageSuperAdmins(who));

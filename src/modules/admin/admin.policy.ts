@@ -51,6 +51,18 @@ export function grantableRoles(caller: Principal): MemberRole[] {
 /** Resending an invitation and reactivating: the same people as adding a member of that role. */
 export const canManageMember = canAddMember;
 
+/**
+ * Changing a member's role from one to another: whoever may add a member of each (D5). A super admin any
+ * change; a client admin between assessor and reviewer only, so they neither make nor unmake a client admin.
+ */
+export function requireRoleChanger(caller: Principal, enterpriseId: string, from: MemberRole, to: MemberRole): void {
+  requireMemberManager(caller, enterpriseId, from);
+  requireMemberManager(caller, enterpriseId, to);
+}
+
+export const canChangeRole = (caller: Principal, enterpriseId: string, from: MemberRole, to: MemberRole): boolean =>
+  permits(() => requireRoleChanger(caller, enterpriseId, from, to));
+
 /** /admin/super-admins: super admins only (the platform's own administrators). */
 export function requireSuperAdminManager(caller: Principal): void {
   requireSuperAdmin(caller);

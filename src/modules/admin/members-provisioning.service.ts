@@ -7,7 +7,7 @@ import type { MemberRole } from '../../platform/db/tables/users.js';
 import type { MailDelivery } from '../../platform/mail/delivery.js';
 import { createIdentityService } from '../identity/identity.service.js';
 import { replaceEntityRoles } from './entity-roles/entity-roles.repository.js';
-import { deactivateMember, findMembershipForUpdate, insertMember, reactivateMember, setMemberRole } from './users/users.repository.js';
+import { findMembershipForUpdate, insertMember, setMemberActivity, setMemberRole } from './users/users.repository.js';
 
 /**
  * Who provisions, for the audit entries: no person (user_id null), the channel and its credential in
@@ -82,14 +82,14 @@ export function createMembersProvisioning(trx: Transaction<DB>, actor: Provision
     /** D9.3's soft delete: the membership and identity inactive, every session ended at once. */
     async deactivate(enterpriseId: string, userId: string, memberId: string) {
       const at = new Date();
-      await deactivateMember(trx, enterpriseId, memberId, at);
+      await setMemberActivity(trx, enterpriseId, memberId, at);
       const sessions = await identity.deactivate(userId, at);
       await audit(enterpriseId, 'delete', userId, { membership_id: memberId, sessions_revoked: sessions });
     },
 
     async reactivate(enterpriseId: string, userId: string, member: { id: string; active: boolean; user_active: boolean }) {
       if (!member.user_active) await identity.reactivate(userId, new Date());
-      if (!member.active) await reactivateMember(trx, enterpriseId, member.id);
+      if (!member.active) await setMemberActivity(trx, enterpriseId, member.id, null);
       await audit(enterpriseId, 'update', userId, { change: 'reactivated', membership_id: member.id });
     },
   };

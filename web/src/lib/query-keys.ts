@@ -44,6 +44,7 @@ export const queryKeys = {
     enterprises: (filters: Filters) => ['admin', 'enterprises', filters] as const,
     users: (enterpriseId: string, filters: Filters = {}) => ['admin', 'users', enterpriseId, filters] as const,
     usersOf: (enterpriseId: string) => ['admin', 'users', enterpriseId] as const,
+    entityRoles: (userId: string) => ['admin', 'entity-roles', userId] as const,
     alerts: (filters: Filters) => ['admin', 'alerts', filters] as const,
   },
   platform: {

@@ -21,11 +21,11 @@ export interface AssignmentRow {
 }
 
 /**
- * The enterprise's members with their entity assignments aggregated in the same statement (one
- * correlated json_agg per member row, on the entity_roles user index): no query per user.
+ * The enterprise's members as the list shows them, with their entity assignments aggregated in the same
+ * statement (one correlated json_agg per member row, on the entity_roles user index): no query per user.
  */
-export async function listMembers(db: Executor, enterpriseId: string, includeInactive: boolean) {
-  let query = db
+function memberViews(db: Executor, enterpriseId: string) {
+  return db
     .selectFrom('enterprise_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .select((eb) => [
@@ -67,8 +67,19 @@ export async function listMembers(db: Executor, enterpriseId: string, includeIna
         .as('entity_assignments'),
     ])
     .where('m.enterprise_id', '=', enterpriseId);
+}
+
+export type MemberView = Awaited<ReturnType<typeof listMembers>>[number];
+
+export async function listMembers(db: Executor, enterpriseId: string, includeInactive: boolean) {
+  let query = memberViews(db, enterpriseId);
   if (!includeInactive) query = query.where('m.active', '=', true);
   return query.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').execute();
+}
+
+/** One member as the list shows them (the answer to a change of that member). */
+export async function findMemberView(db: Executor, enterpriseId: string, userId: string): Promise<MemberView | undefined> {
+  return memberViews(db, enterpriseId).where('m.user_id', '=', userId).executeTakeFirst();
 }
 
 export async function insertMember(trx: Transaction<DB>, enterpriseId: string, userId: string, role: MemberRole) {
@@ -79,50 +90,36 @@ export async function insertMember(trx: Transaction<DB>, enterpriseId: string, u
     .executeTakeFirstOrThrow();
 }
 
-/**
- * The user's active membership, in the given enterprise or (null: a super admin's reach) in any.
- * `lock` takes the row lock a deactivation needs against a concurrent one.
- */
-export async function findActiveMember(db: Executor, enterpriseId: string | null, userId: string, lock = false) {
-  let query = db
+/** A membership with its identity: what the changes of a member read and lock. */
+function memberWithIdentity(db: Executor) {
+  return db
     .selectFrom('enterprise_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.id', 'm.enterprise_id', 'm.user_id', 'm.role', 'u.email', 'u.full_name'])
-    .select(sql<boolean>`u.password_hash is not null`.as('has_password'))
-    .where('m.user_id', '=', userId)
-    .where('m.active', '=', true)
-    .where('u.active', '=', true);
+    .select(['m.id', 'm.enterprise_id', 'm.user_id', 'm.role', 'm.active', 'm.row_version', 'u.active as user_active', 'u.email', 'u.full_name'])
+    .select(sql<boolean>`u.password_hash is not null`.as('has_password'));
+}
+
+/**
+ * The user's active membership, in the given enterprise or (null: a super admin's reach) in any.
+ * `lock` takes the row lock a change of the member needs against a concurrent one.
+ */
+export async function findActiveMember(db: Executor, enterpriseId: string | null, userId: string, lock = false) {
+  let query = memberWithIdentity(db).where('m.user_id', '=', userId).where('m.active', '=', true).where('u.active', '=', true);
   if (enterpriseId !== null) query = query.where('m.enterprise_id', '=', enterpriseId);
   if (lock) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
-export async function deactivateMember(trx: Transaction<DB>, enterpriseId: string, memberId: string, at: Date) {
-  await trx
-    .updateTable('enterprise_members')
-    .set({ active: false, deactivated_at: at })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', memberId)
-    .execute();
-}
-
 /** The user's membership of the enterprise (one per pair, enterprise_members_enterprise_user_key), active or not, locked. */
 export async function findMembershipForUpdate(trx: Transaction<DB>, enterpriseId: string, userId: string) {
-  return trx
-    .selectFrom('enterprise_members as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.id', 'm.role', 'm.active', 'u.active as user_active', 'u.email', 'u.full_name'])
-    .select(sql<boolean>`u.password_hash is not null`.as('has_password'))
-    .where('m.enterprise_id', '=', enterpriseId)
-    .where('m.user_id', '=', userId)
-    .forUpdate()
-    .executeTakeFirst();
+  return memberWithIdentity(trx).where('m.enterprise_id', '=', enterpriseId).where('m.user_id', '=', userId).forUpdate().executeTakeFirst();
 }
 
-export async function reactivateMember(trx: Transaction<DB>, enterpriseId: string, memberId: string) {
+/** Deactivates the membership (`deactivatedAt`: when) or, with null, makes it active again. */
+export async function setMemberActivity(trx: Transaction<DB>, enterpriseId: string, memberId: string, deactivatedAt: Date | null) {
   await trx
     .updateTable('enterprise_members')
-    .set({ active: true, deactivated_at: null })
+    .set({ active: deactivatedAt === null, deactivated_at: deactivatedAt })
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', memberId)
     .execute();
@@ -138,7 +135,17 @@ export async function countAssignments(db: Executor, enterpriseId: string, userI
   return Number(row.n);
 }
 
-/** A member's role, as the enterprise's directory decides it (SCIM group mappings). */
+/**
+ * A member's role (an administrator's change, or the enterprise's directory's through SCIM group mappings).
+ * Writes only when it differs; returns the membership's new version then, undefined when it had that role.
+ */
 export async function setMemberRole(trx: Transaction<DB>, enterpriseId: string, memberId: string, role: MemberRole) {
-  await trx.updateTable('enterprise_members').set({ role }).where('enterprise_id', '=', enterpriseId).where('id', '=', memberId).execute();
+  return trx
+    .updateTable('enterprise_members')
+    .set({ role })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('id', '=', memberId)
+    .where('role', '<>', role)
+    .returning('row_version')
+    .executeTakeFirst();
 }

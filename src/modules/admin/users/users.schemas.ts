@@ -19,6 +19,14 @@ const Role = (description = 'admin, assessor or reviewer') => Type.Enum(MEMBER_R
 const EnterpriseParams = Type.Object({ enterprise_id: Uuid() });
 const MemberParams = Type.Object({ enterprise_id: Uuid(), user_id: Uuid('The user id (not the membership id)') });
 
+/** The member the examples show. */
+const DANA = {
+  id: '5b0b6c1e-8a1f-4f7e-9a55-2f0c1d3e4b5a',
+  user_id: '0e9f3c2a-1b4d-4c6e-8f7a-9b0c1d2e3f4a',
+  email: 'dana.lee@example.com',
+  full_name: 'Dana Lee',
+};
+
 export const Invitation = Type.Object(
   {
     sent_at: Timestamp('When the invitation was issued; its mail is sent right after, from the outbox'),
@@ -106,10 +114,7 @@ export const createUserSchema = {
       examples: [
         {
           data: {
-            id: '5b0b6c1e-8a1f-4f7e-9a55-2f0c1d3e4b5a',
-            user_id: '0e9f3c2a-1b4d-4c6e-8f7a-9b0c1d2e3f4a',
-            email: 'dana.lee@example.com',
-            full_name: 'Dana Lee',
+            ...DANA,
             role: 'assessor',
             created_at: '2026-11-27T09:00:00.000Z',
             invitation: { sent_at: '2026-11-27T09:00:00.000Z', expires_at: '2026-12-04T09:00:00.000Z' },
@@ -181,4 +186,54 @@ export const deactivateUserSchema = {
   tags: ['admin'],
   params: MemberParams,
   response: { 200: MessageOnly, ...errorResponses([404, 409]) },
+};
+
+export const ChangeRoleBody = Type.Object(
+  { role: Role('The new role: admin (super admin only), assessor or reviewer') },
+  { additionalProperties: false, examples: [{ role: 'reviewer' }] },
+);
+
+export const changeRoleSchema = {
+  summary: "Change a member's role",
+  description:
+    'The same people as adding a member of the role the member has and of the new one (D5): a super admin any change; a ' +
+    'client admin of the enterprise between assessor and reviewer only. Never the caller\'s own membership (409 INVALID_STATE). ' +
+    'A member of another enterprise, a deactivated or unknown user: 404. Takes If-Match (the ETag of an earlier answer; 412 ' +
+    'when the member changed since) and answers the member as the list shows them, with their new ETag. The member\'s ' +
+    'sessions stay open with the new role: the service reads the role from its own records at every request, never from a ' +
+    'token, so their next request (with the access token they hold, or one refreshed) has the new rights. The same role ' +
+    'again changes nothing and writes no audit entry.',
+  operationId: 'admin.users.update',
+  tags: ['admin'],
+  params: MemberParams,
+  body: ChangeRoleBody,
+  response: {
+    200: {
+      ...DataResponse(EnterpriseUser),
+      examples: [
+        {
+          data: {
+            ...DANA,
+            role: 'reviewer',
+            created_at: '2026-11-27T09:00:00.000Z',
+            last_login: '2026-11-28T08:12:00.000Z',
+            active: true,
+            deactivated_at: null,
+            entity_assignments: [{ legal_entity_id: '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', name: 'Acme Payments Ltd', business_unit_id: null, business_unit_name: null }],
+            invitation: {
+              sent_at: '2026-11-27T09:00:00.000Z',
+              expires_at: '2026-12-04T09:00:00.000Z',
+              accepted_at: '2026-11-27T10:30:00.000Z',
+              delivery_status: 'sent',
+              delivery_attempts: 1,
+              delivery_error: null,
+              delivered_at: '2026-11-27T09:00:02.000Z',
+            },
+          },
+          message: 'Role changed',
+        },
+      ],
+    },
+    ...errorResponses([404, 409, 422]),
+  },
 };

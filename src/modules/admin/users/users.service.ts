@@ -1,25 +1,30 @@
 import type { Static } from 'typebox';
-import { auditFrom, trailOf } from '../../../platform/audit/audit-events.js';
-import { writeAudit } from '../../../platform/audit/audit-writer.js';
+import type { Transaction } from 'kysely';
+import type { AuditAction } from '../../../platform/audit/audit-events.js';
+import { recordChange } from '../../../platform/audit/record-change.js';
+import { lockForChange } from '../../../platform/changes/versioned-change.js';
 import type { Caller, Principal } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
-import type { Executor } from '../../../platform/db/schema.js';
+import type { DB, Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
+import { versionState, versioned, type Versioned } from '../../../platform/versions/resource-state.js';
 import { invalidState, notFound } from '../../../platform/errors/app-error.js';
 import type { Platform } from '../../../platform/module.js';
 import { createIdentityService } from '../../identity/identity.service.js';
-import { administeredEnterprise, requireEnterpriseAdmin, requireMemberManager } from '../admin.policy.js';
+import { administeredEnterprise, requireEnterpriseAdmin, requireMemberManager, requireRoleChanger } from '../admin.policy.js';
 import { requireEnterpriseExists } from '../enterprises/enterprises.service.js';
-import type { CreatedUser, CreateUserBody, EnterpriseUser, ReactivatedUser, ResentInvitation } from './users.schemas.js';
+import type { ChangeRoleBody, CreatedUser, CreateUserBody, EnterpriseUser, ReactivatedUser, ResentInvitation } from './users.schemas.js';
 import {
   countAssignments,
-  deactivateMember,
   findActiveMember,
+  findMemberView,
   findMembershipForUpdate,
   insertMember,
   listMembers,
-  reactivateMember,
+  setMemberActivity,
+  setMemberRole,
+  type MemberView,
 } from './users.repository.js';
 
 export interface UsersServiceDeps {
@@ -40,35 +45,61 @@ export async function requireManagedMember(db: Executor, caller: Principal, user
   return member;
 }
 
+/** The enterprise's active member, locked for a change; 404 for anyone else. */
+async function lockActiveMember(db: Executor, enterpriseId: string, userId: string) {
+  const member = await findActiveMember(db, enterpriseId, userId, true);
+  if (member === undefined) throw notFound('User');
+  return member;
+}
+
+/** A member as the list and the answer to a role change show them. */
+function presentMember(row: MemberView): Static<typeof EnterpriseUser> {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    email: row.email,
+    full_name: row.full_name,
+    role: row.role,
+    created_at: row.created_at,
+    // 2.7: last_login "may be absent": absent until the first sign-in.
+    ...(row.last_sign_in_at !== null ? { last_login: row.last_sign_in_at } : {}),
+    active: row.active,
+    deactivated_at: row.deactivated_at,
+    entity_assignments: row.entity_assignments ?? [],
+    invitation:
+      row.invitation === null
+        ? null
+        : {
+            ...row.invitation,
+            sent_at: new Date(row.invitation.sent_at),
+            expires_at: new Date(row.invitation.expires_at),
+            accepted_at: row.invitation.accepted_at === null ? null : new Date(row.invitation.accepted_at),
+            delivered_at: row.invitation.delivered_at === null ? null : new Date(row.invitation.delivered_at),
+          },
+  };
+}
+
+/**
+ * A member as the answer to a change shows them, with the membership's version as its state: what If-Match
+ * names is the membership (its role and activity). The answer also shows the invitation, sign-in and entity
+ * access, which change through their own operations and have no read of their own to be conditional on.
+ */
+async function memberState(db: Executor, enterpriseId: string, userId: string, version: number): Promise<Versioned<Static<typeof EnterpriseUser>>> {
+  const row = await findMemberView(db, enterpriseId, userId);
+  if (row === undefined) throw notFound('User');
+  return versioned(presentMember(row), versionState(version));
+}
+
+/** Every change of a member is an entry on the user, in the change's transaction (the caller's trail). */
+const auditUser = (trx: Transaction<DB>, caller: Caller, action: AuditAction, userId: string, details: Record<string, unknown>) =>
+  recordChange(trx, caller, { action, entityType: 'user', entityId: userId, details });
+
 export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
   return {
     async list(caller: Caller, enterpriseId: string, includeInactive: boolean): Promise<Static<typeof EnterpriseUser>[]> {
       requireEnterpriseAdmin(caller, enterpriseId);
       await requireEnterpriseExists(db, enterpriseId);
-      const rows = await listMembers(db, enterpriseId, includeInactive);
-      return rows.map((row) => ({
-        id: row.id,
-        user_id: row.user_id,
-        email: row.email,
-        full_name: row.full_name,
-        role: row.role,
-        created_at: row.created_at,
-        // 2.7: last_login "may be absent": absent until the first sign-in.
-        ...(row.last_sign_in_at !== null ? { last_login: row.last_sign_in_at } : {}),
-        active: row.active,
-        deactivated_at: row.deactivated_at,
-        entity_assignments: row.entity_assignments ?? [],
-        invitation:
-          row.invitation === null
-            ? null
-            : {
-                ...row.invitation,
-                sent_at: new Date(row.invitation.sent_at),
-                expires_at: new Date(row.invitation.expires_at),
-                accepted_at: row.invitation.accepted_at === null ? null : new Date(row.invitation.accepted_at),
-                delivered_at: row.invitation.delivered_at === null ? null : new Date(row.invitation.delivered_at),
-              },
-      }));
+      return (await listMembers(db, enterpriseId, includeInactive)).map(presentMember);
     },
 
     /**
@@ -90,19 +121,12 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
           inviter: { userId: caller.userId, fullName: caller.fullName },
           role: member.role,
         });
-        await writeAudit(trx, {
-          enterpriseId: trailOf(caller),
-          ...auditFrom(caller),
-          action: 'create',
-          entityType: 'user',
-          entityId: user.id,
-          details: {
-            enterprise_id: enterpriseId,
-            membership_id: member.id,
-            email: user.email,
-            role: member.role,
-            invitation_expires_at: invitation.expires_at.toISOString(),
-          },
+        await auditUser(trx, caller, 'create', user.id, {
+          enterprise_id: enterpriseId,
+          membership_id: member.id,
+          email: user.email,
+          role: member.role,
+          invitation_expires_at: invitation.expires_at.toISOString(),
         });
         return {
           id: member.id,
@@ -121,8 +145,7 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
       requireEnterpriseAdmin(caller, enterpriseId);
       return inTransaction(db, async ({ trx }) => {
         const enterprise = await requireEnterpriseExists(trx, enterpriseId);
-        const member = await findActiveMember(trx, enterpriseId, userId, true);
-        if (member === undefined) throw notFound('User');
+        const member = await lockActiveMember(trx, enterpriseId, userId);
         requireMemberManager(caller, enterpriseId, member.role);
         if (member.has_password) throw invalidState('The user has set a password already: they can use password recovery');
         const invitation = await createIdentityService({ db: trx, principals, mail }).invite({
@@ -131,14 +154,7 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
           inviter: { userId: caller.userId, fullName: caller.fullName },
           role: member.role,
         });
-        await writeAudit(trx, {
-          enterpriseId: trailOf(caller),
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'user',
-          entityId: userId,
-          details: { change: 'invitation_sent', enterprise_id: enterpriseId, invitation_expires_at: invitation.expires_at.toISOString() },
-        });
+        await auditUser(trx, caller, 'update', userId, { change: 'invitation_sent', enterprise_id: enterpriseId, invitation_expires_at: invitation.expires_at.toISOString() });
         return { user_id: userId, email: member.email, invitation };
       });
     },
@@ -158,17 +174,49 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
         if (member.active && member.user_active) throw invalidState('The user is active');
         const at = new Date();
         if (!member.user_active) await createIdentityService({ db: trx, principals, mail }).reactivate(userId, at);
-        if (!member.active) await reactivateMember(trx, enterpriseId, member.id);
+        if (!member.active) await setMemberActivity(trx, enterpriseId, member.id, null);
         const assignments = await countAssignments(trx, enterpriseId, userId);
-        await writeAudit(trx, {
-          enterpriseId: trailOf(caller),
-          ...auditFrom(caller),
-          action: 'update',
-          entityType: 'user',
-          entityId: userId,
-          details: { change: 'reactivated', enterprise_id: enterpriseId, membership_id: member.id, role: member.role, entity_assignments: assignments },
-        });
+        await auditUser(trx, caller, 'update', userId, { change: 'reactivated', enterprise_id: enterpriseId, membership_id: member.id, role: member.role, entity_assignments: assignments });
         return { id: member.id, user_id: userId, email: member.email, full_name: member.full_name, role: member.role, entity_assignments: assignments };
+      });
+    },
+
+    /**
+     * A new role for an active member (D5 through requireRoleChanger: the role they have and the one given).
+     * Their sessions stay: the role is read from the membership at every request (principal-resolver.ts),
+     * never from a token, so dropping the cached principal on commit is what moves the rights of every
+     * token they hold, on this instance at once and on others within PRINCIPAL_TTL_MS.
+     */
+    async changeRole(
+      caller: Caller,
+      enterpriseId: string,
+      userId: string,
+      body: Static<typeof ChangeRoleBody>,
+      terms: ChangeTerms,
+    ): Promise<Versioned<Static<typeof EnterpriseUser>>> {
+      requireEnterpriseAdmin(caller, enterpriseId);
+      if (userId === caller.userId) throw invalidState('You cannot change your own role');
+      return inTransaction(db, async ({ trx, onCommit }) => {
+        await requireEnterpriseExists(trx, enterpriseId);
+        const member = await lockForChange(
+          {
+            noun: 'User',
+            lock: () => findActiveMember(trx, enterpriseId, userId, true),
+            authorize: (row) => requireRoleChanger(caller, enterpriseId, row.role, body.role),
+          },
+          terms,
+        );
+        const changed = await setMemberRole(trx, enterpriseId, member.id, body.role);
+        // The role it had already: nothing written, nothing audited, the same state answered.
+        if (changed === undefined) return memberState(trx, enterpriseId, userId, member.row_version);
+        await auditUser(trx, caller, 'update', userId, {
+          change: 'role_changed',
+          enterprise_id: enterpriseId,
+          membership_id: member.id,
+          changes: { role: { from: member.role, to: body.role } },
+        });
+        onCommit(() => principals.invalidateUser(userId));
+        return memberState(trx, enterpriseId, userId, changed.row_version);
       });
     },
 
@@ -181,24 +229,16 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
       if (userId === caller.userId) throw invalidState('You cannot deactivate yourself');
       await inTransaction(db, async ({ trx }) => {
         await requireEnterpriseExists(trx, enterpriseId);
-        const member = await findActiveMember(trx, enterpriseId, userId, true);
-        if (member === undefined) throw notFound('User');
+        const member = await lockActiveMember(trx, enterpriseId, userId);
         const at = new Date();
-        await deactivateMember(trx, enterpriseId, member.id, at);
+        await setMemberActivity(trx, enterpriseId, member.id, at);
         const sessionsRevoked = await createIdentityService({ db: trx, principals, mail }).deactivate(userId, at);
-        await writeAudit(trx, {
-          enterpriseId: trailOf(caller),
-          ...auditFrom(caller),
-          action: 'delete',
-          entityType: 'user',
-          entityId: userId,
-          details: {
-            enterprise_id: enterpriseId,
-            membership_id: member.id,
-            email: member.email,
-            role: member.role,
-            sessions_revoked: sessionsRevoked,
-          },
+        await auditUser(trx, caller, 'delete', userId, {
+          enterprise_id: enterpriseId,
+          membership_id: member.id,
+          email: member.email,
+          role: member.role,
+          sessions_revoked: sessionsRevoked,
         });
       });
     },

@@ -30,6 +30,7 @@ const MIGRATION_FILES = [
   '20261129100000_sign_in_origins.sql',
   '20261130100000_service_accounts.sql',
   '20261130100100_scim.sql',
+  '20261130200000_member_row_versions.sql',
 ] as const;
 
 export interface SqlMigration {

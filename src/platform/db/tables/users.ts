@@ -11,6 +11,7 @@ export interface EnterpriseMembersTable {
   active: Generated<boolean>;
   created_at: CreatedAt;
   deactivated_at: Date | null;
+  row_version: Generated<number>;
 }
 
 /** Memberships: the admin module's users (identities themselves, `users`, are the identity module's: tables/identity.ts). */

@@ -84,12 +84,61 @@ export function useReactivateUser(enterpriseId: string) {
   });
 }
 
-export function useGrantEntity(enterpriseId: string) {
+export type MemberRole = EnterpriseUser['role'];
+export type EntityRole = DataOf<'/api/v1/admin/users/{user_id}/entity-roles', 'get'>[number];
+
+/** A member's new role; the answer is the member as the list shows them. */
+export function useChangeRole(enterpriseId: string) {
+  const client = useQueryClient();
   const changed = useUsersChanged(enterpriseId);
   return useMutation({
-    mutationFn: ({ userId, legalEntityId }: { userId: string; legalEntityId: string }) =>
-      unwrap(api.POST('/api/v1/admin/users/{user_id}/entity-roles', { params: { path: { user_id: userId } }, body: { legal_entity_id: legalEntityId } })),
-    onSuccess: changed,
+    mutationFn: ({ userId, role }: { userId: string; role: MemberRole }) =>
+      unwrap(api.PATCH('/api/v1/admin/enterprises/{enterprise_id}/users/{user_id}', { params: { path: { enterprise_id: enterpriseId, user_id: userId } }, body: { role } })),
+    onSuccess: (answer) => {
+      // The answer is the member as the list shows them: the row shows the new role at once, before the refetch.
+      client.setQueriesData<EnterpriseUser[]>({ queryKey: queryKeys.admin.usersOf(enterpriseId) }, (list) =>
+        list?.map((user) => (user.user_id === answer.data.user_id ? answer.data : user)),
+      );
+      return changed();
+    },
+  });
+}
+
+/** A member's entity roles with their ids (what removing one takes); the list answer names them only. */
+export function useEntityRoles(userId: string | null) {
+  return useQuery({
+    queryKey: queryKeys.admin.entityRoles(userId ?? ''),
+    queryFn: async () => (await unwrap(api.GET('/api/v1/admin/users/{user_id}/entity-roles', { params: { path: { user_id: userId! } } }))).data,
+    enabled: userId !== null,
+  });
+}
+
+function useAccessChanged(enterpriseId: string) {
+  const client = useQueryClient();
+  const users = useUsersChanged(enterpriseId);
+  return (userId: string) => Promise.all([users(), client.invalidateQueries({ queryKey: queryKeys.admin.entityRoles(userId) })]);
+}
+
+export function useGrantEntity(enterpriseId: string) {
+  const changed = useAccessChanged(enterpriseId);
+  return useMutation({
+    mutationFn: ({ userId, legalEntityId, businessUnitId }: { userId: string; legalEntityId: string; businessUnitId?: string | null }) =>
+      unwrap(
+        api.POST('/api/v1/admin/users/{user_id}/entity-roles', {
+          params: { path: { user_id: userId } },
+          body: { legal_entity_id: legalEntityId, ...(businessUnitId ? { business_unit_id: businessUnitId } : {}) },
+        }),
+      ),
+    onSuccess: (_data, { userId }) => changed(userId),
+  });
+}
+
+export function useRemoveEntityRole(enterpriseId: string) {
+  const changed = useAccessChanged(enterpriseId);
+  return useMutation({
+    mutationFn: ({ userId, roleId }: { userId: string; roleId: string }) =>
+      unwrap(api.DELETE('/api/v1/admin/users/{user_id}/entity-roles/{role_id}', { params: { path: { user_id: userId, role_id: roleId } } })),
+    onSuccess: (_data, { userId }) => changed(userId),
   });
 }
 

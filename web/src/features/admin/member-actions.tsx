@@ -1,6 +1,8 @@
-import { Button, Group } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
+import { ConfirmButton } from '../integrations/confirm-button';
 import { useCaller } from '../me/caller-context';
 import type { EnterpriseUser } from './api';
+import { joinState } from './invitation-status';
 
 export interface MemberCalls {
   resend: (user: EnterpriseUser) => void;
@@ -10,25 +12,45 @@ export interface MemberCalls {
 
 /**
  * What the caller may do to one member (D5: super admins to anyone, client admins to assessors and
- * reviewers): resend a pending invitation, reactivate a deactivated member, deactivate an active one.
+ * reviewers): resend an invitation not yet followed, deactivate an active member and reactivate a
+ * deactivated one, both after confirming. Never one's own membership: the row says why instead.
  */
 export function MemberActions({ user, calls }: { user: EnterpriseUser; calls: MemberCalls }) {
   const caller = useCaller();
-  // The admin policy's rule, as /me lists the roles the caller may give (a member's own abilities when the list carries them).
+  if (user.user_id === caller.user_id) {
+    return <Text size="xs" c="dimmed" data-testid="own-membership">This is you: another administrator changes your membership.</Text>;
+  }
+  // The admin policy's rule, as /me lists the roles the caller may give.
   const manages = caller.grantable_roles.includes(user.role);
-  // The latest invitation still waits for its user: not followed, and not dropped (the service drops the
-  // mail of a user who set a password first). Whether a resend is allowed is still the service's answer.
-  const pending = user.invitation !== null && user.invitation.accepted_at === null && user.invitation.delivery_status !== 'dropped';
+  // Still waiting for its person (invited, failing or expired); whether a resend is allowed is the service's answer.
+  const state = joinState(user.invitation, user.last_login);
+  const waiting = state === 'invited' || state === 'failing' || state === 'expired';
   return (
     <Group gap="xs" wrap="nowrap">
-      {manages && user.active && pending && (
+      {manages && user.active && waiting && (
         <Button size="xs" variant="light" onClick={() => calls.resend(user)} aria-label={`Resend invitation to ${user.full_name}`}>Resend invitation</Button>
       )}
       {manages && !user.active && (
-        <Button size="xs" variant="light" onClick={() => calls.reactivate(user)} aria-label={`Reactivate ${user.full_name}`}>Reactivate</Button>
+        <ConfirmButton
+          label="Reactivate"
+          color="blue"
+          confirmColor="blue.9"
+          aria-label={`Reactivate ${user.full_name}`}
+          title={`Reactivate ${user.full_name}?`}
+          onConfirm={() => calls.reactivate(user)}
+        >
+          {user.full_name} can sign in again, with the role and entity access they had.
+        </ConfirmButton>
       )}
       {user.active && (
-        <Button size="xs" variant="subtle" color="red" onClick={() => calls.deactivate(user)} aria-label={`Deactivate ${user.full_name}`}>Deactivate</Button>
+        <ConfirmButton
+          label="Deactivate"
+          aria-label={`Deactivate ${user.full_name}`}
+          title={`Deactivate ${user.full_name}?`}
+          onConfirm={() => calls.deactivate(user)}
+        >
+          {user.full_name} is signed out at once and can no longer sign in. Their history stays, and you can reactivate them later.
+        </ConfirmButton>
       )}
     </Group>
   );

@@ -1,21 +1,25 @@
-import { Badge, Button, Card, Group, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, NativeSelect, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
+import { ApiError } from '../../lib/api-error';
 import { Empty, QueryState, ScreenTitle } from '../../components/page-states';
 import { WHOLE_BADGE } from '../../components/level-colors';
+import { toast } from '../../components/toast';
 import { formatTime } from '../../lib/format';
-import { useLegalEntities } from '../legal-entities/api';
 import { useCaller } from '../me/caller-context';
-import { useAddUser, useDeactivateUser, useEnterpriseUsers, useEnterprises, useGrantEntity, useReactivateUser, useResendInvitation, type EnterpriseUser } from './api';
+import { useAddUser, useChangeRole, useDeactivateUser, useEnterpriseUsers, useEnterprises, useReactivateUser, useResendInvitation, type EnterpriseUser, type MemberRole as Role } from './api';
+import { EntityAccess } from './entity-access';
 import { InvitationStatus } from './invitation-status';
 import { MemberActions, type MemberCalls } from './member-actions';
+import { MemberRole, ROLES, roleLabel } from './member-role';
 
-const ROLES = [
-  { value: 'assessor', label: 'Assessor' },
-  { value: 'reviewer', label: 'Reviewer' },
-  { value: 'admin', label: 'Client admin' },
-];
+/** What each field of the invitation needs, said as a person would (the service's own text is under the form). */
+const IN_WORDS = {
+  email: 'Enter a whole e-mail address, like dana.lee@example.com.',
+  full_name: "Enter the person's full name (at most 200 characters).",
+  role: 'Choose one of the roles offered.',
+};
 
 function AddUserForm({ enterpriseId }: { enterpriseId: string }) {
   const caller = useCaller();
@@ -23,15 +27,30 @@ function AddUserForm({ enterpriseId }: { enterpriseId: string }) {
   const form = useForm({ initialValues: { email: '', full_name: '', role: 'assessor' } });
   // The roles the caller may give, as the service's admin policy lists them on /me.
   const roles = ROLES.filter((role) => caller.grantable_roles.includes(role.value));
-  const err = (field: string) => fieldError(add.error, field);
+  const err = (field: keyof typeof IN_WORDS) => {
+    // A taken address is a 409 on the whole request, but it is the e-mail field the person corrects.
+    if (field === 'email' && add.error instanceof ApiError && add.error.code === 'CONFLICT') return 'Someone active already has this e-mail address.';
+    return fieldError(add.error, field) === undefined ? undefined : IN_WORDS[field];
+  };
+  const submit = form.onSubmit((values) =>
+    add.mutate(
+      { ...values, role: values.role as Role },
+      {
+        onSuccess: (answer) => {
+          toast({ title: 'User invited', message: `${answer.data.full_name} was invited as ${roleLabel(answer.data.role).toLowerCase()}.` });
+          form.reset();
+        },
+      },
+    ),
+  );
   return (
-    <form onSubmit={form.onSubmit((values) => add.mutate({ ...values, role: values.role as never }, { onSuccess: () => form.reset() }))}>
+    <form onSubmit={submit}>
       <Stack>
         <Title order={2} size="h4">Invite a user</Title>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <TextInput label="E-mail" type="email" required {...form.getInputProps('email')} error={err('email')} />
           <TextInput label="Full name" required {...form.getInputProps('full_name')} error={err('full_name')} />
-          <Select label="Role" data={roles} allowDeselect={false} {...form.getInputProps('role')} error={err('role')} />
+          <NativeSelect label="Role" data={roles} {...form.getInputProps('role')} error={err('role')} />
         </SimpleGrid>
         <ErrorDisplay error={add.error} title="The user was not added" />
         {add.data && (
@@ -45,38 +64,45 @@ function AddUserForm({ enterpriseId }: { enterpriseId: string }) {
   );
 }
 
-function GrantEntity({ enterpriseId, user }: { enterpriseId: string; user: EnterpriseUser }) {
-  const caller = useCaller();
-  const entities = useLegalEntities(caller.role === 'admin');
-  const grant = useGrantEntity(enterpriseId);
-  const [entity, setEntity] = useState<string | null>(null);
-  if (caller.role !== 'admin') return null;
-  return (
-    <Group gap="xs" wrap="nowrap">
-      <Select aria-label={`Legal entity to give ${user.full_name}`} placeholder="Give access to…" size="xs" data={(entities.data ?? []).map((e) => ({ value: e.id, label: e.name }))} value={entity} onChange={setEntity} />
-      <Button size="xs" variant="light" disabled={entity === null} loading={grant.isPending} onClick={() => entity && grant.mutate({ userId: user.user_id, legalEntityId: entity }, { onSuccess: () => setEntity(null) })}>Grant</Button>
-      {grant.error ? <ErrorDisplay error={grant.error} title="Not granted" /> : null}
-    </Group>
-  );
+type SortKey = 'name' | 'role' | 'newest';
+
+/** Past 20 members a table wants finding and ordering: by name or e-mail, sorted by name, role or newest. */
+const SEARCH_FROM = 20;
+
+function visibleMembers(list: EnterpriseUser[], search: string, sort: SortKey): EnterpriseUser[] {
+  const needle = search.trim().toLowerCase();
+  const found = needle === '' ? list : list.filter((user) => user.full_name.toLowerCase().includes(needle) || user.email.toLowerCase().includes(needle));
+  if (sort === 'newest') return found;
+  const key = (user: EnterpriseUser) => (sort === 'name' ? user.full_name : `${roleLabel(user.role)} ${user.full_name}`);
+  return [...found].sort((a, b) => key(a).localeCompare(key(b)));
 }
 
 function UsersOf({ enterpriseId }: { enterpriseId: string }) {
   const [includeInactive, setIncludeInactive] = useState(false);
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<SortKey>('newest');
   const users = useEnterpriseUsers(enterpriseId, includeInactive);
   const deactivate = useDeactivateUser(enterpriseId);
   const resend = useResendInvitation(enterpriseId);
   const reactivate = useReactivateUser(enterpriseId);
+  const changeRole = useChangeRole(enterpriseId);
   const calls: MemberCalls = {
-    resend: (user) => resend.mutate(user.user_id),
-    reactivate: (user) => reactivate.mutate(user.user_id),
-    deactivate: (user) => deactivate.mutate(user.user_id),
+    resend: (user) => resend.mutate(user.user_id, { onSuccess: (answer) => toast({ title: 'Invitation sent', message: `${user.full_name} has a new link until ${formatTime(answer.data.invitation.expires_at)}.` }) }),
+    reactivate: (user) => reactivate.mutate(user.user_id, { onSuccess: () => toast({ title: 'User reactivated', message: `${user.full_name} is active again.` }) }),
+    deactivate: (user) => deactivate.mutate(user.user_id, { onSuccess: () => toast({ title: 'User deactivated', message: `${user.full_name} can no longer sign in.` }) }),
   };
+  const setRole = (user: EnterpriseUser, role: Role) =>
+    changeRole.mutate(
+      { userId: user.user_id, role },
+      { onSuccess: () => toast({ title: 'Role changed', message: `${user.full_name} is now ${roleLabel(role).toLowerCase()}.` }) },
+    );
   return (
     <Stack>
       <Card withBorder><AddUserForm enterpriseId={enterpriseId} /></Card>
       <ErrorDisplay error={deactivate.error} title="Not deactivated" />
       <ErrorDisplay error={resend.error} title="The invitation was not sent" />
       <ErrorDisplay error={reactivate.error} title="Not reactivated" />
+      <ErrorDisplay error={changeRole.error} title="The role was not changed" />
       {resend.data && (
         <Text size="sm" role="status" data-testid="invitation-resent">
           Invitation sent again to {resend.data.data.email}; the new link works until {formatTime(resend.data.data.invitation.expires_at)}.
@@ -89,33 +115,41 @@ function UsersOf({ enterpriseId }: { enterpriseId: string }) {
           list.length === 0 ? (
             <Empty title="No users yet" next="Invite the first one above." />
           ) : (
-            <Table.ScrollContainer minWidth={1100}>
-              <Table>
-                <Table.Thead>
-                  <Table.Tr><Table.Th>Name</Table.Th><Table.Th>E-mail</Table.Th><Table.Th>Role</Table.Th><Table.Th>Invitation</Table.Th><Table.Th>Entity access</Table.Th><Table.Th>Change</Table.Th></Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {list.map((user) => (
-                    <Table.Tr key={user.id} data-testid="user-row">
-                      <Table.Td>
-                        {user.full_name}
-                        {!user.active && <Badge ml="xs" color="gray" variant="outline" tt="none" style={WHOLE_BADGE}>Deactivated</Badge>}
-                      </Table.Td>
-                      <Table.Td>{user.email}</Table.Td>
-                      <Table.Td><Badge variant="light" tt="none" style={WHOLE_BADGE}>{ROLES.find((role) => role.value === user.role)?.label ?? user.role}</Badge></Table.Td>
-                      <Table.Td><InvitationStatus invitation={user.invitation} /></Table.Td>
-                      <Table.Td>{(user.entity_assignments ?? []).map((assignment) => assignment.name).join(', ') || '–'}</Table.Td>
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          {user.active && <GrantEntity enterpriseId={enterpriseId} user={user} />}
-                          <MemberActions user={user} calls={calls} />
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <Stack>
+              {list.length > SEARCH_FROM && (
+                <Group align="flex-end">
+                  <TextInput label="Find a user" placeholder="Name or e-mail" value={search} onChange={(event) => setSearch(event.currentTarget.value)} />
+                  <NativeSelect
+                    label="Sort by"
+                    data={[{ value: 'newest', label: 'Newest first' }, { value: 'name', label: 'Name' }, { value: 'role', label: 'Role' }]}
+                    value={sort}
+                    onChange={(event) => setSort(event.currentTarget.value as SortKey)}
+                  />
+                </Group>
+              )}
+              <Table.ScrollContainer minWidth={1100}>
+                <Table>
+                  <Table.Thead>
+                    <Table.Tr><Table.Th>Name</Table.Th><Table.Th>E-mail</Table.Th><Table.Th>Role</Table.Th><Table.Th>Joining</Table.Th><Table.Th>Entity access</Table.Th><Table.Th>Change</Table.Th></Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {visibleMembers(list, search, sort).map((user) => (
+                      <Table.Tr key={user.id} data-testid="user-row">
+                        <Table.Td>
+                          {user.full_name}
+                          {!user.active && <Badge ml="xs" color="gray" variant="outline" tt="none" style={WHOLE_BADGE}>Deactivated</Badge>}
+                        </Table.Td>
+                        <Table.Td>{user.email}</Table.Td>
+                        <Table.Td><MemberRole user={user} pending={changeRole.isPending} onChange={(role) => setRole(user, role)} /></Table.Td>
+                        <Table.Td><InvitationStatus invitation={user.invitation} lastLogin={user.last_login} /></Table.Td>
+                        <Table.Td><EntityAccess enterpriseId={enterpriseId} user={user} /></Table.Td>
+                        <Table.Td><MemberActions user={user} calls={calls} /></Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </Stack>
           )
         }
       </QueryState>

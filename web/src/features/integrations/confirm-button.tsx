@@ -9,11 +9,13 @@ export function toastDone(message: string) {
 }
 
 /** A button that asks first: the destructive actions of the integration and platform screens. */
-export function ConfirmButton({ label, title, children, confirmLabel, onConfirm, loading, ...button }: ButtonProps & {
+export function ConfirmButton({ label, title, children, confirmLabel, confirmColor = 'red.9', onConfirm, loading, ...button }: ButtonProps & {
   label: string;
   title: string;
   children: ReactNode;
   confirmLabel?: string;
+  /** The confirming button's colour: a dark shade, so that its white label keeps 4.5:1 (axe-core). */
+  confirmColor?: string;
   onConfirm: () => void;
 }) {
   const [opened, { open, close }] = useDisclosure(false);
@@ -25,7 +27,7 @@ export function ConfirmButton({ label, title, children, confirmLabel, onConfirm,
           <Text size="sm">{children}</Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>Keep it</Button>
-            <Button color="red" onClick={() => { close(); onConfirm(); }}>{confirmLabel ?? label}</Button>
+            <Button color={confirmColor} onClick={() => { close(); onConfirm(); }}>{confirmLabel ?? label}</Button>
           </Group>
         </Stack>
       </Modal>
