@@ -4,36 +4,12 @@
 // business unit with its history. Screenshots in web/test-results/screenshots; axe-core on each screen.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import { expectAccessible, screen, service, signIn } from './scenario.mjs';
+import { apiAs, expectAccessible, screen, service, signIn } from './scenario.mjs';
 
 async function openScreen(page, label) {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: label, exact: true }).click();
   await page.getByRole('heading', { name: label, level: 1 }).waitFor();
   await page.waitForLoadState('networkidle');
-}
-
-/** The API as a person of the demo: a password sign-in with the console's anon key, then bearer calls. */
-async function apiAs(role) {
-  const html = await (await fetch(`${service.baseUrl}/`)).text();
-  const apikey = html.match(/name="auth-anon-key" content="([^"]*)"/)?.[1] ?? '';
-  const person = service.people[role];
-  const session = await (
-    await fetch(`${service.baseUrl}/auth/v1/token?grant_type=password`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', apikey },
-      body: JSON.stringify({ email: person.email, password: person.password }),
-    })
-  ).json();
-  return async (method, path, body) => {
-    const response = await fetch(`${service.baseUrl}/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${session.access_token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const answer = await response.json();
-    assert.ok(response.ok, `${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
-    return answer;
-  };
 }
 
 describe('oversight: audit trail, register, dashboard, appetite', () => {

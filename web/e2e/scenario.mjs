@@ -2,6 +2,9 @@
 // browser page of its own that saves a screenshot pass or fail, the axe-core check, and signing in as a
 // person of the demo data.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
 import { after, before, it } from 'node:test';
 import { SCREENSHOTS, launchBrowser, seriousViolations } from './browser.mjs';
 import { startService } from './service.mjs';
@@ -48,4 +51,73 @@ export async function signIn(page, role) {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
   return person;
+}
+
+/** The API as a person of the demo: a password sign-in with the console's anon key, then bearer calls. */
+export async function apiAs(role) {
+  const html = await (await fetch(`${service.baseUrl}/`)).text();
+  const apikey = html.match(/name="auth-anon-key" content="([^"]*)"/)?.[1] ?? '';
+  const person = service.people[role];
+  const session = await (
+    await fetch(`${service.baseUrl}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', apikey },
+      body: JSON.stringify({ email: person.email, password: person.password }),
+    })
+  ).json();
+  return async (method, path, body) => {
+    const response = await fetch(`${service.baseUrl}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${session.access_token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const answer = await response.json();
+    assert.ok(response.ok, `${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+}
+
+/** The newest mail the service wrote to this address (DATA_DIR/mail/*.eml), parsed; waits for its outbox. */
+export async function mailTo(address, subject) {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const dir = join(service.dataDir, 'mail');
+    const files = (() => { try { return readdirSync(dir).filter((name) => name.endsWith('.eml')).sort().reverse(); } catch { return []; } })();
+    for (const file of files) {
+      const mail = await simpleParser(readFileSync(join(dir, file)));
+      if (mail.to?.text.includes(address) && subject.test(mail.subject ?? '')) return mail;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no mail to ${address} matching ${subject}`);
+}
+
+export const linkIn = (mail) => {
+  const link = (mail.text ?? '').match(/https?:\/\/\S+\/auth\/v1\/verify\?\S+/)?.[0];
+  assert.ok(link, `a verify link in the mail:\n${mail.text}`);
+  return link;
+};
+
+/** A person invited by mail joins as a browser would: the mail's link followed (its session in the fragment), then a password. */
+export async function joinFromMail(email, password) {
+  const link = linkIn(await mailTo(email, /invit/i));
+  const landed = await fetch(link, { redirect: 'manual' });
+  const fragment = new URLSearchParams(new URL(landed.headers.get('location') ?? '', service.baseUrl).hash.slice(1));
+  assert.ok(fragment.get('access_token'), `the link signs the person in: ${landed.headers.get('location')}`);
+  const html = await (await fetch(`${service.baseUrl}/`)).text();
+  const apikey = html.match(/name="auth-anon-key" content="([^"]*)"/)?.[1] ?? '';
+  const set = await fetch(`${service.baseUrl}/auth/v1/user`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', apikey, authorization: `Bearer ${fragment.get('access_token')}` },
+    body: JSON.stringify({ password }),
+  });
+  assert.equal(set.status, 200, await set.text());
+}
+
+/** Signs in through the sign-in screen with an e-mail and password of one's own (not a demo person). */
+export async function signInAs(page, email, password) {
+  await page.goto(`${service.baseUrl}/`);
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }

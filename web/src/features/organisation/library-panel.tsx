@@ -45,7 +45,7 @@ export function LibraryPanel() {
         <Stack>
           <Title order={2} size="h4">Import a library file</Title>
           <Text size="sm">A CSV or XLSX file with the export's columns (key_control and sub_control required). It is checked first; nothing is written until you apply it, and then all rows or none.</Text>
-          <FileInput label="Library file" placeholder="Choose a .csv or .xlsx file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" value={file} onChange={choose} clearable />
+          <FileInput label="Library file" placeholder="Choose a .csv or .xlsx file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" value={file} onChange={choose} clearable clearButtonProps={{ "aria-label": "Remove the chosen file" }} />
           <Group justify="flex-end">
             <Button variant="default" disabled={file === null} loading={check.isPending} onClick={() => file && check.mutate({ file, dryRun: true })}>Check the file</Button>
             <Button disabled={checked === null || file === null} loading={apply.isPending} onClick={() => file && apply.mutate({ file, dryRun: false }, { onSuccess: (summary) => { toast({ title: 'Library imported', message: counted(summary) }); choose(null); } })}>
