@@ -1,6 +1,6 @@
 import { Anchor, Badge, Button, Group, Select, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { toastDone } from '../integrations/confirm-button';
+import { toastDone } from '../../components/confirm-button';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';

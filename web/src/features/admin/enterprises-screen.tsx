@@ -2,7 +2,7 @@ import { Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Table, Tex
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ConfirmButton, toastDone } from '../integrations/confirm-button';
+import { ConfirmButton, toastDone } from '../../components/confirm-button';
 import { TIERS, useSetTier, type Tier } from '../platform/api';
 import { HealthBadge, HealthDrawer } from '../platform/health-drawer';
 import { ErrorDisplay, fieldError } from '../../components/error-display';

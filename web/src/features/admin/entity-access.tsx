@@ -7,7 +7,7 @@ import { QueryState } from '../../components/page-states';
 import { toast } from '../../components/toast';
 import { useLegalEntities, type LegalEntity } from '../legal-entities/api';
 import { useCaller } from '../me/caller-context';
-import { ConfirmButton } from '../integrations/confirm-button';
+import { ConfirmButton } from '../../components/confirm-button';
 import { useEntityRoles, useGrantEntity, useRemoveEntityRole, type EnterpriseUser, type EntityRole } from './api';
 
 const WHOLE_ENTITY = '';

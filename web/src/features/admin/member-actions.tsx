@@ -1,5 +1,5 @@
 import { Button, Group, Text } from '@mantine/core';
-import { ConfirmButton } from '../integrations/confirm-button';
+import { ConfirmButton } from '../../components/confirm-button';
 import { useCaller } from '../me/caller-context';
 import type { EnterpriseUser } from './api';
 import { joinState } from './invitation-status';

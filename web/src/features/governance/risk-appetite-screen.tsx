@@ -5,7 +5,7 @@ import { riskLevelColor } from '../../components/level-colors';
 import { Empty, QueryState, ScreenTitle } from '../../components/page-states';
 import { toast } from '../../components/toast';
 import { formatTime } from '../../lib/format';
-import { ConfirmButton } from '../integrations/confirm-button';
+import { ConfirmButton } from '../../components/confirm-button';
 import { EntitySelect } from '../legal-entities/entity-select';
 import { useLegalEntities } from '../legal-entities/api';
 import { useCaller } from '../me/caller-context';

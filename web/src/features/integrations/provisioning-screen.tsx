@@ -6,7 +6,7 @@ import { Empty, QueryState, ScreenTitle } from '../../components/page-states';
 import { formatTime } from '../../lib/format';
 import { useLegalEntities } from '../legal-entities/api';
 import { useIssueScimToken, useMapScimGroup, useRevokeScimToken, useScimGroup, useScimGroups, useScimTokens } from './api';
-import { ConfirmButton, SecretOnce, toastDone } from './confirm-button';
+import { ConfirmButton, SecretOnce, toastDone } from '../../components/confirm-button';
 
 const GROUP_ROLES = [{ value: '', label: 'Not mapped' }, { value: 'assessor', label: 'Assessor' }, { value: 'reviewer', label: 'Reviewer' }];
 

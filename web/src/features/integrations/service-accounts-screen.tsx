@@ -9,7 +9,7 @@ import {
   useCreateServiceAccount, useDeactivateServiceAccount, useIssueToken, useRevokeToken, useRotateToken, useServiceAccount, useServiceAccounts, useTokens, useUpdateServiceAccount,
   type ServiceAccount,
 } from './api';
-import { ConfirmButton, SecretOnce, toastDone } from './confirm-button';
+import { ConfirmButton, SecretOnce, toastDone } from '../../components/confirm-button';
 
 const ROLES = [{ value: 'reviewer', label: 'Reviewer (reads)' }, { value: 'assessor', label: 'Assessor (reads and writes)' }, { value: 'admin', label: 'Client admin' }];
 const TOKEN_COLORS: Record<string, string> = { active: 'green', expired: 'gray', revoked: 'red' };

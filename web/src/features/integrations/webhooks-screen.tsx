@@ -8,7 +8,7 @@ import {
   EVENT_TYPES, useCreateWebhook, useDeleteWebhook, useDeliveries, useRetryDelivery, useRotateWebhookSecret, useTestWebhook, useUpdateWebhook, useWebhook, useWebhooks,
   type EventType, type Webhook,
 } from './api';
-import { ConfirmButton, SecretOnce, toastDone } from './confirm-button';
+import { ConfirmButton, SecretOnce, toastDone } from '../../components/confirm-button';
 
 const DELIVERY_COLORS: Record<string, string> = { pending: 'blue', delivered: 'green', failed: 'red' };
 

@@ -6,7 +6,7 @@ import { toast } from '../../components/toast';
 import { formatTime } from '../../lib/format';
 import { useProviderUser, useRename, useSetPassword, useSignOutOthers } from '../auth/api';
 import { passwordProblem } from '../auth/set-password-screen';
-import { ConfirmButton } from '../integrations/confirm-button';
+import { ConfirmButton } from '../../components/confirm-button';
 import { useCaller } from './caller-context';
 
 /** The signed-in person's own account: their name, their password, and their other sessions. */

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
 import { Empty, QueryState } from '../../components/page-states';
 import { toast } from '../../components/toast';
-import { ConfirmButton } from '../integrations/confirm-button';
+import { ConfirmButton } from '../../components/confirm-button';
 import { useArchiveEntity, useArchiveUnit, useCreateEntity, useCreateUnit, useOrganisation, useRenameEntity, useRenameUnit, type OrganisationEntity } from './api';
 import { RenameButton } from './rename-button';
 

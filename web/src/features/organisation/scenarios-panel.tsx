@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
 import { Empty, QueryState } from '../../components/page-states';
 import { toast } from '../../components/toast';
-import { ConfirmButton } from '../integrations/confirm-button';
+import { ConfirmButton } from '../../components/confirm-button';
 import { useArchiveScenario, useCatalogue, useCreateScenario, useUpdateScenario, type CatalogueScenario } from './api';
 
 /** The Basel event types (Basel II, Annex 9), offered as categories; an enterprise may add its own. */

@@ -4,7 +4,7 @@ import { ErrorDisplay, fieldError } from '../../components/error-display';
 import { QueryState, ScreenTitle } from '../../components/page-states';
 import { formatTime } from '../../lib/format';
 import { useCaller } from '../me/caller-context';
-import { ConfirmButton, toastDone } from '../integrations/confirm-button';
+import { ConfirmButton, toastDone } from '../../components/confirm-button';
 import { useAddSuperAdmin, useRemoveSuperAdmin, useSuperAdmins } from './api';
 
 export function SuperAdminsScreen() {
