@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { writeAudit } from '../../../platform/audit/audit-writer.js';
+import { recordChange } from '../../../platform/audit/record-change.js';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../../platform/db/schema.js';
 import { trailOf } from '../../../platform/audit/audit-events.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import type { Principal, RequestOrigin } from '../../../platform/auth/principal.js';
@@ -125,17 +127,7 @@ export function createOneTimeLinks(
         const before = (await repo.findAccountById(trx, principal.userId)) as repo.AccountRow;
         if (before.full_name !== fullName) {
           await updateProfile(trx, principal.userId, { full_name: fullName }, new Date());
-          await writeAudit(trx, {
-            enterpriseId: trailOf(principal),
-            actor: { userId: principal.userId, email: principal.email, fullName: principal.fullName },
-            action: 'update',
-            entityType: 'user',
-            entityId: principal.userId,
-            details: { change: 'renamed', changes: { full_name: { from: before.full_name, to: fullName } } },
-            ip: origin.ip,
-            userAgent: origin.userAgent,
-            operation: origin.operation,
-          });
+          await auditOwnChange(trx, principal, origin, { change: 'renamed', changes: { full_name: { from: before.full_name, to: fullName } } });
           // The cached principal carries the name the audit trail records: the next request reads it anew.
           onCommit(() => deps.principals.invalidateUser(principal.userId));
         }
@@ -153,17 +145,7 @@ export function createOneTimeLinks(
       await setPasswordHash(trx, principal.userId, passwordHash);
       const ended = await revokeUserSessions(trx, principal.userId, 'password_changed', principal.sessionId ?? undefined);
       await revokeOneTimeTokens(trx, principal.userId, new Date());
-      await writeAudit(trx, {
-        enterpriseId: trailOf(principal),
-        actor: { userId: principal.userId, email: principal.email, fullName: principal.fullName },
-        action: 'update',
-        entityType: 'user',
-        entityId: principal.userId,
-        details: { change: 'password_changed', sessions_ended: ended.length },
-        ip: origin.ip,
-        userAgent: origin.userAgent,
-        operation: origin.operation,
-      });
+      await auditOwnChange(trx, principal, origin, { change: 'password_changed', sessions_ended: ended.length });
       onCommit(() => {
         for (const id of ended) deps.principals.invalidateSession(id);
       });
@@ -172,6 +154,11 @@ export function createOneTimeLinks(
   }
 
   return { verify, recover, updateUser, redirectFor, settle };
+}
+
+/** A person's change of their own account (PUT /user), audited on their user in their trail. */
+function auditOwnChange(trx: Transaction<DB>, principal: Principal, origin: RequestOrigin, details: Record<string, unknown>) {
+  return recordChange(trx, { ...principal, ...origin }, { action: 'update', entityType: 'user', entityId: principal.userId, details, enterpriseId: trailOf(principal) });
 }
 
 export type OneTimeLinks = ReturnType<typeof createOneTimeLinks>;

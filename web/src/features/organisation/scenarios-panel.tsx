@@ -8,23 +8,13 @@ import { toast } from '../../components/toast';
 import { ConfirmButton } from '../../components/confirm-button';
 import { useArchiveScenario, useCatalogue, useCreateScenario, useUpdateScenario, type CatalogueScenario } from './api';
 
-/** The Basel event types (Basel II, Annex 9), offered as categories; an enterprise may add its own. */
-const BASEL_CATEGORIES = [
-  'Internal fraud',
-  'External fraud',
-  'Employment practices and workplace safety',
-  'Clients, products and business practices',
-  'Damage to physical assets',
-  'Business disruption and system failures',
-  'Execution, delivery and process management',
-];
-
 /** The risk-scenario catalogue: search, create, edit, archive (confirmed), the archived on request. */
 export function ScenariosPanel() {
   const [showArchived, setShowArchived] = useState(false);
   const [search, setSearch] = useState('');
   const catalogue = useCatalogue(showArchived);
-  const categories = useMemo(() => [...new Set([...BASEL_CATEGORIES, ...(catalogue.data ?? []).map((scenario) => scenario.category)])].sort(), [catalogue.data]);
+  // The categories the catalogue already uses (a new enterprise's starter catalogue brings the Basel event types); a new one may be typed.
+  const categories = useMemo(() => [...new Set((catalogue.data ?? []).map((scenario) => scenario.category))].sort(), [catalogue.data]);
   return (
     <Stack>
       <Card withBorder><ScenarioForm categories={categories} /></Card>
