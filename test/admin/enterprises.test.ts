@@ -309,6 +309,7 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
           health_status: 'healthy',
           created_at: enterprise.created_at.toISOString(),
           updated_at: expect.any(String),
+          abilities: { update: true, change_tier: true },
         });
       }
     });

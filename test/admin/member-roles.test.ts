@@ -50,6 +50,8 @@ describe('admin: changing a member\'s role', async () => {
         // The assignments stay: a reviewer reads what the assessor assessed.
         entity_assignments: [{ legal_entity_id: entity.id, name: 'Alpha Ltd', business_unit_id: null, business_unit_name: null }],
         invitation: null,
+        // What the client admin may do to a reviewer now: their role between assessor and reviewer, and the rest.
+        abilities: { change_role: true, deactivate: true, reactivate: false, manage_entity_roles: true },
       });
       expect(await roleOf(assessor)).toBe('reviewer');
       const listed = (await ctx.app.inject({ method: 'GET', url: `/api/v1/admin/enterprises/${home.id}/users`, headers: bearer(adminToken) })).json();

@@ -49,6 +49,8 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
         created_at: expect.any(String),
         last_login: signedIn.toISOString(),
         invitation: null,
+        // A super admin reads the list: every change open to them on an active member.
+        abilities: { change_role: true, deactivate: true, reactivate: false, manage_entity_roles: true },
         active: true,
         deactivated_at: null,
         entity_assignments: [

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { EnterpriseUser } from '../src/features/admin/api';
 import { MemberActions } from '../src/features/admin/member-actions';
 import type { Me } from '../src/features/me/caller-context';
-import { drawAs, invitation, member } from './members';
+import { OF_ANOTHER_CLIENT_ADMIN, drawAs, invitation, member } from './members';
 
 const calls = { resend: () => undefined, reactivate: () => undefined, deactivate: () => undefined };
 function draw(role: Me['role'], user: EnterpriseUser) {
@@ -19,12 +19,12 @@ describe('what the users screen offers for one member (D5)', () => {
   });
 
   it('a client admin is offered no resend for another client admin', () => {
-    draw('admin', member({ role: 'admin' }));
+    draw('admin', member({ role: 'admin', abilities: OF_ANOTHER_CLIENT_ADMIN }));
     expect(buttons()).toEqual(['Deactivate']);
   });
 
-  it('a client admin is offered no reactivation of another client admin', () => {
-    draw('admin', member({ role: 'admin', active: false }));
+  it('a client admin is offered no reactivation of another client admin (the list says so)', () => {
+    draw('admin', member({ role: 'admin', active: false, abilities: { ...OF_ANOTHER_CLIENT_ADMIN, deactivate: false } }));
     expect(buttons()).toEqual([]);
   });
 
@@ -59,8 +59,13 @@ describe('what the users screen offers for one member (D5)', () => {
   });
 
   it('nothing on one\'s own membership, and the reason in words', () => {
-    draw('admin', member({ user_id: 'me', role: 'admin' }));
+    draw('admin', member({ user_id: 'me', role: 'admin', abilities: { ...OF_ANOTHER_CLIENT_ADMIN, deactivate: false } }));
     expect(buttons()).toEqual([]);
     expect(screen.getByTestId('own-membership').textContent).toMatch(/This is you/);
+  });
+
+  it('no deactivation where the list says the caller may not deactivate', () => {
+    draw('super_admin', member({ abilities: { change_role: true, deactivate: false, reactivate: false, manage_entity_roles: true } }));
+    expect(buttons()).toEqual(['Resend invitation']);
   });
 });

@@ -4,7 +4,7 @@ import type { EnterpriseUser } from '../src/features/admin/api';
 import { joinState } from '../src/features/admin/invitation-status';
 import { MemberRole } from '../src/features/admin/member-role';
 import type { Me } from '../src/features/me/caller-context';
-import { drawAs, invitation, member } from './members';
+import { OF_ANOTHER_CLIENT_ADMIN, drawAs, invitation, member } from './members';
 
 type Invitation = NonNullable<EnterpriseUser["invitation"]>;
 
@@ -26,7 +26,7 @@ describe("a member's role on the users screen (D5)", () => {
   });
 
   it("a client admin is offered no change of a client admin's role, and told why", () => {
-    draw('admin', member({ role: 'admin' }));
+    draw('admin', member({ role: 'admin', abilities: OF_ANOTHER_CLIENT_ADMIN }));
     expect(choices()).toEqual([]);
     expect(screen.getByText("Only a super admin changes a client admin's role.")).toBeTruthy();
   });

@@ -2439,7 +2439,11 @@ export interface operations {
                      *           "health_score": 0,
                      *           "health_status": "healthy",
                      *           "created_at": "2026-03-02T09:30:00.000Z",
-                     *           "updated_at": "2026-03-02T09:30:00.000Z"
+                     *           "updated_at": "2026-03-02T09:30:00.000Z",
+                     *           "abilities": {
+                     *             "update": true,
+                     *             "change_tier": true
+                     *           }
                      *         }
                      *       ],
                      *       "pagination": {
@@ -2455,6 +2459,19 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /**
+                             * @description What the caller may do now, by the service's own policy: true means the call would be allowed (content checks aside)
+                             * @example {
+                             *       "update": true,
+                             *       "change_tier": true
+                             *     }
+                             */
+                            abilities: {
+                                /** @description Change its subscription tier (PATCH): super admins */
+                                change_tier: boolean;
+                                /** @description Change its status (PATCH): super admins */
+                                update: boolean;
+                            };
                             /** @description BRAs other than cancelled ones */
                             bra_count: number;
                             /** @description ISO 3166-1 alpha-2 code */
@@ -3178,6 +3195,12 @@ export interface operations {
                      *             "delivery_attempts": 1,
                      *             "delivery_error": "delivery error",
                      *             "delivered_at": "2026-03-02T09:30:00.000Z"
+                     *           },
+                     *           "abilities": {
+                     *             "change_role": true,
+                     *             "deactivate": true,
+                     *             "reactivate": false,
+                     *             "manage_entity_roles": true
                      *           }
                      *         }
                      *       ]
@@ -3185,6 +3208,25 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /**
+                             * @description What the caller may do now, by the service's own policy: true means the call would be allowed (content checks aside)
+                             * @example {
+                             *       "change_role": true,
+                             *       "deactivate": true,
+                             *       "reactivate": false,
+                             *       "manage_entity_roles": true
+                             *     }
+                             */
+                            abilities: {
+                                /** @description Give them another role (PATCH): whoever may add a member of the role they have and of another; never oneself */
+                                change_role: boolean;
+                                /** @description Deactivate them (DELETE): their enterprise's administrators, while active; never oneself */
+                                deactivate: boolean;
+                                /** @description Grant and remove their entity access (/admin/users/{user_id}/entity-roles), while active */
+                                manage_entity_roles: boolean;
+                                /** @description Reactivate them: whoever may add a member of their role, while deactivated */
+                                reactivate: boolean;
+                            };
                             /** @description false for deactivated users (listed only with include_inactive=true) */
                             active: boolean;
                             /**
@@ -3754,6 +3796,25 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /**
+                             * @description What the caller may do now, by the service's own policy: true means the call would be allowed (content checks aside)
+                             * @example {
+                             *       "change_role": true,
+                             *       "deactivate": true,
+                             *       "reactivate": false,
+                             *       "manage_entity_roles": true
+                             *     }
+                             */
+                            abilities: {
+                                /** @description Give them another role (PATCH): whoever may add a member of the role they have and of another; never oneself */
+                                change_role: boolean;
+                                /** @description Deactivate them (DELETE): their enterprise's administrators, while active; never oneself */
+                                deactivate: boolean;
+                                /** @description Grant and remove their entity access (/admin/users/{user_id}/entity-roles), while active */
+                                manage_entity_roles: boolean;
+                                /** @description Reactivate them: whoever may add a member of their role, while deactivated */
+                                reactivate: boolean;
+                            };
                             /** @description false for deactivated users (listed only with include_inactive=true) */
                             active: boolean;
                             /**

@@ -84,3 +84,30 @@ export function requireUserAdministrator(caller: Principal): void {
 }
 
 export const canManageEntityRoles = (caller: Principal): boolean => permits(() => requireUserAdministrator(caller));
+
+/** Whether the caller administers this enterprise's members at all (the check every member call starts with). */
+export const canAdministerEnterprise = (caller: Principal, enterpriseId: string): boolean => permits(() => requireEnterpriseAdmin(caller, enterpriseId));
+
+/**
+ * What the caller may do to a listed member now (the `abilities` of the member list and of a role change's
+ * answer), each the check the users and entity-roles services make: a role change to some other role, a
+ * deactivation and entity access while the member is active and not the caller (one never changes one's own
+ * role nor deactivates oneself), a reactivation while they are not.
+ */
+export function memberAbilities(caller: Principal, enterpriseId: string, member: { user_id: string; role: MemberRole; active: boolean }) {
+  const other = member.user_id !== caller.userId;
+  const actOn = member.active && other && canAdministerEnterprise(caller, enterpriseId);
+  const otherRoles = (['admin', 'assessor', 'reviewer'] as const).filter((role) => role !== member.role);
+  return {
+    change_role: actOn && otherRoles.some((to) => canChangeRole(caller, enterpriseId, member.role, to)),
+    deactivate: actOn,
+    reactivate: !member.active && canManageMember(caller, enterpriseId, member.role),
+    manage_entity_roles: member.active && canAdministerEnterprise(caller, enterpriseId) && canManageEntityRoles(caller),
+  };
+}
+
+/** What the caller may do to a listed enterprise (its `abilities`): change its status or its tier (PATCH), super admins. */
+export function enterpriseAbilities(caller: Principal) {
+  const manager = canManageEnterprises(caller);
+  return { update: manager, change_tier: manager };
+}

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DataResponse, IdParams, Name, Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../../platform/http/schemas.js';
+import { Abilities, DataResponse, IdParams, Name, Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../../platform/http/schemas.js';
 import { COUNTRY_CODES } from './country-codes.js';
 import { HealthScoreSchema, HealthStatusSchema } from '../../health/health.schemas.js';
 
@@ -24,6 +24,10 @@ export const EnterpriseListItem = Type.Object({
   health_status: HealthStatusSchema(),
   created_at: Timestamp(),
   updated_at: Timestamp(),
+  abilities: Abilities({
+    update: 'Change its status (PATCH): super admins',
+    change_tier: 'Change its subscription tier (PATCH): super admins',
+  }),
 });
 
 export const ListEnterprisesQuery = Type.Object({

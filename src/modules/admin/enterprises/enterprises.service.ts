@@ -31,7 +31,7 @@ import {
   updateEnterprise,
 } from './enterprises.repository.js';
 import { monthlyRevenueCents } from './mrr.js';
-import { requireEnterpriseManager } from '../admin.policy.js';
+import { enterpriseAbilities, requireEnterpriseManager } from '../admin.policy.js';
 
 export interface EnterprisesServiceDeps {
   /** The database, or the caller's open transaction to join. */
@@ -81,6 +81,7 @@ export function createEnterprisesService({ db, tierPricesCents }: EnterprisesSer
           health_status: health.get(row.id)!.status,
           created_at: row.created_at,
           updated_at: row.updated_at,
+          abilities: enterpriseAbilities(caller),
         })),
       };
     },

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import {
+  Abilities,
   DataResponse,
   Email,
   ListResponse,
@@ -63,6 +64,12 @@ export const EnterpriseUser = Type.Object({
   deactivated_at: Nullable(Timestamp()),
   entity_assignments: Type.Array(EntityAssignmentView, { description: 'Legal entities (and units) the user is assigned to' }),
   invitation: Nullable(InvitationStatus),
+  abilities: Abilities({
+    change_role: 'Give them another role (PATCH): whoever may add a member of the role they have and of another; never oneself',
+    deactivate: 'Deactivate them (DELETE): their enterprise\'s administrators, while active; never oneself',
+    reactivate: 'Reactivate them: whoever may add a member of their role, while deactivated',
+    manage_entity_roles: 'Grant and remove their entity access (/admin/users/{user_id}/entity-roles), while active',
+  }),
 });
 
 export const listUsersSchema = {

@@ -12,7 +12,7 @@ import { versionState, versioned, type Versioned } from '../../../platform/versi
 import { invalidState, notFound } from '../../../platform/errors/app-error.js';
 import type { Platform } from '../../../platform/module.js';
 import { createIdentityService } from '../../identity/identity.service.js';
-import { administeredEnterprise, requireEnterpriseAdmin, requireMemberManager, requireRoleChanger } from '../admin.policy.js';
+import { administeredEnterprise, memberAbilities, requireEnterpriseAdmin, requireMemberManager, requireRoleChanger } from '../admin.policy.js';
 import { requireEnterpriseExists } from '../enterprises/enterprises.service.js';
 import type { ChangeRoleBody, CreatedUser, CreateUserBody, EnterpriseUser, ReactivatedUser, ResentInvitation } from './users.schemas.js';
 import {
@@ -52,8 +52,8 @@ async function lockActiveMember(db: Executor, enterpriseId: string, userId: stri
   return member;
 }
 
-/** A member as the list and the answer to a role change show them. */
-function presentMember(row: MemberView): Static<typeof EnterpriseUser> {
+/** A member as the list and the answer to a role change show them, with what the caller may do to them now. */
+function presentMember(caller: Principal, enterpriseId: string, row: MemberView): Static<typeof EnterpriseUser> {
   return {
     id: row.id,
     user_id: row.user_id,
@@ -76,6 +76,7 @@ function presentMember(row: MemberView): Static<typeof EnterpriseUser> {
             accepted_at: row.invitation.accepted_at === null ? null : new Date(row.invitation.accepted_at),
             delivered_at: row.invitation.delivered_at === null ? null : new Date(row.invitation.delivered_at),
           },
+    abilities: memberAbilities(caller, enterpriseId, row),
   };
 }
 
@@ -84,10 +85,10 @@ function presentMember(row: MemberView): Static<typeof EnterpriseUser> {
  * names is the membership (its role and activity). The answer also shows the invitation, sign-in and entity
  * access, which change through their own operations and have no read of their own to be conditional on.
  */
-async function memberState(db: Executor, enterpriseId: string, userId: string, version: number): Promise<Versioned<Static<typeof EnterpriseUser>>> {
+async function memberState(db: Executor, caller: Principal, enterpriseId: string, userId: string, version: number): Promise<Versioned<Static<typeof EnterpriseUser>>> {
   const row = await findMemberView(db, enterpriseId, userId);
   if (row === undefined) throw notFound('User');
-  return versioned(presentMember(row), versionState(version));
+  return versioned(presentMember(caller, enterpriseId, row), versionState(version));
 }
 
 /** Every change of a member is an entry on the user, in the change's transaction (the caller's trail). */
@@ -99,7 +100,7 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
     async list(caller: Caller, enterpriseId: string, includeInactive: boolean): Promise<Static<typeof EnterpriseUser>[]> {
       requireEnterpriseAdmin(caller, enterpriseId);
       await requireEnterpriseExists(db, enterpriseId);
-      return (await listMembers(db, enterpriseId, includeInactive)).map(presentMember);
+      return (await listMembers(db, enterpriseId, includeInactive)).map((row) => presentMember(caller, enterpriseId, row));
     },
 
     /**
@@ -208,7 +209,7 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
         );
         const changed = await setMemberRole(trx, enterpriseId, member.id, body.role);
         // The role it had already: nothing written, nothing audited, the same state answered.
-        if (changed === undefined) return memberState(trx, enterpriseId, userId, member.row_version);
+        if (changed === undefined) return memberState(trx, caller, enterpriseId, userId, member.row_version);
         await auditUser(trx, caller, 'update', userId, {
           change: 'role_changed',
           enterprise_id: enterpriseId,
@@ -216,7 +217,7 @@ export function createUsersService({ db, principals, mail }: UsersServiceDeps) {
           changes: { role: { from: member.role, to: body.role } },
         });
         onCommit(() => principals.invalidateUser(userId));
-        return memberState(trx, enterpriseId, userId, changed.row_version);
+        return memberState(trx, caller, enterpriseId, userId, changed.row_version);
       });
     },
 

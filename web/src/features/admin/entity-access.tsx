@@ -96,7 +96,7 @@ export function EntityAccess({ enterpriseId, user }: { enterpriseId: string; use
   const caller = useCaller();
   const [opened, { open, close }] = useDisclosure(false);
   // Granting lists the enterprise's legal entities, which super admins do not read: they view.
-  const editable = caller.abilities.administer_members && caller.abilities.see_risk_data && user.active;
+  const editable = user.abilities.manage_entity_roles && caller.abilities.see_risk_data;
   const roles = useEntityRoles(opened ? user.user_id : null);
   const entities = useLegalEntities(opened && editable);
   const names = (user.entity_assignments ?? []).map((assignment) => (assignment.business_unit_name ? `${assignment.name} › ${assignment.business_unit_name}` : assignment.name));
@@ -104,7 +104,7 @@ export function EntityAccess({ enterpriseId, user }: { enterpriseId: string; use
     <>
       <Group gap={4} wrap="wrap">
         {names.length === 0 ? <Text size="sm" c="dimmed">None</Text> : names.map((name) => <Badge key={name} variant="outline" color="gray" tt="none" style={WHOLE_BADGE}>{name}</Badge>)}
-        {caller.abilities.administer_members && user.active && (
+        {user.abilities.manage_entity_roles && (
           <Button size="compact-xs" variant="subtle" onClick={open} aria-label={`${editable ? 'Manage access' : 'View access'} of ${user.full_name}`}>
             {editable ? 'Manage access' : 'View access'}
           </Button>

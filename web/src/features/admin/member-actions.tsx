@@ -20,7 +20,7 @@ export function MemberActions({ user, calls }: { user: EnterpriseUser; calls: Me
   if (user.user_id === caller.user_id) {
     return <Text size="xs" c="dimmed" data-testid="own-membership">This is you: another administrator changes your membership.</Text>;
   }
-  // The admin policy's rule, as /me lists the roles the caller may give.
+  // Resending follows the admin policy's rule as /me lists the roles the caller may give; the rest is the member's abilities.
   const manages = caller.grantable_roles.includes(user.role);
   // Still waiting for its person (invited, failing or expired); whether a resend is allowed is the service's answer.
   const state = joinState(user.invitation, user.last_login);
@@ -30,7 +30,7 @@ export function MemberActions({ user, calls }: { user: EnterpriseUser; calls: Me
       {manages && user.active && waiting && (
         <Button size="xs" variant="light" onClick={() => calls.resend(user)} aria-label={`Resend invitation to ${user.full_name}`}>Resend invitation</Button>
       )}
-      {manages && !user.active && (
+      {user.abilities.reactivate && (
         <ConfirmButton
           label="Reactivate"
           color="blue"
@@ -42,7 +42,7 @@ export function MemberActions({ user, calls }: { user: EnterpriseUser; calls: Me
           {user.full_name} can sign in again, with the role and entity access they had.
         </ConfirmButton>
       )}
-      {user.active && (
+      {user.abilities.deactivate && (
         <ConfirmButton
           label="Deactivate"
           aria-label={`Deactivate ${user.full_name}`}

@@ -15,7 +15,7 @@ export const roleLabel = (role: string) => ROLES.find((entry) => entry.value ===
 function whyFixed(caller: ReturnType<typeof useCaller>, user: EnterpriseUser): string | null {
   if (user.user_id === caller.user_id) return 'You cannot change your own role.';
   if (!user.active) return 'Reactivate the user to change their role.';
-  if (!caller.grantable_roles.includes(user.role)) return "Only a super admin changes a client admin's role.";
+  if (!user.abilities.change_role) return "Only a super admin changes a client admin's role.";
   return null;
 }
 
