@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { apiCaller } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, countAuditEntries } from '../support/audit.js';
 import { createBra, insertAction, insertActions, utcDate } from '../support/actions-factories.js';
 import { assignEntity, createEnterprise, createLegalEntity, createUser, tokenFor } from '../support/factories.js';
+import { calls } from '../support/cast.js';
 
 /** POST /mitigation-actions/bulk-update (4.4): 1 to 100 ids, all or nothing (D7.3, D10.2). */
 describe('bulk update of mitigation actions (4.4, D7.3, D10.2)', async () => {
   const ctx = await createTestContext();
-  const call = apiCaller(ctx);
+  const { call } = calls(ctx);
   const enterprise = await createEnterprise(ctx);
   const admin = await createUser(ctx, { role: 'admin', enterpriseId: enterprise.id });
   const token = await tokenFor(ctx, admin);
-  const bulk = (payload: unknown, as = token) => call('POST', '/mitigation-actions/bulk-update', as, payload);
+  const bulk = (payload: unknown, as = token) => call(as, 'POST', '/mitigation-actions/bulk-update', payload);
   const fresh = (count: number, values: Parameters<typeof insertAction>[1] extends infer V ? Partial<V> : never = {}) =>
     Promise.all(Array.from({ length: count }, () => insertAction(ctx, { enterpriseId: enterprise.id, status: 'created', owner: 'Ops', ...values })));
   const rowsOf = (ids: string[]) => ctx.db.selectFrom('mitigation_actions').selectAll().where('id', 'in', ids).orderBy('id').execute();
@@ -45,7 +45,7 @@ describe('bulk update of mitigation actions (4.4, D7.3, D10.2)', async () => {
         bulk_update: { size: 3 },
       });
     }
-    const listed = (await call('GET', '/mitigation-actions?overdue_only=true&page_size=100', token)).json().data.map((a: { id: string }) => a.id);
+    const listed = (await call(token, 'GET', '/mitigation-actions?overdue_only=true&page_size=100')).json().data.map((a: { id: string }) => a.id);
     for (const id of ids) expect(listed).not.toContain(id);
   });
 
@@ -117,7 +117,7 @@ describe('bulk update of mitigation actions (4.4, D7.3, D10.2)', async () => {
       const ids = (await fresh(3)).map((action) => action.id);
       const [updated, archived] = await Promise.all([
         bulk({ action_ids: ids, updates: { owner: `Round ${round}` } }),
-        call('POST', `/mitigation-actions/${ids[2]}/archive`, token),
+        call(token, 'POST', `/mitigation-actions/${ids[2]}/archive`),
       ]);
       expect(archived.statusCode, archived.body).toBe(200);
       const owners = (await rowsOf(ids)).map((row) => row.owner);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { apiCaller } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, countAuditEntries } from '../support/audit.js';
+import { calls } from '../support/cast.js';
 import { createBra, createScenarioLink, insertAction, utcDate } from '../support/actions-factories.js';
 import { createEnterprise, createUser, tokenFor } from '../support/factories.js';
 
@@ -10,7 +10,7 @@ const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 /** Creating, changing and archiving one action (4.4, 3.2, D7.3), each audited in its transaction (D7.5). */
 describe('mitigation action changes (4.4, 3.2, D7.3)', async () => {
   const ctx = await createTestContext();
-  const call = apiCaller(ctx);
+  const { call } = calls(ctx);
   const enterprise = await createEnterprise(ctx);
   const admin = await createUser(ctx, { role: 'admin', enterpriseId: enterprise.id, fullName: 'Ada Admin' });
   const token = await tokenFor(ctx, admin);
@@ -19,9 +19,9 @@ describe('mitigation action changes (4.4, 3.2, D7.3)', async () => {
   const otherBra = await createBra(ctx, { enterpriseId: enterprise.id });
   const otherLink = await createScenarioLink(ctx, otherBra);
 
-  const create = (payload: unknown) => call('POST', '/mitigation-actions', token, payload);
-  const patch = (id: string, payload: unknown) => call('PATCH', `/mitigation-actions/${id}`, token, payload);
-  const archive = (id: string) => call('POST', `/mitigation-actions/${id}/archive`, token);
+  const create = (payload: unknown) => call(token, 'POST', '/mitigation-actions', payload);
+  const patch = (id: string, payload: unknown) => call(token, 'PATCH', `/mitigation-actions/${id}`, payload);
+  const archive = (id: string) => call(token, 'POST', `/mitigation-actions/${id}/archive`);
   const valid = { action: 'Four-eyes check on large trades', owner: 'Treasury Ops', priority: 'critical', action_type: 'Preventive', due_date: '2027-03-31' };
 
   describe('POST /mitigation-actions', () => {
@@ -198,9 +198,9 @@ describe('mitigation action changes (4.4, 3.2, D7.3)', async () => {
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({ entity_type: 'mitigation_action' });
       expect(entries[0]!.action_details).toMatchObject({ operation: 'actions.archive', archived: true });
-      const listed = (await call('GET', '/mitigation-actions?page_size=100', token)).json().data.map((a: { id: string }) => a.id);
+      const listed = (await call(token, 'GET', '/mitigation-actions?page_size=100')).json().data.map((a: { id: string }) => a.id);
       expect(listed).not.toContain(created.id);
-      const withArchived = (await call('GET', '/mitigation-actions?archived=true&page_size=100', token)).json().data;
+      const withArchived = (await call(token, 'GET', '/mitigation-actions?archived=true&page_size=100')).json().data;
       expect(withArchived.find((a: { id: string }) => a.id === created.id)).toMatchObject({ archived: true });
     });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { OVERDUE_URGENT_CAUSE } from '../../src/modules/actions/enterprise-health.check.js';
-import { apiCaller } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { insertAction, utcDate } from '../support/actions-factories.js';
 import { createEnterprise, createUser, tokenFor } from '../support/factories.js';
+import { calls } from '../support/cast.js';
 
 /**
  * The enterprise_health alert (D9.5): 5 or more overdue actions of priority high or critical in one
@@ -13,7 +13,7 @@ import { createEnterprise, createUser, tokenFor } from '../support/factories.js'
  */
 describe('enterprise_health alert from overdue urgent actions (D9.5, D10.5)', async () => {
   const ctx = await createTestContext({ jobs: true });
-  const call = apiCaller(ctx);
+  const { call } = calls(ctx);
   const superAdmin = await createUser(ctx, { role: 'super_admin' });
   const superToken = await tokenFor(ctx, superAdmin);
   const enterprise = await createEnterprise(ctx);
@@ -21,7 +21,7 @@ describe('enterprise_health alert from overdue urgent actions (D9.5, D10.5)', as
   const adminToken = await tokenFor(ctx, admin);
 
   const healthAlerts = async (enterpriseId: string) => {
-    const response = await call('GET', '/admin/alerts?page_size=100', superToken);
+    const response = await call(superToken, 'GET', '/admin/alerts?page_size=100');
     expect(response.statusCode, response.body).toBe(200);
     return response
       .json()
@@ -47,7 +47,7 @@ describe('enterprise_health alert from overdue urgent actions (D9.5, D10.5)', as
   });
 
   it('the fifth, created through the API with a past due date, raises one warning for the enterprise', async () => {
-    const created = await call('POST', '/mitigation-actions', adminToken, {
+    const created = await call(adminToken, 'POST', '/mitigation-actions', {
       action: 'Patch the payment gateway',
       owner: 'IT',
       priority: 'critical',
@@ -86,11 +86,11 @@ describe('enterprise_health alert from overdue urgent actions (D9.5, D10.5)', as
 
   it('once resolved, it is raised again while the condition holds; acknowledged, it is not duplicated', async () => {
     const [alert] = await healthAlerts(enterprise.id);
-    const acknowledged = await call('PATCH', `/admin/alerts/${alert.id}`, superToken, { status: 'acknowledged', notes: 'Chasing owners' });
+    const acknowledged = await call(superToken, 'PATCH', `/admin/alerts/${alert.id}`, { status: 'acknowledged', notes: 'Chasing owners' });
     expect(acknowledged.statusCode, acknowledged.body).toBe(200);
     await ctx.monitor.flush();
     expect(await healthAlerts(enterprise.id)).toHaveLength(1);
-    const resolved = await call('PATCH', `/admin/alerts/${alert.id}`, superToken, { status: 'resolved', resolution: 'Escalated' });
+    const resolved = await call(superToken, 'PATCH', `/admin/alerts/${alert.id}`, { status: 'resolved', resolution: 'Escalated' });
     expect(resolved.statusCode, resolved.body).toBe(200);
     await ctx.monitor.flush();
     const after = await healthAlerts(enterprise.id);
@@ -105,13 +105,13 @@ describe('enterprise_health alert from overdue urgent actions (D9.5, D10.5)', as
       .where('status', '<>', 'completed')
       .where('archived', '=', false)
       .execute();
-    const completed = await call('POST', '/mitigation-actions/bulk-update', adminToken, {
+    const completed = await call(adminToken, 'POST', '/mitigation-actions/bulk-update', {
       action_ids: open.map((row) => row.id),
       updates: { status: 'completed' },
     });
     expect(completed.statusCode, completed.body).toBe(200);
     const [openAlert] = (await healthAlerts(enterprise.id)).filter((a: { status: string }) => a.status === 'open');
-    await call('PATCH', `/admin/alerts/${openAlert.id}`, superToken, { status: 'resolved', resolution: 'Actions completed' });
+    await call(superToken, 'PATCH', `/admin/alerts/${openAlert.id}`, { status: 'resolved', resolution: 'Actions completed' });
     await ctx.monitor.flush();
     expect((await healthAlerts(enterprise.id)).filter((a: { status: string }) => a.status !== 'resolved')).toEqual([]);
   });

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { apiCaller } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { createBra, createScenarioLink, insertAction, utcDate } from '../support/actions-factories.js';
 import { createEnterprise, createUser, tokenFor } from '../support/factories.js';
+import { calls } from '../support/cast.js';
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** GET /mitigation-actions (4.4): every filter alone and combined, pagination (D2.5), is_overdue (D7.3). */
 describe('listing mitigation actions (4.4, D2.5, D7.3)', async () => {
   const ctx = await createTestContext();
-  const call = apiCaller(ctx);
+  const { call } = calls(ctx);
   const enterprise = await createEnterprise(ctx);
   const admin = await createUser(ctx, { role: 'admin', enterpriseId: enterprise.id });
   const token = await tokenFor(ctx, admin);
@@ -30,7 +30,7 @@ describe('listing mitigation actions (4.4, D2.5, D7.3)', async () => {
   const a6 = await insertAction(ctx, { ...base, braId: braOne.id, status: 'created', priority: 'high', dueDate: utcDate(-1), archived: true, createdAt: at(6) });
   const a7 = await insertAction(ctx, { ...base, status: 'completed', priority: 'low', dueDate: utcDate(1), createdAt: at(7) });
 
-  const list = (query = '') => call('GET', `/mitigation-actions${query}`, token);
+  const list = (query = '') => call(token, 'GET', `/mitigation-actions${query}`);
   const idsOf = async (query: string) => {
     const response = await list(query);
     expect(response.statusCode, response.body).toBe(200);
@@ -146,14 +146,14 @@ describe('listing mitigation actions (4.4, D2.5, D7.3)', async () => {
     const otherAdmin = await createUser(ctx, { role: 'admin', enterpriseId: other.id });
     const foreign = await insertAction(ctx, { enterpriseId: other.id });
     const otherToken = await tokenFor(ctx, otherAdmin);
-    const response = await call('GET', '/mitigation-actions?archived=true', otherToken);
+    const response = await call(otherToken, 'GET', '/mitigation-actions?archived=true');
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().data.map((item: { id: string }) => item.id)).toEqual([foreign.id]);
-    const byForeignBra = await call('GET', `/mitigation-actions?bra_id=${braOne.id}`, otherToken);
+    const byForeignBra = await call(otherToken, 'GET', `/mitigation-actions?bra_id=${braOne.id}`);
     expect(byForeignBra.statusCode, byForeignBra.body).toBe(400);
     expect(byForeignBra.json()).toMatchObject({ code: 'INVALID_REFERENCE', details: { field: 'bra_id' } });
     expect(byForeignBra.body.replace(/"request_id":"[^"]+"/, '')).toBe(
-      (await call('GET', `/mitigation-actions?bra_id=${randomUUID()}`, otherToken)).body.replace(/"request_id":"[^"]+"/, ''),
+      (await call(otherToken, 'GET', `/mitigation-actions?bra_id=${randomUUID()}`)).body.replace(/"request_id":"[^"]+"/, ''),
     );
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { apiCaller } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, expectAccessDenied } from '../support/audit.js';
+import { calls } from '../support/cast.js';
 import { createBra, insertAction } from '../support/actions-factories.js';
 import {
   assignEntity,
@@ -9,14 +9,13 @@ import {
   createEnterprise,
   createLegalEntity,
   createUser,
-  tokenFor,
   type TestUser,
 } from '../support/factories.js';
 
 /** D5 for mitigation actions: who sees which actions (in SQL: pages and totals) and who may change them. */
 describe('mitigation actions by role (D5, D10.1)', async () => {
   const ctx = await createTestContext();
-  const call = apiCaller(ctx);
+  const { call, tokenOf } = calls(ctx);
   const enterprise = await createEnterprise(ctx);
   const entityOne = await createLegalEntity(ctx, enterprise.id);
   const unitA = await createBusinessUnit(ctx, enterprise.id, entityOne.id);
@@ -44,13 +43,8 @@ describe('mitigation actions by role (D5, D10.1)', async () => {
   const unlinkedByEntityAssessor = await insertAction(ctx, { enterpriseId: enterprise.id, createdBy: entityAssessor.id, createdAt: at(5) });
   const unlinkedByUnitAssessor = await insertAction(ctx, { enterpriseId: enterprise.id, createdBy: unitAssessor.id, createdAt: at(6) });
 
-  const tokens = new Map<string, Promise<string>>();
-  const tokenOf = (user: TestUser) => {
-    if (!tokens.has(user.id)) tokens.set(user.id, tokenFor(ctx, user));
-    return tokens.get(user.id)!;
-  };
   const as = async (user: TestUser, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
-    call(method, url, await tokenOf(user), payload);
+    call(await tokenOf(user), method, url, payload);
   const listIds = async (user: TestUser, query = '') => {
     const response = await as(user, 'GET', `/mitigation-actions${query}`);
     expect(response.statusCode, response.body).toBe(200);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { apiCaller } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, countAuditEntries, expectAccessDenied } from '../support/audit.js';
+import { calls } from '../support/cast.js';
 import { createEnterprise, createLegalEntity, createUser, tokenFor, type TestUser } from '../support/factories.js';
 
 describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
@@ -17,7 +17,7 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
     members[role] = { user, token: await tokenFor(ctx, user) };
   }
 
-  const call = apiCaller(ctx);
+  const { call } = calls(ctx);
 
   const auditOf = (entityId: string) => auditEntries(ctx, { entityId });
   const rowCount = async (table: 'risk_appetites' | 'risk_appetite_history') =>
@@ -27,7 +27,7 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
   async function listAll(query = ''): Promise<Array<Record<string, unknown>>> {
     const items: Array<Record<string, unknown>> = [];
     for (let page = 1; ; page++) {
-      const response = await call('GET', `/admin/enterprises?page_size=100&page=${page}${query}`, saToken);
+      const response = await call(saToken, 'GET', `/admin/enterprises?page_size=100&page=${page}${query}`);
       expect(response.statusCode, response.body).toBe(200);
       const body = response.json();
       items.push(...body.data);
@@ -39,7 +39,7 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
   describe('POST /admin/enterprises', () => {
     it('creates an active starter enterprise and answers 201 with its fields', async () => {
       const name = `Acme ${randomUUID().slice(0, 8)}`;
-      const response = await call('POST', '/admin/enterprises', saToken, { name, country: 'GB', registration_number: 'RC-123' });
+      const response = await call(saToken, 'POST', '/admin/enterprises', { name, country: 'GB', registration_number: 'RC-123' });
       expect(response.statusCode, response.body).toBe(201);
       const body = response.json();
       expect(body.message).toEqual(expect.any(String));
@@ -55,13 +55,13 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
     });
 
     it('registration_number is optional (D9.2) and comes back null', async () => {
-      const response = await call('POST', '/admin/enterprises', saToken, { name: `NoReg ${randomUUID()}`, country: 'DE' });
+      const response = await call(saToken, 'POST', '/admin/enterprises', { name: `NoReg ${randomUUID()}`, country: 'DE' });
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json().data.registration_number).toBeNull();
     });
 
     it('creates the default risk appetite (Medium, 9) with its history entry and the starter catalogue (D6.3, D6.9)', async () => {
-      const response = await call('POST', '/admin/enterprises', saToken, { name: `Seeded ${randomUUID()}`, country: 'FR' });
+      const response = await call(saToken, 'POST', '/admin/enterprises', { name: `Seeded ${randomUUID()}`, country: 'FR' });
       expect(response.statusCode, response.body).toBe(201);
       const id = response.json().data.id as string;
 
@@ -108,7 +108,7 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
         const auditBefore = await countAuditEntries(ctx);
         const appetitesBefore = await rowCount('risk_appetites');
         const historyBefore = await rowCount('risk_appetite_history');
-        const response = await call('POST', '/admin/enterprises', saToken, { name: `Atomic ${randomUUID()}`, country: 'GB' });
+        const response = await call(saToken, 'POST', '/admin/enterprises', { name: `Atomic ${randomUUID()}`, country: 'GB' });
         expect(response.statusCode).toBe(500);
         expect(await ctx.db.selectFrom('enterprises').select('id').where('name', 'like', 'Atomic %').execute()).toEqual([]);
         expect(await countAuditEntries(ctx)).toBe(auditBefore);
@@ -121,7 +121,7 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
     });
 
     it('records a create entry in the platform trail (D10.3)', async () => {
-      const response = await call('POST', '/admin/enterprises', saToken, { name: `Audited ${randomUUID()}`, country: 'NL' });
+      const response = await call(saToken, 'POST', '/admin/enterprises', { name: `Audited ${randomUUID()}`, country: 'NL' });
       const id = response.json().data.id as string;
       const entries = await auditOf(id);
       expect(entries).toHaveLength(1);
@@ -139,11 +139,11 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
 
     it('refuses a name already taken, case-insensitively, with 409 CONFLICT and writes nothing (D9.2, D7.5)', async () => {
       const name = `Unique Name ${randomUUID().slice(0, 8)}`;
-      expect((await call('POST', '/admin/enterprises', saToken, { name, country: 'GB' })).statusCode).toBe(201);
+      expect((await call(saToken, 'POST', '/admin/enterprises', { name, country: 'GB' })).statusCode).toBe(201);
       const enterprisesBefore = await ctx.db.selectFrom('enterprises').select('id').execute();
       const auditBefore = await countAuditEntries(ctx);
 
-      const response = await call('POST', '/admin/enterprises', saToken, { name: name.toUpperCase(), country: 'US' });
+      const response = await call(saToken, 'POST', '/admin/enterprises', { name: name.toUpperCase(), country: 'US' });
       expect(response.statusCode, response.body).toBe(409);
       expect(response.json()).toMatchObject({ code: 'CONFLICT', request_id: expect.any(String) });
       expect(await ctx.db.selectFrom('enterprises').select('id').execute()).toHaveLength(enterprisesBefore.length);
@@ -162,7 +162,7 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
       ['a name over 200 characters', { name: 'n'.repeat(201), country: 'GB' }, 'name'],
       ['a non-string registration number', { name: 'X Corp', country: 'GB', registration_number: 42 }, 'registration_number'],
     ])('answers 422 VALIDATION_ERROR for %s', async (_label, payload, field) => {
-      const response = await call('POST', '/admin/enterprises', saToken, payload);
+      const response = await call(saToken, 'POST', '/admin/enterprises', payload);
       expect(response.statusCode, response.body).toBe(422);
       const body = response.json();
       expect(body.code).toBe('VALIDATION_ERROR');
@@ -171,7 +171,7 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
 
     it('accepts any assigned code, such as Åland (AX) and South Sudan (SS)', async () => {
       for (const country of ['AX', 'SS']) {
-        const response = await call('POST', '/admin/enterprises', saToken, { name: `Cc ${country} ${randomUUID()}`, country });
+        const response = await call(saToken, 'POST', '/admin/enterprises', { name: `Cc ${country} ${randomUUID()}`, country });
         expect(response.statusCode, response.body).toBe(201);
       }
     });
@@ -180,7 +180,7 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
   describe('PATCH /admin/enterprises/{enterprise_id}', () => {
     it('changes status and tier, answers id/status/subscription_tier/updated_at and audits before and after', async () => {
       const target = await createEnterprise(ctx);
-      const response = await call('PATCH', `/admin/enterprises/${target.id}`, saToken, {
+      const response = await call(saToken, 'PATCH', `/admin/enterprises/${target.id}`, {
         status: 'inactive',
         subscription_tier: 'professional',
       });
@@ -201,16 +201,16 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
 
     it('changes one field and keeps the other', async () => {
       const target = await createEnterprise(ctx);
-      const response = await call('PATCH', `/admin/enterprises/${target.id}`, saToken, { subscription_tier: 'enterprise' });
+      const response = await call(saToken, 'PATCH', `/admin/enterprises/${target.id}`, { subscription_tier: 'enterprise' });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json().data).toMatchObject({ status: 'active', subscription_tier: 'enterprise' });
     });
 
     it('answers 404 for an unknown enterprise, and 400 for a malformed id', async () => {
-      const unknown = await call('PATCH', `/admin/enterprises/${randomUUID()}`, saToken, { status: 'inactive' });
+      const unknown = await call(saToken, 'PATCH', `/admin/enterprises/${randomUUID()}`, { status: 'inactive' });
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json().code).toBe('NOT_FOUND');
-      const malformed = await call('PATCH', '/admin/enterprises/not-a-uuid', saToken, { status: 'inactive' });
+      const malformed = await call(saToken, 'PATCH', '/admin/enterprises/not-a-uuid', { status: 'inactive' });
       expect(malformed.statusCode).toBe(400);
       expect(malformed.json().code).toBe('BAD_REQUEST');
     });
@@ -222,7 +222,7 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
       ['an unknown tier', { subscription_tier: 'gold' }],
     ])('answers 422 for %s and changes nothing', async (_label, payload) => {
       const target = await createEnterprise(ctx);
-      const response = await call('PATCH', `/admin/enterprises/${target.id}`, saToken, payload);
+      const response = await call(saToken, 'PATCH', `/admin/enterprises/${target.id}`, payload);
       expect(response.statusCode, response.body).toBe(422);
       expect(response.json().code).toBe('VALIDATION_ERROR');
       expect(await auditOf(target.id)).toHaveLength(0);
@@ -234,7 +234,7 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
       for (let i = 0; i < 3; i++) await createEnterprise(ctx);
       const expected = await ctx.db.selectFrom('enterprises').select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 
-      const first = await call('GET', '/admin/enterprises?page=1&page_size=2', saToken);
+      const first = await call(saToken, 'GET', '/admin/enterprises?page=1&page_size=2');
       expect(first.statusCode, first.body).toBe(200);
       const body = first.json();
       expect(body.data.map((e: { id: string }) => e.id)).toEqual(expected.slice(0, 2).map((e) => e.id));
@@ -247,15 +247,15 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
         has_prev: false,
       });
 
-      const second = (await call('GET', '/admin/enterprises?page=2&page_size=2', saToken)).json();
+      const second = (await call(saToken, 'GET', '/admin/enterprises?page=2&page_size=2')).json();
       expect(second.data.map((e: { id: string }) => e.id)).toEqual(expected.slice(2, 4).map((e) => e.id));
       expect(second.pagination.has_prev).toBe(true);
 
-      const past = (await call('GET', `/admin/enterprises?page=${expected.length + 1}&page_size=2`, saToken)).json();
+      const past = (await call(saToken, 'GET', `/admin/enterprises?page=${expected.length + 1}&page_size=2`)).json();
       expect(past.data).toEqual([]);
       expect(past.pagination.total).toBe(expected.length);
 
-      const clamped = (await call('GET', '/admin/enterprises?page_size=500', saToken)).json();
+      const clamped = (await call(saToken, 'GET', '/admin/enterprises?page_size=500')).json();
       expect(clamped.pagination.page_size).toBe(100);
     });
 
@@ -269,13 +269,13 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
       const total = Number(
         (await ctx.db.selectFrom('enterprises').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'inactive').executeTakeFirstOrThrow()).n,
       );
-      const page = (await call('GET', '/admin/enterprises?status=inactive&page_size=1', saToken)).json();
+      const page = (await call(saToken, 'GET', '/admin/enterprises?status=inactive&page_size=1')).json();
       expect(page.pagination.total).toBe(total);
     });
 
     it('refuses malformed query parameters with 400 (D2.2)', async () => {
       for (const query of ['status=deleted', 'page=0', 'page=abc', 'page_size=0']) {
-        const response = await call('GET', `/admin/enterprises?${query}`, saToken);
+        const response = await call(saToken, 'GET', `/admin/enterprises?${query}`);
         expect(response.statusCode, query).toBe(400);
         expect(response.json().code).toBe('BAD_REQUEST');
       }
@@ -357,7 +357,7 @@ describe('admin: enterprises (4.7, D9.1, D9.2)', async () => {
     for (const role of ['admin', 'assessor', 'reviewer'] as const) {
       it.each(attempts)(`refuses a ${role} with 403 and an access_denied entry: %s %s`, async (method, url, payload) => {
         const { user, token } = members[role];
-        const denied = await expectAccessDenied(ctx, user, await call(method, url, token, payload));
+        const denied = await expectAccessDenied(ctx, user, await call(token, method, url, payload));
         expect(denied.action_details).toMatchObject({ method, path: `/api/v1${url}` });
       });
     }

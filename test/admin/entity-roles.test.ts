@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { apiCaller, withTokens } from '../support/api.js';
+import { withTokens } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, countAuditEntries, expectAccessDenied } from '../support/audit.js';
+import { calls } from '../support/cast.js';
 import {
   assignEntity,
   bearer,
@@ -40,7 +41,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
   const reviewer = await createUser(ctx, { role: 'reviewer', enterpriseId: home.id });
   const lowRoles = await withTokens(ctx, [assessor, reviewer]);
 
-  const call = apiCaller(ctx);
+  const { call } = calls(ctx);
   const rolesUrl = (userId: string) => `/admin/users/${userId}/entity-roles`;
   const target = () => createUser(ctx, { role: 'assessor', enterpriseId: home.id });
   const auditOf = (userId: string) => auditEntries(ctx, { entityId: userId, action: 'update' });
@@ -48,7 +49,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
   describe('POST /admin/users/{user_id}/entity-roles', () => {
     it('assigns a whole legal entity: 201 with the assignment, audited as an update of the user', async () => {
       const user = await target();
-      const response = await call('POST', rolesUrl(user.id), adminToken, { legal_entity_id: entity.id });
+      const response = await call(adminToken, 'POST', rolesUrl(user.id), { legal_entity_id: entity.id });
       expect(response.statusCode, response.body).toBe(201);
       const body = response.json();
       expect(body.message).toEqual(expect.any(String));
@@ -68,7 +69,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
 
     it('assigns a business unit of the legal entity', async () => {
       const user = await target();
-      const response = await call('POST', rolesUrl(user.id), adminToken, { legal_entity_id: entity.id, business_unit_id: unit.id });
+      const response = await call(adminToken, 'POST', rolesUrl(user.id), { legal_entity_id: entity.id, business_unit_id: unit.id });
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json().data).toMatchObject({ legal_entity_id: entity.id, business_unit_id: unit.id });
     });
@@ -77,12 +78,12 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
       const user = await target();
       const token = await tokenFor(ctx, user);
       expect(await scopeOf(token)).toEqual([]);
-      await call('POST', rolesUrl(user.id), adminToken, { legal_entity_id: sibling.id });
+      await call(adminToken, 'POST', rolesUrl(user.id), { legal_entity_id: sibling.id });
       expect(await scopeOf(token)).toEqual([{ legal_entity_id: sibling.id, business_unit_id: null }]);
     });
 
     it('lets a super admin assign for any enterprise, recorded in the platform trail', async () => {
-      const response = await call('POST', rolesUrl(foreigner.id), saToken, { legal_entity_id: foreignEntity.id });
+      const response = await call(saToken, 'POST', rolesUrl(foreigner.id), { legal_entity_id: foreignEntity.id });
       expect(response.statusCode, response.body).toBe(201);
       expect(await auditOf(foreigner.id)).toEqual([expect.objectContaining({ enterprise_id: null, user_id: superAdmin.id })]);
     });
@@ -93,7 +94,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
       await assignEntity(ctx, user, entity.id, unit.id);
       const before = await countAuditEntries(ctx);
       for (const payload of [{ legal_entity_id: entity.id }, { legal_entity_id: entity.id, business_unit_id: unit.id }]) {
-        const response = await call('POST', rolesUrl(user.id), adminToken, payload);
+        const response = await call(adminToken, 'POST', rolesUrl(user.id), payload);
         expect(response.statusCode, JSON.stringify(payload)).toBe(409);
         expect(response.json().code).toBe('CONFLICT');
       }
@@ -110,7 +111,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
         [{ legal_entity_id: randomUUID() }, 'legal_entity_id'],
       ] as const;
       for (const [payload, field] of cases) {
-        const response = await call('POST', rolesUrl(user.id), adminToken, payload);
+        const response = await call(adminToken, 'POST', rolesUrl(user.id), payload);
         expect(response.statusCode, JSON.stringify(payload)).toBe(400);
         expect(response.json()).toMatchObject({ code: 'INVALID_REFERENCE', details: { field } });
       }
@@ -123,7 +124,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
       await ctx.db.updateTable('users').set({ active: false }).where('id', '=', gone.id).execute();
       await ctx.db.updateTable('enterprise_members').set({ active: false }).where('user_id', '=', gone.id).execute();
       for (const userId of [foreigner.id, randomUUID(), superAdmin.id, gone.id]) {
-        const response = await call('POST', rolesUrl(userId), adminToken, { legal_entity_id: entity.id });
+        const response = await call(adminToken, 'POST', rolesUrl(userId), { legal_entity_id: entity.id });
         expect(response.statusCode, userId).toBe(404);
         expect(response.json().code).toBe('NOT_FOUND');
       }
@@ -135,7 +136,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
       ['a malformed legal_entity_id', { legal_entity_id: 'abc' }, 'legal_entity_id'],
       ['a null business_unit_id', { legal_entity_id: '00000000-0000-4000-8000-000000000000', business_unit_id: null }, 'business_unit_id'],
     ])('answers 422 for %s', async (_label, payload, field) => {
-      const response = await call('POST', rolesUrl(assessor.id), adminToken, payload);
+      const response = await call(adminToken, 'POST', rolesUrl(assessor.id), payload);
       expect(response.statusCode, response.body).toBe(422);
       expect(response.json().details.fields.map((f: { field: string }) => f.field)).toContain(field);
     });
@@ -146,7 +147,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
       const user = await target();
       const whole = await assignEntity(ctx, user, sibling.id);
       const part = await assignEntity(ctx, user, entity.id, unit.id);
-      const response = await call('GET', rolesUrl(user.id), adminToken);
+      const response = await call(adminToken, 'GET', rolesUrl(user.id));
       expect(response.statusCode, response.body).toBe(200);
       const body = response.json();
       expect(Object.keys(body)).toEqual(['data']);
@@ -168,10 +169,10 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
     });
 
     it('lets a super admin read any user, and answers 404 to a client admin for a user of another enterprise', async () => {
-      expect((await call('GET', rolesUrl(foreigner.id), saToken)).statusCode).toBe(200);
-      const cross = await call('GET', rolesUrl(foreigner.id), adminToken);
+      expect((await call(saToken, 'GET', rolesUrl(foreigner.id))).statusCode).toBe(200);
+      const cross = await call(adminToken, 'GET', rolesUrl(foreigner.id));
       expect(cross.statusCode).toBe(404);
-      expect((await call('GET', rolesUrl(randomUUID()), adminToken)).statusCode).toBe(404);
+      expect((await call(adminToken, 'GET', rolesUrl(randomUUID()))).statusCode).toBe(404);
     });
   });
 
@@ -182,10 +183,10 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
       const role = await assignEntity(ctx, user, entity.id);
       expect(await scopeOf(token)).toHaveLength(1);
 
-      const response = await call('DELETE', `${rolesUrl(user.id)}/${role.id}`, adminToken);
+      const response = await call(adminToken, 'DELETE', `${rolesUrl(user.id)}/${role.id}`);
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({ message: expect.any(String) });
-      expect((await call('GET', rolesUrl(user.id), adminToken)).json().data).toEqual([]);
+      expect((await call(adminToken, 'GET', rolesUrl(user.id))).json().data).toEqual([]);
       expect(await scopeOf(token)).toEqual([]);
       const entries = await auditOf(user.id);
       expect(entries).toEqual([expect.objectContaining({ enterprise_id: home.id, user_id: admin.id, entity_type: 'user' })]);
@@ -204,7 +205,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
         `${rolesUrl(user.id)}/${othersRole.id}`,
         `${rolesUrl(stranger.id)}/${foreignRole.id}`,
       ]) {
-        const response = await call('DELETE', url, adminToken);
+        const response = await call(adminToken, 'DELETE', url);
         expect(response.statusCode, url).toBe(404);
       }
       expect(await countAuditEntries(ctx)).toBe(before);
@@ -214,7 +215,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
     it('lets a super admin remove a role in any enterprise', async () => {
       const user = await createUser(ctx, { role: 'reviewer', enterpriseId: other.id });
       const role = await assignEntity(ctx, user, foreignEntity.id);
-      expect((await call('DELETE', `${rolesUrl(user.id)}/${role.id}`, saToken)).statusCode).toBe(200);
+      expect((await call(saToken, 'DELETE', `${rolesUrl(user.id)}/${role.id}`)).statusCode).toBe(200);
       expect(await auditOf(user.id)).toEqual([expect.objectContaining({ enterprise_id: null })]);
     });
   });
@@ -234,7 +235,7 @@ describe('admin: entity roles (4.7, D5, D9.4)', async () => {
         const deniedCount = async () => (await auditEntries(ctx, { userId: user.id, action: 'access_denied' })).length;
         for (const [method, url, payload] of attempts) {
           const before = await deniedCount();
-          const response = await call(method, url, token, payload);
+          const response = await call(token, method, url, payload);
           expect(response.statusCode, `${method} ${url}`).toBe(403);
           await expectAccessDenied(ctx, user, response);
           expect(await deniedCount()).toBe(before + 1);

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { apiCaller, withTokens } from '../support/api.js';
+import { withTokens } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, countAuditEntries, expectAccessDenied } from '../support/audit.js';
 import { assignEntity, createBusinessUnit, createEnterprise, createLegalEntity, createUser, tokenFor } from '../support/factories.js';
+import { calls } from '../support/cast.js';
 
 describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
   const ctx = await createTestContext();
@@ -18,7 +19,7 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
   const reviewer = await createUser(ctx, { role: 'reviewer', enterpriseId: home.id });
   const lowRoles = await withTokens(ctx, [assessor, reviewer]);
 
-  const call = apiCaller(ctx);
+  const { call } = calls(ctx);
   const usersUrl = (enterpriseId: string) => `/admin/enterprises/${enterpriseId}/users`;
   const newUser = (role = 'assessor') => ({ email: `${randomUUID().slice(0, 10)}@Example.TEST`, full_name: 'New Person', role });
   const auditOf = (entityId: string) => auditEntries(ctx, { entityId });
@@ -35,7 +36,7 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
       const signedIn = new Date('2026-01-02T03:04:05.000Z');
       await ctx.db.updateTable('users').set({ last_sign_in_at: signedIn }).where('id', '=', as.id).execute();
 
-      const response = await call('GET', usersUrl(enterprise.id), saToken);
+      const response = await call(saToken, 'GET', usersUrl(enterprise.id));
       expect(response.statusCode, response.body).toBe(200);
       const body = response.json();
       expect(Object.keys(body)).toEqual(['data']);
@@ -64,7 +65,7 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
     });
 
     it('lets a client admin list its own enterprise', async () => {
-      const response = await call('GET', usersUrl(home.id), adminToken);
+      const response = await call(adminToken, 'GET', usersUrl(home.id));
       expect(response.statusCode, response.body).toBe(200);
       const ids = response.json().data.map((u: { user_id: string }) => u.user_id);
       expect(ids).toEqual(expect.arrayContaining([admin.id, assessor.id, reviewer.id]));
@@ -72,30 +73,30 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
     });
 
     it('answers 404 to a client admin naming another enterprise, and to anyone naming an unknown one (D10.1)', async () => {
-      const cross = await call('GET', usersUrl(other.id), adminToken);
+      const cross = await call(adminToken, 'GET', usersUrl(other.id));
       expect(cross.statusCode).toBe(404);
       expect(cross.json().code).toBe('NOT_FOUND');
-      expect((await call('GET', usersUrl(randomUUID()), saToken)).statusCode).toBe(404);
+      expect((await call(saToken, 'GET', usersUrl(randomUUID()))).statusCode).toBe(404);
     });
 
     it('accepts include_inactive=true|false only (D2.6)', async () => {
-      expect((await call('GET', `${usersUrl(home.id)}?include_inactive=false`, adminToken)).statusCode).toBe(200);
+      expect((await call(adminToken, 'GET', `${usersUrl(home.id)}?include_inactive=false`)).statusCode).toBe(200);
       for (const value of ['1', 'yes', 'TRUE']) {
-        const response = await call('GET', `${usersUrl(home.id)}?include_inactive=${value}`, adminToken);
+        const response = await call(adminToken, 'GET', `${usersUrl(home.id)}?include_inactive=${value}`);
         expect(response.statusCode, value).toBe(400);
         expect(response.json().code).toBe('BAD_REQUEST');
       }
     });
 
     it.each(lowRoles)('refuses an %s with 403 and an access_denied entry', async (_role, user, token) => {
-      await expectAccessDenied(ctx, user, await call('GET', usersUrl(home.id), token));
+      await expectAccessDenied(ctx, user, await call(token, 'GET', usersUrl(home.id)));
     });
   });
 
   describe('POST /admin/enterprises/{enterprise_id}/users', () => {
     it('lets a super admin add a client admin: 201, user and membership created, platform-trail entry', async () => {
       const payload = newUser('admin');
-      const response = await call('POST', usersUrl(home.id), saToken, payload);
+      const response = await call(saToken, 'POST', usersUrl(home.id), payload);
       expect(response.statusCode, response.body).toBe(201);
       const body = response.json();
       expect(body.message).toEqual(expect.any(String));
@@ -121,7 +122,7 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
 
     it('lets a client admin add assessors and reviewers, recorded in its enterprise trail', async () => {
       for (const role of ['assessor', 'reviewer']) {
-        const response = await call('POST', usersUrl(home.id), adminToken, newUser(role));
+        const response = await call(adminToken, 'POST', usersUrl(home.id), newUser(role));
         expect(response.statusCode, response.body).toBe(201);
         const entries = await auditOf(response.json().data.user_id);
         expect(entries).toEqual([expect.objectContaining({ enterprise_id: home.id, user_id: admin.id, action_type: 'create', entity_type: 'user' })]);
@@ -129,40 +130,40 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
     });
 
     it('the new user is listed and its user_id is what the identity provider admin call takes', async () => {
-      const created = (await call('POST', usersUrl(home.id), adminToken, newUser('reviewer'))).json().data;
-      const list = (await call('GET', usersUrl(home.id), adminToken)).json().data;
+      const created = (await call(adminToken, 'POST', usersUrl(home.id), newUser('reviewer'))).json().data;
+      const list = (await call(adminToken, 'GET', usersUrl(home.id))).json().data;
       expect(list).toContainEqual(expect.objectContaining({ id: created.id, user_id: created.user_id, role: 'reviewer' }));
     });
 
     it('refuses a client admin adding a client admin with 403 and an access_denied entry (4.7)', async () => {
       const before = await countAuditEntries(ctx);
       const payload = newUser('admin');
-      await expectAccessDenied(ctx, admin, await call('POST', usersUrl(home.id), adminToken, payload));
+      await expectAccessDenied(ctx, admin, await call(adminToken, 'POST', usersUrl(home.id), payload));
       expect(await ctx.db.selectFrom('users').select('id').where('email', '=', payload.email.toLowerCase()).execute()).toEqual([]);
       expect(await countAuditEntries(ctx)).toBe(before + 1);
     });
 
     it('answers 404 to a client admin adding to another enterprise, and for an unknown enterprise', async () => {
-      const cross = await call('POST', usersUrl(other.id), adminToken, newUser());
+      const cross = await call(adminToken, 'POST', usersUrl(other.id), newUser());
       expect(cross.statusCode).toBe(404);
       // Even a role it may not add: the enterprise check comes first, so nothing confirms the other one.
-      expect((await call('POST', usersUrl(other.id), adminToken, newUser('admin'))).statusCode).toBe(404);
-      expect((await call('POST', usersUrl(randomUUID()), saToken, newUser())).statusCode).toBe(404);
+      expect((await call(adminToken, 'POST', usersUrl(other.id), newUser('admin'))).statusCode).toBe(404);
+      expect((await call(saToken, 'POST', usersUrl(randomUUID()), newUser())).statusCode).toBe(404);
     });
 
     it('adds users to an inactive enterprise (3.4: inactive has no side effects)', async () => {
       const dormant = await createEnterprise(ctx, { status: 'inactive' });
-      expect((await call('POST', usersUrl(dormant.id), saToken, newUser())).statusCode).toBe(201);
+      expect((await call(saToken, 'POST', usersUrl(dormant.id), newUser())).statusCode).toBe(201);
     });
 
     it.each(lowRoles)('refuses an %s with 403', async (_role, user, token) => {
-      await expectAccessDenied(ctx, user, await call('POST', usersUrl(home.id), token, newUser('reviewer')));
+      await expectAccessDenied(ctx, user, await call(token, 'POST', usersUrl(home.id), newUser('reviewer')));
     });
 
     it('refuses the e-mail of an active user, case-insensitively, with 409 CONFLICT and no audit entry (D9.3)', async () => {
       const before = await countAuditEntries(ctx);
       for (const email of [assessor.email.toUpperCase(), otherAdmin.email, superAdmin.email]) {
-        const response = await call('POST', usersUrl(home.id), saToken, { email, full_name: 'Twin', role: 'reviewer' });
+        const response = await call(saToken, 'POST', usersUrl(home.id), { email, full_name: 'Twin', role: 'reviewer' });
         expect(response.statusCode, email).toBe(409);
         expect(response.json().code).toBe('CONFLICT');
       }
@@ -170,9 +171,9 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
     });
 
     it("accepts the e-mail of a deactivated user: a new identity, the old one's history untouched", async () => {
-      const created = (await call('POST', usersUrl(home.id), adminToken, newUser())).json().data;
-      expect((await call('DELETE', `${usersUrl(home.id)}/${created.user_id}`, adminToken)).statusCode).toBe(200);
-      const again = await call('POST', usersUrl(home.id), adminToken, { email: created.email, full_name: 'Returning', role: 'reviewer' });
+      const created = (await call(adminToken, 'POST', usersUrl(home.id), newUser())).json().data;
+      expect((await call(adminToken, 'DELETE', `${usersUrl(home.id)}/${created.user_id}`)).statusCode).toBe(200);
+      const again = await call(adminToken, 'POST', usersUrl(home.id), { email: created.email, full_name: 'Returning', role: 'reviewer' });
       expect(again.statusCode, again.body).toBe(201);
       expect(again.json().data.user_id).not.toBe(created.user_id);
     });
@@ -188,7 +189,7 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
       ['the super admin role', { ...newUser(), role: 'super_admin' }, 'role'],
       ['a missing role', { email: 'x@example.test', full_name: 'X' }, 'role'],
     ])('answers 422 for %s', async (_label, payload, field) => {
-      const response = await call('POST', usersUrl(home.id), saToken, payload);
+      const response = await call(saToken, 'POST', usersUrl(home.id), payload);
       expect(response.statusCode, response.body).toBe(422);
       expect(response.json().details.fields.map((f: { field: string }) => f.field)).toContain(field);
     });
@@ -204,18 +205,18 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
       const { user, token } = await member();
       const secondSession = await tokenFor(ctx, user);
       // The token works and its principal is now cached by the resolver.
-      expect((await call('GET', '/me', token)).statusCode).toBe(200);
+      expect((await call(token, 'GET', '/me')).statusCode).toBe(200);
       // Leaves a trace in the enterprise's audit trail (a refused call).
-      expect((await call('GET', usersUrl(home.id), token)).statusCode).toBe(403);
+      expect((await call(token, 'GET', usersUrl(home.id))).statusCode).toBe(403);
       const history = await auditEntries(ctx, { userId: user.id });
       expect(history.length).toBeGreaterThan(0);
 
-      const response = await call('DELETE', `${usersUrl(home.id)}/${user.id}`, adminToken);
+      const response = await call(adminToken, 'DELETE', `${usersUrl(home.id)}/${user.id}`);
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({ message: expect.any(String) });
 
       for (const t of [token, secondSession]) {
-        const me = await call('GET', '/me', t);
+        const me = await call(t, 'GET', '/me');
         expect(me.statusCode).toBe(401);
         expect(me.json().code).toBe('UNAUTHORIZED');
       }
@@ -238,58 +239,58 @@ describe('admin: enterprise users (4.7, D5, D9.3)', async () => {
 
     it('hides deactivated users from the list unless include_inactive=true', async () => {
       const { user } = await member('reviewer');
-      await call('DELETE', `${usersUrl(home.id)}/${user.id}`, adminToken);
-      const active = (await call('GET', usersUrl(home.id), adminToken)).json().data;
+      await call(adminToken, 'DELETE', `${usersUrl(home.id)}/${user.id}`);
+      const active = (await call(adminToken, 'GET', usersUrl(home.id))).json().data;
       expect(active.map((u: { user_id: string }) => u.user_id)).not.toContain(user.id);
-      const all = (await call('GET', `${usersUrl(home.id)}?include_inactive=true`, adminToken)).json().data;
+      const all = (await call(adminToken, 'GET', `${usersUrl(home.id)}?include_inactive=true`)).json().data;
       expect(all).toContainEqual(expect.objectContaining({ user_id: user.id, active: false, deactivated_at: expect.any(String) }));
     });
 
     it('lets a super admin deactivate, recorded in the platform trail', async () => {
       const { user } = await member('admin');
-      expect((await call('DELETE', `${usersUrl(home.id)}/${user.id}`, saToken)).statusCode).toBe(200);
+      expect((await call(saToken, 'DELETE', `${usersUrl(home.id)}/${user.id}`)).statusCode).toBe(200);
       expect(await auditOf(user.id)).toEqual([expect.objectContaining({ enterprise_id: null, action_type: 'delete', user_id: superAdmin.id })]);
     });
 
     it('refuses self-deactivation with 409 INVALID_STATE and writes nothing', async () => {
       const before = await countAuditEntries(ctx);
-      const response = await call('DELETE', `${usersUrl(home.id)}/${admin.id}`, adminToken);
+      const response = await call(adminToken, 'DELETE', `${usersUrl(home.id)}/${admin.id}`);
       expect(response.statusCode).toBe(409);
       expect(response.json().code).toBe('INVALID_STATE');
-      expect((await call('DELETE', `${usersUrl(home.id)}/${superAdmin.id}`, saToken)).statusCode).toBe(409);
+      expect((await call(saToken, 'DELETE', `${usersUrl(home.id)}/${superAdmin.id}`)).statusCode).toBe(409);
       expect(await countAuditEntries(ctx)).toBe(before);
-      expect((await call('GET', '/me', adminToken)).statusCode).toBe(200);
+      expect((await call(adminToken, 'GET', '/me')).statusCode).toBe(200);
     });
 
     it('answers 404 for an unknown user, a member of another enterprise, a super admin, or one already deactivated', async () => {
       const { user: elsewhere } = await member('assessor', other.id);
       const { user: gone } = await member();
-      await call('DELETE', `${usersUrl(home.id)}/${gone.id}`, adminToken);
+      await call(adminToken, 'DELETE', `${usersUrl(home.id)}/${gone.id}`);
       for (const userId of [randomUUID(), elsewhere.id, superAdmin.id, gone.id]) {
-        const response = await call('DELETE', `${usersUrl(home.id)}/${userId}`, adminToken);
+        const response = await call(adminToken, 'DELETE', `${usersUrl(home.id)}/${userId}`);
         expect(response.statusCode, userId).toBe(404);
         expect(response.json().code).toBe('NOT_FOUND');
       }
       // A super admin naming the wrong enterprise for a member is 404 too.
-      expect((await call('DELETE', `${usersUrl(home.id)}/${elsewhere.id}`, saToken)).statusCode).toBe(404);
-      expect((await call('GET', '/me', await tokenFor(ctx, elsewhere))).statusCode).toBe(200);
+      expect((await call(saToken, 'DELETE', `${usersUrl(home.id)}/${elsewhere.id}`)).statusCode).toBe(404);
+      expect((await call(await tokenFor(ctx, elsewhere), 'GET', '/me')).statusCode).toBe(200);
     });
 
     it('answers 404 to a client admin acting on another enterprise, even for its members', async () => {
       const { user: elsewhere } = await member('assessor', other.id);
-      expect((await call('DELETE', `${usersUrl(other.id)}/${elsewhere.id}`, adminToken)).statusCode).toBe(404);
+      expect((await call(adminToken, 'DELETE', `${usersUrl(other.id)}/${elsewhere.id}`)).statusCode).toBe(404);
       const still = await ctx.db.selectFrom('users').select('active').where('id', '=', elsewhere.id).executeTakeFirstOrThrow();
       expect(still.active).toBe(true);
     });
 
     it.each(lowRoles)('refuses an %s with 403 and an access_denied entry', async (_role, user, token) => {
       const { user: target } = await member('reviewer');
-      await expectAccessDenied(ctx, user, await call('DELETE', `${usersUrl(home.id)}/${target.id}`, token));
+      await expectAccessDenied(ctx, user, await call(token, 'DELETE', `${usersUrl(home.id)}/${target.id}`));
     });
 
     it('answers 400 for malformed ids', async () => {
-      expect((await call('DELETE', `${usersUrl(home.id)}/nope`, adminToken)).statusCode).toBe(400);
-      expect((await call('DELETE', `/admin/enterprises/nope/users/${assessor.id}`, adminToken)).statusCode).toBe(400);
+      expect((await call(adminToken, 'DELETE', `${usersUrl(home.id)}/nope`)).statusCode).toBe(400);
+      expect((await call(adminToken, 'DELETE', `/admin/enterprises/nope/users/${assessor.id}`)).statusCode).toBe(400);
     });
   });
 

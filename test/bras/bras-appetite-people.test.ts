@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
-import { addRating, addScenarioLink, createAppetite, createBra, createBraWorld, rateBoth } from '../support/bras-factories.js';
+import { addRating, addScenarioLink, createAppetite, createBra, rateBoth } from '../support/bras-factories.js';
 import { assignEntity, createLegalEntity, type TestUser } from '../support/factories.js';
+import { cast } from '../support/cast.js';
 
 /**
  * Issue 35: which scenarios are above appetite, by name; an approved BRA as approved (the appetite its
@@ -10,10 +10,8 @@ import { assignEntity, createLegalEntity, type TestUser } from '../support/facto
  */
 describe('scenarios above appetite, approved BRAs as approved, people by name', async () => {
   const ctx = await createTestContext();
-  const w = await createBraWorld(ctx);
-  const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headersOf(user), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const w = await cast(ctx);
+  const { call } = w;
   const get = async (user: TestUser, braId: string) => {
     const response = await call(user, 'GET', `/bras/${braId}`);
     expect(response.statusCode, response.body).toBe(200);

@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, countAuditEntries, expectAccessDenied } from '../support/audit.js';
-import { addScenarioLink, createBra, createBraWorld } from '../support/bras-factories.js';
+import { addScenarioLink, createBra } from '../support/bras-factories.js';
 import type { TestUser } from '../support/factories.js';
+import { cast } from '../support/cast.js';
 
 /** Review comments (issue 35): who may comment and when, verdicts, append-only, the get-BRA's count and latest verdicts. */
 describe('BRA review comments', async () => {
   const ctx = await createTestContext();
-  const w = await createBraWorld(ctx);
-  const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headersOf(user), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const w = await cast(ctx);
+  const { call } = w;
   const newBra = (status: 'draft' | 'in_progress' | 'under_review' | 'approved' | 'cancelled') =>
     createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: w.entity.id, createdBy: w.assessor.id, status });
   const version = async (id: string) => (await ctx.db.selectFrom('bras').select(['row_version', 'status']).where('id', '=', id).executeTakeFirstOrThrow());

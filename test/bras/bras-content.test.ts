@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, expectAccessDenied } from '../support/audit.js';
-import { addScenarioLink, createBra, createBraWorld, createRiskScenario, createSubControl, linkControl } from '../support/bras-factories.js';
-import type { TestUser } from '../support/factories.js';
+import { addScenarioLink, createBra, createRiskScenario, createSubControl, linkControl } from '../support/bras-factories.js';
+import { cast } from '../support/cast.js';
 
 /** A BRA's scenarios (D6.4), ratings (D6.5) and control links (D6.6); the automatic draft → in_progress (D6.7). */
 describe('BRA scenarios, ratings and control links', async () => {
   const ctx = await createTestContext();
-  const w = await createBraWorld(ctx);
-  const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headersOf(user), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const w = await cast(ctx);
+  const { call } = w;
   const newBra = (values: { status?: 'draft' | 'in_progress' | 'under_review' | 'approved' | 'cancelled'; createdBy?: string } = {}) =>
     createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: w.entity.id, createdBy: values.createdBy ?? w.assessor.id, status: values.status ?? 'draft' });
   const statusOf = async (id: string) => (await ctx.db.selectFrom('bras').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;

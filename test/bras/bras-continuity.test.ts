@@ -4,16 +4,16 @@ import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, countAuditEntries } from '../support/audit.js';
 import { insertAction } from '../support/actions-factories.js';
-import { addScenarioLink, createBra, createBraWorld, createSubControl, linkControl, rateBoth } from '../support/bras-factories.js';
+import { addScenarioLink, createBra, createSubControl, linkControl, rateBoth } from '../support/bras-factories.js';
+import { cast } from '../support/cast.js';
 import { createBusinessUnit, createLegalEntity, type TestUser } from '../support/factories.js';
 
 /** Roll-forward, the snapshots a rolled-forward BRA inherits, and the diff between snapshots (issue 35). */
 describe('BRA continuity: roll-forward, snapshots and diff', async () => {
   const ctx = await createTestContext();
-  const w = await createBraWorld(ctx);
+  const w = await cast(ctx);
   const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST', url: string, payload?: unknown, extra: Record<string, string> = {}) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: { ...(await headersOf(user)), ...extra }, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const { call } = w;
   const ok = async (user: TestUser, method: 'GET' | 'POST', url: string, payload?: unknown, status = 200) => {
     const response = await call(user, method, url, payload);
     expect(response.statusCode, response.body).toBe(status);

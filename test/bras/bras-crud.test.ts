@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, countAuditEntries, expectAccessDenied } from '../support/audit.js';
-import { createBra, createBraWorld } from '../support/bras-factories.js';
-import { bearer, createBusinessUnit, tokenFor, type TestUser } from '../support/factories.js';
+import { createBra } from '../support/bras-factories.js';
+import { bearer, createBusinessUnit, tokenFor } from '../support/factories.js';
+import { cast } from '../support/cast.js';
 
 /** POST /bras, GET /bras/{id}, PATCH /bras/{id}: 4.2 rules, D5 roles, D10.1 scopes, D6.7 immutable fields. */
 describe('BRAs: create, get, update', async () => {
   const ctx = await createTestContext();
-  const w = await createBraWorld(ctx);
-  const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headersOf(user), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const w = await cast(ctx);
+  const { call } = w;
   const body = (extra: Record<string, unknown> = {}) => ({
     name: `BRA ${randomUUID().slice(0, 8)}`,
     legal_entity_id: w.entity.id,

@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
-import { createBra, createBraWorld } from '../support/bras-factories.js';
+import { createBra } from '../support/bras-factories.js';
 import type { TestUser } from '../support/factories.js';
+import { cast } from '../support/cast.js';
 
 /** Issue 47: the get-BRA answer names why it was returned (until it is submitted again) and its moves, who and why. */
 describe('BRA return reason and transitions', async () => {
   const ctx = await createTestContext();
-  const w = await createBraWorld(ctx);
-  const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headersOf(user), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const w = await cast(ctx);
+  const { call } = w;
   const get = async (user: TestUser, id: string) => {
     const response = await call(user, 'GET', `/bras/${id}`);
     expect(response.statusCode, response.body).toBe(200);

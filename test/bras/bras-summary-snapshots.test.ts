@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { expectAccessDenied } from '../support/audit.js';
-import { addRating, addScenarioLink, createAppetite, createBra, createBraWorld, createSubControl, rateBoth } from '../support/bras-factories.js';
-import { createBusinessUnit, createLegalEntity, type TestUser } from '../support/factories.js';
+import { addRating, addScenarioLink, createAppetite, createBra, createSubControl, rateBoth } from '../support/bras-factories.js';
+import { cast } from '../support/cast.js';
+import { createBusinessUnit, createLegalEntity } from '../support/factories.js';
 
 /** D6.8 summary with the applicable appetite of D6.9 and D10.6; D6.10 snapshots and their immutability. */
 describe('BRA summary and snapshots', async () => {
   const ctx = await createTestContext();
-  const w = await createBraWorld(ctx);
-  const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headersOf(user), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const w = await cast(ctx);
+  const { call } = w;
   const summaryOf = async (braId: string) => {
     const response = await call(w.admin, 'GET', `/bras/${braId}`);
     expect(response.statusCode, response.body).toBe(200);

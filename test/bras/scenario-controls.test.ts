@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { insertAction } from '../support/actions-factories.js';
-import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, expectAccessDenied } from '../support/audit.js';
-import { addScenarioLink, createBra, createBraWorld, createSubControl, rateBoth } from '../support/bras-factories.js';
-import type { TestUser } from '../support/factories.js';
+import { addScenarioLink, createBra, createSubControl, rateBoth } from '../support/bras-factories.js';
+import { cast } from '../support/cast.js';
 
 /** Control links per scenario: the scenario's controls and weakest effectiveness, removal of links, snapshots. */
 describe('control links per scenario', async () => {
   const ctx = await createTestContext();
-  const w = await createBraWorld(ctx);
-  const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headersOf(user), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const w = await cast(ctx);
+  const { call } = w;
   const newBra = (status: 'draft' | 'in_progress' | 'approved' = 'in_progress') =>
     createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: w.entity.id, createdBy: w.assessor.id, status });
 

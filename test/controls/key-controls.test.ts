@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, countAuditEntries, expectAccessDenied } from '../support/audit.js';
+import { calls } from '../support/cast.js';
 import { createKeyControl, createSubControl } from '../support/controls-factories.js';
-import { createEnterprise, createUser, type TestUser } from '../support/factories.js';
+import { createEnterprise, createUser } from '../support/factories.js';
 
 /** Key controls (2.2, 4.3, D7.2) and who may change them (D5). */
 describe('key controls (4.3, D7.2, D5)', async () => {
@@ -17,18 +17,11 @@ describe('key controls (4.3, D7.2, D5)', async () => {
   const otherAdmin = await createUser(ctx, { role: 'admin', enterpriseId: other.id });
   const superAdmin = await createUser(ctx, { role: 'super_admin' });
 
-  const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
-    ctx.app.inject({
-      method,
-      url: `/api/v1/controls${url}`,
-      headers: await headersOf(user),
-      ...(payload !== undefined ? { payload: payload as object } : {}),
-    });
+  const { call } = calls(ctx);
 
   describe('POST /controls/key-controls', () => {
     it('a client admin creates a key control: 201, the 4.3 shape, and a create / control audit entry', async () => {
-      const response = await call(admin, 'POST', '/key-controls', { name: '  Segregation of duties  ', description: 'Maker-checker on payments' });
+      const response = await call(admin, 'POST', '/controls/key-controls', { name: '  Segregation of duties  ', description: 'Maker-checker on payments' });
       expect(response.statusCode, response.body).toBe(201);
       const body = response.json();
       expect(body.message).toEqual(expect.any(String));
@@ -46,7 +39,7 @@ describe('key controls (4.3, D7.2, D5)', async () => {
     });
 
     it('the description is optional', async () => {
-      const response = await call(admin, 'POST', '/key-controls', { name: 'Access reviews' });
+      const response = await call(admin, 'POST', '/controls/key-controls', { name: 'Access reviews' });
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json().data.description).toBeNull();
     });
@@ -59,7 +52,7 @@ describe('key controls (4.3, D7.2, D5)', async () => {
       ['a non-string description', { name: 'Valid', description: 5 }, 'description'],
     ])('refuses %s with 422 VALIDATION_ERROR naming the field (D2.3)', async (_case, payload, field) => {
       const before = await countAuditEntries(ctx, enterprise.id);
-      const response = await call(admin, 'POST', '/key-controls', payload);
+      const response = await call(admin, 'POST', '/controls/key-controls', payload);
       expect(response.statusCode, response.body).toBe(422);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
       expect(response.json().details.fields.map((f: { field: string }) => f.field)).toContain(field);
@@ -71,7 +64,7 @@ describe('key controls (4.3, D7.2, D5)', async () => {
       ['reviewer', reviewer],
       ['super admin', superAdmin],
     ])('a %s is refused with 403 and an access_denied entry (D5)', async (_role, user) => {
-      await expectAccessDenied(ctx, user, await call(user, 'POST', '/key-controls', { name: 'Not allowed' }), 'controls.key_control.create');
+      await expectAccessDenied(ctx, user, await call(user, 'POST', '/controls/key-controls', { name: 'Not allowed' }), 'controls.key_control.create');
     });
   });
 
@@ -100,7 +93,7 @@ describe('key controls (4.3, D7.2, D5)', async () => {
     await createKeyControl(ctx, other.id, { name: 'Foreign' });
 
     it('lists active key controls newest first with nested active sub-controls and pagination (4.3, D2.5)', async () => {
-      const response = await call(listReviewer, 'GET', '/key-controls');
+      const response = await call(listReviewer, 'GET', '/controls/key-controls');
       expect(response.statusCode, response.body).toBe(200);
       const body = response.json();
       expect(body.pagination).toEqual({ page: 1, page_size: 25, total: 2, total_pages: 1, has_next: false, has_prev: false });
@@ -113,7 +106,7 @@ describe('key controls (4.3, D7.2, D5)', async () => {
     });
 
     it('archived=true also lists archived key controls and archived sub-controls', async () => {
-      const response = await call(listAdmin, 'GET', '/key-controls?archived=true');
+      const response = await call(listAdmin, 'GET', '/controls/key-controls?archived=true');
       expect(response.statusCode, response.body).toBe(200);
       const body = response.json();
       expect(body.pagination.total).toBe(3);
@@ -123,35 +116,35 @@ describe('key controls (4.3, D7.2, D5)', async () => {
     });
 
     it('pages: page_size 1, page 2 is the second newest; past the end is empty with totals (D2.5)', async () => {
-      const second = (await call(listAdmin, 'GET', '/key-controls?page=2&page_size=1')).json();
+      const second = (await call(listAdmin, 'GET', '/controls/key-controls?page=2&page_size=1')).json();
       expect(second.data.map((k: { id: string }) => k.id)).toEqual([older.id]);
       expect(second.pagination).toEqual({ page: 2, page_size: 1, total: 2, total_pages: 2, has_next: false, has_prev: true });
-      const past = (await call(listAdmin, 'GET', '/key-controls?page=9')).json();
+      const past = (await call(listAdmin, 'GET', '/controls/key-controls?page=9')).json();
       expect(past).toMatchObject({ data: [], pagination: { total: 2, page: 9 } });
-      expect((await call(listAdmin, 'GET', '/key-controls?page_size=500')).json().pagination.page_size).toBe(100);
+      expect((await call(listAdmin, 'GET', '/controls/key-controls?page_size=500')).json().pagination.page_size).toBe(100);
     });
 
     it.each(['archived=yes', 'archived=1', 'page=0', 'page=abc'])('refuses the malformed query %s with 400 (D2.2, D2.6)', async (query) => {
-      const response = await call(listAdmin, 'GET', `/key-controls?${query}`);
+      const response = await call(listAdmin, 'GET', `/controls/key-controls?${query}`);
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json().code).toBe('BAD_REQUEST');
     });
 
     it("never lists another enterprise's key controls (cross-tenant)", async () => {
-      const names = (await call(otherAdmin, 'GET', '/key-controls?archived=true')).json().data.map((k: { name: string }) => k.name);
+      const names = (await call(otherAdmin, 'GET', '/controls/key-controls?archived=true')).json().data.map((k: { name: string }) => k.name);
       expect(names).toContain('Foreign');
       expect(names).not.toContain('Older');
     });
 
     it('a super admin is refused with 403 (D5)', async () => {
-      await expectAccessDenied(ctx, superAdmin, await call(superAdmin, 'GET', '/key-controls'), 'controls.key_control.list');
+      await expectAccessDenied(ctx, superAdmin, await call(superAdmin, 'GET', '/controls/key-controls'), 'controls.key_control.list');
     });
   });
 
   describe('PATCH /controls/key-controls/{id} (D7.2)', () => {
     it('a client admin renames and describes a key control; the entry records what changed', async () => {
       const control = await createKeyControl(ctx, enterprise.id, { name: 'Before' });
-      const response = await call(admin, 'PATCH', `/key-controls/${control.id}`, { name: 'After', description: 'Now described' });
+      const response = await call(admin, 'PATCH', `/controls/key-controls/${control.id}`, { name: 'After', description: 'Now described' });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json().data).toMatchObject({ id: control.id, name: 'After', description: 'Now described', archived: false });
       const [entry] = await auditEntries(ctx, { entityId: control.id, action: 'update' });
@@ -164,14 +157,14 @@ describe('key controls (4.3, D7.2, D5)', async () => {
 
     it('a body that changes nothing answers 200 and writes no entry', async () => {
       const control = await createKeyControl(ctx, enterprise.id, { name: 'Same' });
-      const response = await call(admin, 'PATCH', `/key-controls/${control.id}`, { name: 'Same' });
+      const response = await call(admin, 'PATCH', `/controls/key-controls/${control.id}`, { name: 'Same' });
       expect(response.statusCode, response.body).toBe(200);
       expect(await auditEntries(ctx, { entityId: control.id })).toHaveLength(0);
     });
 
     it('refuses an archived key control with 409 INVALID_STATE', async () => {
       const control = await createKeyControl(ctx, enterprise.id, { archived: true });
-      const response = await call(admin, 'PATCH', `/key-controls/${control.id}`, { name: 'Revived' });
+      const response = await call(admin, 'PATCH', `/controls/key-controls/${control.id}`, { name: 'Revived' });
       expect(response.statusCode, response.body).toBe(409);
       expect(response.json().code).toBe('INVALID_STATE');
     });
@@ -179,16 +172,16 @@ describe('key controls (4.3, D7.2, D5)', async () => {
     it('refuses unknown fields and blank names with 422', async () => {
       const control = await createKeyControl(ctx, enterprise.id);
       for (const payload of [{ archived: false }, { name: '' }, { created_at: '2026-01-01T00:00:00Z' }]) {
-        const response = await call(admin, 'PATCH', `/key-controls/${control.id}`, payload);
+        const response = await call(admin, 'PATCH', `/controls/key-controls/${control.id}`, payload);
         expect(response.statusCode, JSON.stringify(payload)).toBe(422);
       }
     });
 
     it("answers 404 for another enterprise's key control and for an unknown id, 400 for a malformed id (D2.2)", async () => {
       const foreign = await createKeyControl(ctx, other.id, { name: 'Theirs' });
-      expect((await call(admin, 'PATCH', `/key-controls/${foreign.id}`, { name: 'Mine now' })).statusCode).toBe(404);
-      expect((await call(admin, 'PATCH', `/key-controls/${randomUUID()}`, { name: 'x' })).json().code).toBe('NOT_FOUND');
-      expect((await call(admin, 'PATCH', '/key-controls/not-a-uuid', { name: 'x' })).statusCode).toBe(400);
+      expect((await call(admin, 'PATCH', `/controls/key-controls/${foreign.id}`, { name: 'Mine now' })).statusCode).toBe(404);
+      expect((await call(admin, 'PATCH', `/controls/key-controls/${randomUUID()}`, { name: 'x' })).json().code).toBe('NOT_FOUND');
+      expect((await call(admin, 'PATCH', '/controls/key-controls/not-a-uuid', { name: 'x' })).statusCode).toBe(400);
       const unchanged = await ctx.db.selectFrom('key_controls').select('name').where('id', '=', foreign.id).executeTakeFirstOrThrow();
       expect(unchanged.name).toBe('Theirs');
     });
@@ -199,7 +192,7 @@ describe('key controls (4.3, D7.2, D5)', async () => {
       ['super admin', superAdmin],
     ])('a %s is refused with 403 (D5)', async (_role, user) => {
       const control = await createKeyControl(ctx, enterprise.id);
-      await expectAccessDenied(ctx, user, await call(user, 'PATCH', `/key-controls/${control.id}`, { name: 'x' }), 'controls.key_control.update');
+      await expectAccessDenied(ctx, user, await call(user, 'PATCH', `/controls/key-controls/${control.id}`, { name: 'x' }), 'controls.key_control.update');
     });
   });
 
@@ -208,7 +201,7 @@ describe('key controls (4.3, D7.2, D5)', async () => {
       const control = await createKeyControl(ctx, enterprise.id);
       const first = await createSubControl(ctx, enterprise.id, { keyControlId: control.id, tod: 'A', toe: '1' });
       const second = await createSubControl(ctx, enterprise.id, { keyControlId: control.id });
-      const response = await call(admin, 'POST', `/key-controls/${control.id}/archive`);
+      const response = await call(admin, 'POST', `/controls/key-controls/${control.id}/archive`);
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({ message: expect.any(String) });
       const rows = await ctx.db.selectFrom('sub_controls').select(['id', 'archived']).where('key_control_id', '=', control.id).execute();
@@ -221,22 +214,22 @@ describe('key controls (4.3, D7.2, D5)', async () => {
           expect.objectContaining({ entity_type: 'control', action_details: expect.objectContaining({ change: 'archived', key_control_id: control.id }) }),
         ]);
       }
-      const listed = (await call(admin, 'GET', '/key-controls')).json().data.map((k: { id: string }) => k.id);
+      const listed = (await call(admin, 'GET', '/controls/key-controls')).json().data.map((k: { id: string }) => k.id);
       expect(listed).not.toContain(control.id);
     });
 
     it('archiving again answers 200 and changes nothing', async () => {
       const control = await createKeyControl(ctx, enterprise.id);
-      expect((await call(admin, 'POST', `/key-controls/${control.id}/archive`)).statusCode).toBe(200);
+      expect((await call(admin, 'POST', `/controls/key-controls/${control.id}/archive`)).statusCode).toBe(200);
       const before = await countAuditEntries(ctx, enterprise.id);
-      const again = await call(admin, 'POST', `/key-controls/${control.id}/archive`);
+      const again = await call(admin, 'POST', `/controls/key-controls/${control.id}/archive`);
       expect(again.statusCode, again.body).toBe(200);
       expect(await countAuditEntries(ctx, enterprise.id)).toBe(before);
     });
 
     it("answers 404 for another enterprise's key control and leaves it active (cross-tenant)", async () => {
       const foreign = await createKeyControl(ctx, other.id);
-      expect((await call(admin, 'POST', `/key-controls/${foreign.id}/archive`)).statusCode).toBe(404);
+      expect((await call(admin, 'POST', `/controls/key-controls/${foreign.id}/archive`)).statusCode).toBe(404);
       const row = await ctx.db.selectFrom('key_controls').select('archived').where('id', '=', foreign.id).executeTakeFirstOrThrow();
       expect(row.archived).toBe(false);
     });
@@ -246,7 +239,7 @@ describe('key controls (4.3, D7.2, D5)', async () => {
       ['reviewer', reviewer],
     ])('a %s is refused with 403 (D5)', async (_role, user) => {
       const control = await createKeyControl(ctx, enterprise.id);
-      await expectAccessDenied(ctx, user, await call(user, 'POST', `/key-controls/${control.id}/archive`), 'controls.key_control.archive');
+      await expectAccessDenied(ctx, user, await call(user, 'POST', `/controls/key-controls/${control.id}/archive`), 'controls.key_control.archive');
     });
   });
 });

@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sessionHeaders } from '../support/api.js';
 import { createTestContext, type TestContext } from '../support/app.js';
 import { createEnterprise, createUser, type TestUser } from '../support/factories.js';
 import { STARTER_LIBRARY } from '../../src/modules/controls/starter-library/starter-library.js';
+import { calls } from '../support/cast.js';
 
 const SUB_CONTROLS = STARTER_LIBRARY.reduce((sum, control) => sum + control.subControls.length, 0);
 
 /** The starter control library: POST /controls/starter-library (client admins, once) and POST /admin/enterprises { starter_library }. */
 describe('the starter control library', async () => {
   const ctx = await createTestContext();
-  const headers = sessionHeaders(ctx);
   const superAdmin = await createUser(ctx, { role: 'super_admin' });
-  const call = async (user: TestUser, method: 'GET' | 'POST', url: string, payload?: object) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headers(user), ...(payload ? { payload } : {}) });
+  const { call } = calls(ctx);
 
   /** An enterprise as a super admin creates it (with its scenario catalogue), and its client admin. */
   async function newEnterprise(body: Record<string, unknown> = {}) {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, countAuditEntries, expectAccessDenied } from '../support/audit.js';
+import { calls } from '../support/cast.js';
 import { createKeyControl, createSubControl } from '../support/controls-factories.js';
 import { createEnterprise, createUser, type TestUser } from '../support/factories.js';
 
@@ -18,16 +18,9 @@ describe('sub-controls (4.3, 3.5, D5, D7)', async () => {
   const superAdmin = await createUser(ctx, { role: 'super_admin' });
   const keyControl = await createKeyControl(ctx, enterprise.id, { name: 'Payments control' });
 
-  const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
-    ctx.app.inject({
-      method,
-      url: `/api/v1/controls${url}`,
-      headers: await headersOf(user),
-      ...(payload !== undefined ? { payload: payload as object } : {}),
-    });
-  const create = (payload: Record<string, unknown>) => call(admin, 'POST', '/sub-controls', { key_control_id: keyControl.id, ...payload });
-  const patch = (user: TestUser, id: string, payload: unknown) => call(user, 'PATCH', `/sub-controls/${id}`, payload);
+  const { call } = calls(ctx);
+  const create = (payload: Record<string, unknown>) => call(admin, 'POST', '/controls/sub-controls', { key_control_id: keyControl.id, ...payload });
+  const patch = (user: TestUser, id: string, payload: unknown) => call(user, 'PATCH', `/controls/sub-controls/${id}`, payload);
 
   describe('POST /controls/sub-controls', () => {
     it('a client admin creates a tested sub-control: 201, total_effectiveness computed (3.5), create / control entry', async () => {
@@ -93,7 +86,7 @@ describe('sub-controls (4.3, 3.5, D5, D7)', async () => {
     });
 
     it('refuses missing or malformed required fields with 422', async () => {
-      expect((await call(admin, 'POST', '/sub-controls', { name: 'No parent' })).statusCode).toBe(422);
+      expect((await call(admin, 'POST', '/controls/sub-controls', { name: 'No parent' })).statusCode).toBe(422);
       expect((await create({})).statusCode).toBe(422);
       expect((await create({ name: 'x', key_control_id: 'not-a-uuid' })).statusCode).toBe(422);
       expect((await create({ name: 'x', testing_date: '2026-01-01' })).statusCode).toBe(422);
@@ -122,7 +115,7 @@ describe('sub-controls (4.3, 3.5, D5, D7)', async () => {
       ['reviewer', reviewer],
       ['super admin', superAdmin],
     ])('a %s is refused with 403 (D5)', async (_role, user) => {
-      const response = await call(user, 'POST', '/sub-controls', { key_control_id: keyControl.id, name: 'Not allowed' });
+      const response = await call(user, 'POST', '/controls/sub-controls', { key_control_id: keyControl.id, name: 'Not allowed' });
       await expectAccessDenied(ctx, user, response, 'controls.sub_control.create');
     });
   });
@@ -263,7 +256,7 @@ describe('sub-controls (4.3, 3.5, D5, D7)', async () => {
     }
 
     it('lists active sub-controls newest first, as data only (4.3), for every member role', async () => {
-      const response = await call(listReviewer, 'GET', '/sub-controls');
+      const response = await call(listReviewer, 'GET', '/controls/sub-controls');
       expect(response.statusCode, response.body).toBe(200);
       const body = response.json();
       expect(Object.keys(body)).toEqual(['data']);
@@ -283,19 +276,19 @@ describe('sub-controls (4.3, 3.5, D5, D7)', async () => {
     });
 
     it('filters by key_control_id; archived=true adds archived ones', async () => {
-      const active = (await call(listReviewer, 'GET', `/sub-controls?key_control_id=${first.id}`)).json().data;
+      const active = (await call(listReviewer, 'GET', `/controls/sub-controls?key_control_id=${first.id}`)).json().data;
       expect(active.map((s: { id: string }) => s.id)).toEqual([a.id]);
-      const all = (await call(listReviewer, 'GET', `/sub-controls?key_control_id=${first.id}&archived=true`)).json().data;
+      const all = (await call(listReviewer, 'GET', `/controls/sub-controls?key_control_id=${first.id}&archived=true`)).json().data;
       expect(all.map((s: { id: string }) => s.id)).toEqual([b.id, a.id]);
     });
 
     it('a key_control_id of another enterprise is 400 INVALID_REFERENCE, a malformed one 400 BAD_REQUEST (D2.2, cross-tenant)', async () => {
-      const foreign = await call(otherAdmin, 'GET', `/sub-controls?key_control_id=${first.id}`);
+      const foreign = await call(otherAdmin, 'GET', `/controls/sub-controls?key_control_id=${first.id}`);
       expect(foreign.statusCode, foreign.body).toBe(400);
       expect(foreign.json()).toMatchObject({ code: 'INVALID_REFERENCE', details: { field: 'key_control_id' } });
-      expect((await call(listReviewer, 'GET', `/sub-controls?key_control_id=${randomUUID()}`)).json().code).toBe('INVALID_REFERENCE');
-      expect((await call(listReviewer, 'GET', '/sub-controls?key_control_id=zzz')).json().code).toBe('BAD_REQUEST');
-      const theirs = (await call(otherAdmin, 'GET', '/sub-controls?archived=true')).json().data.map((s: { id: string }) => s.id);
+      expect((await call(listReviewer, 'GET', `/controls/sub-controls?key_control_id=${randomUUID()}`)).json().code).toBe('INVALID_REFERENCE');
+      expect((await call(listReviewer, 'GET', '/controls/sub-controls?key_control_id=zzz')).json().code).toBe('BAD_REQUEST');
+      const theirs = (await call(otherAdmin, 'GET', '/controls/sub-controls?archived=true')).json().data.map((s: { id: string }) => s.id);
       expect(theirs).not.toContain(a.id);
     });
   });
@@ -303,22 +296,22 @@ describe('sub-controls (4.3, 3.5, D5, D7)', async () => {
   describe('POST /controls/sub-controls/{id}/archive (D7.2)', () => {
     it('a client admin archives a sub-control: 200 message, gone from lists, delete / control entry (2.9); again is a no-op', async () => {
       const sub = await createSubControl(ctx, enterprise.id, { keyControlId: keyControl.id });
-      const response = await call(admin, 'POST', `/sub-controls/${sub.id}/archive`);
+      const response = await call(admin, 'POST', `/controls/sub-controls/${sub.id}/archive`);
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({ message: expect.any(String) });
-      const listed = (await call(admin, 'GET', `/sub-controls?key_control_id=${keyControl.id}`)).json().data.map((s: { id: string }) => s.id);
+      const listed = (await call(admin, 'GET', `/controls/sub-controls?key_control_id=${keyControl.id}`)).json().data.map((s: { id: string }) => s.id);
       expect(listed).not.toContain(sub.id);
       const entries = await auditEntries(ctx, { entityId: sub.id, action: 'delete' });
       expect(entries).toEqual([expect.objectContaining({ entity_type: 'control', action_details: expect.objectContaining({ operation: 'controls.sub_control.archive', change: 'archived' }) })]);
-      expect((await call(admin, 'POST', `/sub-controls/${sub.id}/archive`)).statusCode).toBe(200);
+      expect((await call(admin, 'POST', `/controls/sub-controls/${sub.id}/archive`)).statusCode).toBe(200);
       expect(await auditEntries(ctx, { entityId: sub.id, action: 'delete' })).toHaveLength(1);
     });
 
     it('an assessor or reviewer is refused with 403; another enterprise answers 404 (D5, D10.1)', async () => {
       const sub = await createSubControl(ctx, enterprise.id, { keyControlId: keyControl.id });
-      await expectAccessDenied(ctx, assessor, await call(assessor, 'POST', `/sub-controls/${sub.id}/archive`), 'controls.sub_control.archive');
-      await expectAccessDenied(ctx, reviewer, await call(reviewer, 'POST', `/sub-controls/${sub.id}/archive`));
-      expect((await call(otherAdmin, 'POST', `/sub-controls/${sub.id}/archive`)).statusCode).toBe(404);
+      await expectAccessDenied(ctx, assessor, await call(assessor, 'POST', `/controls/sub-controls/${sub.id}/archive`), 'controls.sub_control.archive');
+      await expectAccessDenied(ctx, reviewer, await call(reviewer, 'POST', `/controls/sub-controls/${sub.id}/archive`));
+      expect((await call(otherAdmin, 'POST', `/controls/sub-controls/${sub.id}/archive`)).statusCode).toBe(404);
       const row = await ctx.db.selectFrom('sub_controls').select('archived').where('id', '=', sub.id).executeTakeFirstOrThrow();
       expect(row.archived).toBe(false);
     });

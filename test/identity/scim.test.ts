@@ -1,8 +1,8 @@
 import SCIMMY from 'scimmy';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
-import { apiCaller } from '../support/api.js';
 import { createEnterprise, createLegalEntity, createUser, tokenFor } from '../support/factories.js';
+import { calls } from '../support/cast.js';
 
 /**
  * SCIM 2.0 as Entra ID and Okta provision: the requests their documentation shows (create, look up by
@@ -14,9 +14,9 @@ describe('SCIM provisioning (RFC 7643/7644), as Entra ID and Okta send it', asyn
   const enterprise = await createEnterprise(ctx);
   const admin = await createUser(ctx, { role: 'admin', enterpriseId: enterprise.id });
   const adminToken = await tokenFor(ctx, admin);
-  const call = apiCaller(ctx);
+  const { call } = calls(ctx);
   const entity = await createLegalEntity(ctx, enterprise.id);
-  const issued = (await call('POST', '/scim/tokens', adminToken, { name: 'Entra ID' })).json().data;
+  const issued = (await call(adminToken, 'POST', '/scim/tokens', { name: 'Entra ID' })).json().data;
   const scim = (method: string, url: string, payload?: unknown, token: string = issued.token) =>
     ctx.app.inject({ method: method as 'GET', url: `/scim/v2${url}`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' }, ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }) });
   const conforms = (schema: { definition: { coerce: (resource: never, direction: 'out') => unknown } }, resource: Record<string, unknown>) => expect(() => schema.definition.coerce(resource as never, 'out')).not.toThrow();
@@ -64,11 +64,11 @@ describe('SCIM provisioning (RFC 7643/7644), as Entra ID and Okta send it', asyn
     expect(patched.json()).toMatchObject({ displayName: 'Ryan Leenay', userName: 'ryan@contoso.test' });
 
     const session = await tokenFor(ctx, { id: user.id, email: 'ryan@contoso.test' });
-    expect((await call('GET', '/me', session)).statusCode).toBe(200);
+    expect((await call(session, 'GET', '/me')).statusCode).toBe(200);
     const deactivated = await scim('PATCH', `/Users/${user.id}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] });
     expect(deactivated.json().active).toBe(false);
     // Sessions ended, as a deactivation by an administrator ends them.
-    expect((await call('GET', '/me', session)).statusCode).toBe(401);
+    expect((await call(session, 'GET', '/me')).statusCode).toBe(401);
     const entry = await ctx.db.selectFrom('audit_log').selectAll().where('entity_id', '=', user.id).where('action_type', '=', 'delete').executeTakeFirstOrThrow();
     expect(entry).toMatchObject({ user_id: null, enterprise_id: enterprise.id });
     expect(entry.action_details).toMatchObject({ actor: 'scim', scim_token_id: issued.id, sessions_revoked: 1 });
@@ -104,7 +104,7 @@ describe('SCIM provisioning (RFC 7643/7644), as Entra ID and Okta send it', asyn
     expect(group.statusCode).toBe(201);
     conforms(SCIMMY.Schemas.Group, group.json());
     const groupId = group.json().id;
-    const read = await call('GET', `/scim/groups/${groupId}`, adminToken);
+    const read = await call(adminToken, 'GET', `/scim/groups/${groupId}`);
     const mapped = await ctx.app.inject({
       method: 'PATCH',
       url: `/api/v1/scim/groups/${groupId}`,
@@ -136,7 +136,7 @@ describe('SCIM provisioning (RFC 7643/7644), as Entra ID and Okta send it', asyn
     expect(taken.statusCode).toBe(409);
     expect(taken.json().scimType).toBe('uniqueness');
     const group = (await scim('POST', '/Groups', { displayName: 'Would-be admins' })).json();
-    const read = await call('GET', `/scim/groups/${group.id}`, adminToken);
+    const read = await call(adminToken, 'GET', `/scim/groups/${group.id}`);
     const admins = await ctx.app.inject({
       method: 'PATCH', url: `/api/v1/scim/groups/${group.id}`, headers: { authorization: `Bearer ${adminToken}`, 'if-match': read.headers.etag as string }, payload: { role: 'admin' },
     });
@@ -159,9 +159,9 @@ describe('SCIM provisioning (RFC 7643/7644), as Entra ID and Okta send it', asyn
     const bad = await scim('GET', `/Users?filter=${encodeURIComponent('userName co "a"')}`);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().scimType).toBe('invalidFilter');
-    const second = (await call('POST', '/scim/tokens', adminToken, { name: 'Okta' })).json().data;
+    const second = (await call(adminToken, 'POST', '/scim/tokens', { name: 'Okta' })).json().data;
     expect((await scim('GET', '/Users', undefined, second.token)).statusCode).toBe(200);
-    expect((await call('DELETE', `/scim/tokens/${second.id}`, adminToken)).statusCode).toBe(200);
+    expect((await call(adminToken, 'DELETE', `/scim/tokens/${second.id}`)).statusCode).toBe(200);
     expect((await scim('GET', '/Users', undefined, second.token)).statusCode).toBe(401);
   });
 });

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
-import { apiCaller } from '../support/api.js';
+import { calls } from '../support/cast.js';
 import { createEnterprise, createLegalEntity, createUser, tokenFor } from '../support/factories.js';
 
 /**
@@ -19,7 +19,7 @@ describe('input that used to yield a 500', async () => {
       );
     },
   });
-  const call = apiCaller(ctx);
+  const { call } = calls(ctx);
   const admin = await createUser(ctx, { role: 'admin' });
   const superAdmin = await createUser(ctx, { role: 'super_admin' });
   const token = await tokenFor(ctx, admin);
@@ -32,22 +32,22 @@ describe('input that used to yield a 500', async () => {
   }
 
   it('a NUL character in a body string is 422 VALIDATION_ERROR naming the field, on /api/v1', async () => {
-    const response = await call('POST', '/admin/legal-entities', token, { name: 'North\u0000Bank' });
+    const response = await call(token, 'POST', '/admin/legal-entities', { name: 'North\u0000Bank' });
     expect(response.statusCode, response.body).toBe(422);
     expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'name' }] } });
-    const nested = await call('POST', '/admin/legal-entities', token, { name: 'Fine', description: 'a\u0000b' });
+    const nested = await call(token, 'POST', '/admin/legal-entities', { name: 'Fine', description: 'a\u0000b' });
     expect(nested.json().details.fields[0].field).toBe('description');
     await expectNoAlerts();
   });
 
   it('a NUL character in a member name is 422 too', async () => {
-    const response = await call('POST', '/admin/legal-entities', token, { name: 'Fine', ['x\u0000']: 1 });
+    const response = await call(token, 'POST', '/admin/legal-entities', { name: 'Fine', ['x\u0000']: 1 });
     expect(response.statusCode, response.body).toBe(422);
   });
 
   it('a NUL character in the query string or path is 400 BAD_REQUEST (a malformed parameter, D2.2)', async () => {
     for (const url of ['/admin/enterprises?search=a%00b', '/admin/enterprises?status=%00', '/admin/enterprises/%00']) {
-      const response = await call('GET', url, superToken);
+      const response = await call(superToken, 'GET', url);
       expect(response.statusCode, `${url}: ${response.body}`).toBe(400);
       expect(response.json().code).toBe('BAD_REQUEST');
     }
@@ -68,13 +68,13 @@ describe('input that used to yield a 500', async () => {
 
   it('page=1e400, Infinity or a number beyond 2^53 is 400, not a 500 from the OFFSET', async () => {
     for (const page of ['1e400', 'Infinity', '1e20']) {
-      const response = await call('GET', `/admin/enterprises?page=${page}`, superToken);
+      const response = await call(superToken, 'GET', `/admin/enterprises?page=${page}`);
       expect(response.statusCode, `page=${page}: ${response.body}`).toBe(400);
       expect(response.json()).toMatchObject({ code: 'BAD_REQUEST', details: { fields: [{ field: 'page' }] } });
     }
-    const size = await call('GET', '/admin/enterprises?page_size=1e400', superToken);
+    const size = await call(superToken, 'GET', '/admin/enterprises?page_size=1e400');
     expect(size.statusCode).toBe(400);
-    expect((await call('GET', '/admin/enterprises?page=2&page_size=1000', superToken)).statusCode).toBe(200);
+    expect((await call(superToken, 'GET', '/admin/enterprises?page=2&page_size=1000')).statusCode).toBe(200);
     await expectNoAlerts();
   });
 
@@ -97,7 +97,7 @@ describe('input that used to yield a 500', async () => {
 /** Names are compared for uniqueness after NFKC, zero-width removal, whitespace collapsing and case folding. */
 describe('look-alike names are one name (name_key)', async () => {
   const ctx = await createTestContext();
-  const call = apiCaller(ctx);
+  const { call } = calls(ctx);
   const admin = await createUser(ctx, { role: 'admin' });
   const superAdmin = await createUser(ctx, { role: 'super_admin' });
   const token = await tokenFor(ctx, admin);
@@ -111,27 +111,27 @@ describe('look-alike names are one name (name_key)', async () => {
   ];
 
   it('legal entities: each look-alike of an existing name is 409 CONFLICT', async () => {
-    expect((await call('POST', '/admin/legal-entities', token, { name: 'North Bank' })).statusCode).toBe(201);
+    expect((await call(token, 'POST', '/admin/legal-entities', { name: 'North Bank' })).statusCode).toBe(201);
     for (const name of LOOK_ALIKES) {
-      const response = await call('POST', '/admin/legal-entities', token, { name });
+      const response = await call(token, 'POST', '/admin/legal-entities', { name });
       expect(response.statusCode, `${JSON.stringify(name)}: ${response.body}`).toBe(409);
       expect(response.json().code).toBe('CONFLICT');
     }
-    expect((await call('POST', '/admin/legal-entities', token, { name: 'North Banks' })).statusCode).toBe(201);
+    expect((await call(token, 'POST', '/admin/legal-entities', { name: 'North Banks' })).statusCode).toBe(201);
   });
 
   it('business units, risk scenarios and enterprises likewise', async () => {
     const entity = await createLegalEntity(ctx, admin.enterpriseId!, 'Unit holder');
     const unitsUrl = `/admin/legal-entities/${entity.id}/business-units`;
-    expect((await call('POST', unitsUrl, token, { name: 'Retail Banking' })).statusCode).toBe(201);
-    expect((await call('POST', unitsUrl, token, { name: 'ＲＥＴＡＩＬ  banking' })).statusCode).toBe(409);
+    expect((await call(token, 'POST', unitsUrl, { name: 'Retail Banking' })).statusCode).toBe(201);
+    expect((await call(token, 'POST', unitsUrl, { name: 'ＲＥＴＡＩＬ  banking' })).statusCode).toBe(409);
 
     const scenario = { name: 'Card Fraud', category: 'External fraud' };
-    expect((await call('POST', '/risk-scenarios', token, scenario)).statusCode).toBe(201);
-    expect((await call('POST', '/risk-scenarios', token, { ...scenario, name: 'card\u00a0fraud' })).statusCode).toBe(409);
+    expect((await call(token, 'POST', '/risk-scenarios', scenario)).statusCode).toBe(201);
+    expect((await call(token, 'POST', '/risk-scenarios', { ...scenario, name: 'card\u00a0fraud' })).statusCode).toBe(409);
 
-    expect((await call('POST', '/admin/enterprises', superToken, { name: 'Harbour Group', country: 'GB' })).statusCode).toBe(201);
-    expect((await call('POST', '/admin/enterprises', superToken, { name: 'Ｈａｒｂｏｕｒ Group', country: 'GB' })).statusCode).toBe(409);
+    expect((await call(superToken, 'POST', '/admin/enterprises', { name: 'Harbour Group', country: 'GB' })).statusCode).toBe(201);
+    expect((await call(superToken, 'POST', '/admin/enterprises', { name: 'Ｈａｒｂｏｕｒ Group', country: 'GB' })).statusCode).toBe(409);
   });
 
   it('BRAs: bras_name_key uses the same normalisation', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
-import { apiCaller } from '../support/api.js';
 import { createEnterprise, createUser, tokenFor } from '../support/factories.js';
+import { calls } from '../support/cast.js';
 
 /**
  * Issue 44.6: a string's bound holds for what is stored (trimmed, counted in characters), wherever the string
@@ -12,27 +12,27 @@ describe('small input rules: lengths of what is stored, bodies that are not UTF-
   const enterprise = await createEnterprise(ctx);
   const admin = await createUser(ctx, { role: 'admin', enterpriseId: enterprise.id });
   const token = await tokenFor(ctx, admin);
-  const call = apiCaller(ctx);
-  const issued = (await call('POST', '/scim/tokens', token, { name: 'Entra ID' })).json().data;
+  const { call } = calls(ctx);
+  const issued = (await call(token, 'POST', '/scim/tokens', { name: 'Entra ID' })).json().data;
   const scim = (method: string, url: string, payload: unknown) =>
     ctx.app.inject({ method: method as 'POST', url: `/scim/v2${url}`, headers: { authorization: `Bearer ${issued.token}`, 'content-type': 'application/scim+json' }, payload: JSON.stringify(payload) });
   const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 
   it('/api/v1: a name of 200 characters padded with spaces is stored trimmed; 201 characters after trimming is 422 naming it', async () => {
     const name = `N${'x'.repeat(198)}Z`;
-    const created = await call('POST', '/admin/legal-entities', token, { name: `   ${name}\t \n` });
+    const created = await call(token, 'POST', '/admin/legal-entities', { name: `   ${name}\t \n` });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json().data.name).toBe(name);
     const row = await ctx.db.selectFrom('legal_entities').select('name').where('id', '=', created.json().data.id).executeTakeFirstOrThrow();
     expect(row.name).toBe(name);
-    const over = await call('POST', '/admin/legal-entities', token, { name: `  ${name}y  ` });
+    const over = await call(token, 'POST', '/admin/legal-entities', { name: `  ${name}y  ` });
     expect(over.statusCode, over.body).toBe(422);
     expect(over.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'name' }] } });
   });
 
   it('/api/v1: a length counts characters, not UTF-16 units: 200 emoji are a name of 200 characters', async () => {
     const name = '🦊'.repeat(200);
-    const created = await call('POST', '/admin/legal-entities', token, { name });
+    const created = await call(token, 'POST', '/admin/legal-entities', { name });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json().data.name).toBe(name);
   });

@@ -1,19 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
 import { auditEntries, expectAccessDenied } from '../support/audit.js';
 import { insertAction } from '../support/actions-factories.js';
-import { createBra, createBraWorld, createRiskScenario, createSubControl } from '../support/bras-factories.js';
+import { createBra, createRiskScenario, createSubControl } from '../support/bras-factories.js';
 import type { TestUser } from '../support/factories.js';
+import { cast } from '../support/cast.js';
 import { pdfPages, xlsxSheets } from './parse-report.js';
 
 /** GET /bras/{id}/report: the board pack, read back from its PDF and XLSX. */
 describe('BRA reports', async () => {
   const ctx = await createTestContext();
-  const w = await createBraWorld(ctx);
-  const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headersOf(user), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const w = await cast(ctx);
+  const { call } = w;
   const report = async (user: TestUser, braId: string, format: 'pdf' | 'xlsx') => {
     const response = await call(user, 'GET', `/bras/${braId}/report?format=${format}`);
     expect(response.statusCode, response.body.slice(0, 300)).toBe(200);

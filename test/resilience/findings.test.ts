@@ -2,10 +2,10 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
 import { signingKeyEnv } from '../support/governance-factories.js';
-import { apiCaller } from '../support/api.js';
 import { createBra } from '../support/bras-factories.js';
 import { createKeyControl, createSubControl } from '../support/controls-factories.js';
 import { createLegalEntity, createUser, tokenFor } from '../support/factories.js';
+import { calls } from '../support/cast.js';
 
 /**
  * The findings of the robustness probe, each reproduced as it was reported: inputs that gave a 500, inputs
@@ -13,7 +13,7 @@ import { createLegalEntity, createUser, tokenFor } from '../support/factories.js
  */
 describe('findings of the robustness probe', async () => {
   const ctx = await createTestContext({ env: signingKeyEnv() });
-  const call = apiCaller(ctx);
+  const { call } = calls(ctx);
   const admin = await createUser(ctx, { role: 'admin' });
   const token = await tokenFor(ctx, admin);
   const enterpriseId = admin.enterpriseId!;
@@ -30,10 +30,10 @@ describe('findings of the robustness probe', async () => {
   describe('2. a date in year 0 is 422 naming the field, never a 500', () => {
     const action = { action: 'Fix it', owner: 'Ops', priority: 'high', action_type: 'preventive' };
     it.each([
-      ['PATCH sub-control testing_date', () => call('PATCH', `/controls/sub-controls/${subControl.id}`, token, { testing_date: '0000-01-01' }), 'testing_date'],
-      ['POST BRA start_date', () => call('POST', '/bras', token, { name: 'Year zero', legal_entity_id: entity.id, period: 'FY', assessor: 'A', start_date: '0000-01-01' }), 'start_date'],
-      ['PATCH BRA start_date', () => call('PATCH', `/bras/${bra.id}`, token, { start_date: '0000-01-01' }), 'start_date'],
-      ['POST action due_date', () => call('POST', '/mitigation-actions', token, { ...action, due_date: '0000-01-01' }), 'due_date'],
+      ['PATCH sub-control testing_date', () => call(token, 'PATCH', `/controls/sub-controls/${subControl.id}`, { testing_date: '0000-01-01' }), 'testing_date'],
+      ['POST BRA start_date', () => call(token, 'POST', '/bras', { name: 'Year zero', legal_entity_id: entity.id, period: 'FY', assessor: 'A', start_date: '0000-01-01' }), 'start_date'],
+      ['PATCH BRA start_date', () => call(token, 'PATCH', `/bras/${bra.id}`, { start_date: '0000-01-01' }), 'start_date'],
+      ['POST action due_date', () => call(token, 'POST', '/mitigation-actions', { ...action, due_date: '0000-01-01' }), 'due_date'],
     ])('%s', async (_name, send, field) => {
       const response = await send();
       expect(response.statusCode, response.body).toBe(422);
@@ -41,13 +41,13 @@ describe('findings of the robustness probe', async () => {
     });
 
     it('in a query filter it is 400, and no alert is raised', async () => {
-      const response = await call('GET', '/audit?start_date=0000-01-01', token);
+      const response = await call(token, 'GET', '/audit?start_date=0000-01-01');
       expect(response.statusCode, response.body).toBe(400);
       expect(await alertsRaised()).toEqual([]);
     });
 
     it('year 0001 is a date like any other', async () => {
-      const response = await call('PATCH', `/controls/sub-controls/${subControl.id}`, token, { testing_date: '0001-01-01' });
+      const response = await call(token, 'PATCH', `/controls/sub-controls/${subControl.id}`, { testing_date: '0001-01-01' });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json().data.testing_date).toBe('0001-01-01');
     });
@@ -56,12 +56,12 @@ describe('findings of the robustness probe', async () => {
   describe('3. a lone UTF-16 surrogate is 422 naming the field, on creates and updates alike', () => {
     const lone = 'x\ud800y';
     it.each([
-      ['PATCH BRA name', () => call('PATCH', `/bras/${bra.id}`, token, { name: lone }), 'name'],
-      ['PATCH BRA description', () => call('PATCH', `/bras/${bra.id}`, token, { description: lone }), 'description'],
-      ['PATCH sub-control tested_by', () => call('PATCH', `/controls/sub-controls/${subControl.id}`, token, { tested_by: lone }), 'tested_by'],
-      ['POST appetite description', () => call('POST', '/governance/risk-appetite', token, { risk_level: 'Medium', threshold_value: 9, description: lone }), 'description'],
-      ['POST appetite reason', () => call('POST', '/governance/risk-appetite', token, { risk_level: 'Medium', threshold_value: 9, reason: `low ${'\udc00'}` }), 'reason'],
-      ['POST legal entity name (a create)', () => call('POST', '/admin/legal-entities', token, { name: lone }), 'name'],
+      ['PATCH BRA name', () => call(token, 'PATCH', `/bras/${bra.id}`, { name: lone }), 'name'],
+      ['PATCH BRA description', () => call(token, 'PATCH', `/bras/${bra.id}`, { description: lone }), 'description'],
+      ['PATCH sub-control tested_by', () => call(token, 'PATCH', `/controls/sub-controls/${subControl.id}`, { tested_by: lone }), 'tested_by'],
+      ['POST appetite description', () => call(token, 'POST', '/governance/risk-appetite', { risk_level: 'Medium', threshold_value: 9, description: lone }), 'description'],
+      ['POST appetite reason', () => call(token, 'POST', '/governance/risk-appetite', { risk_level: 'Medium', threshold_value: 9, reason: `low ${'\udc00'}` }), 'reason'],
+      ['POST legal entity name (a create)', () => call(token, 'POST', '/admin/legal-entities', { name: lone }), 'name'],
     ])('%s', async (_name, send, field) => {
       const response = await send();
       expect(response.statusCode, response.body).toBe(422);
@@ -75,7 +75,7 @@ describe('findings of the robustness probe', async () => {
     });
 
     it('a pair of surrogates (an emoji) is text like any other', async () => {
-      const response = await call('PATCH', `/bras/${bra.id}`, token, { description: 'Risk \ud83d\udcc8 rising' });
+      const response = await call(token, 'PATCH', `/bras/${bra.id}`, { description: 'Risk \ud83d\udcc8 rising' });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json().data.description).toBe('Risk 📈 rising');
     });
@@ -89,21 +89,21 @@ describe('findings of the robustness probe', async () => {
       [`/bras/${bra.id}?verbose=1`, 'verbose'],
       ['/me?x=1', 'x'],
     ])('GET %s', async (url, parameter) => {
-      const response = await call('GET', url, token);
+      const response = await call(token, 'GET', url);
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json()).toMatchObject({ code: 'BAD_REQUEST', details: { fields: [{ field: parameter }] } });
       expect(response.json().error).toContain(parameter);
     });
 
     it('declared parameters still work', async () => {
-      const response = await call('GET', '/audit?page=1&page_size=5', token);
+      const response = await call(token, 'GET', '/audit?page=1&page_size=5');
       expect(response.statusCode, response.body).toBe(200);
     });
   });
 
   describe('5. a body where none is taken, and a charset other than UTF-8', () => {
     it('archive with a body member is 422 and archives nothing', async () => {
-      const response = await call('POST', `/controls/key-controls/${keyControl.id}/archive`, token, { reason: 'tidy' });
+      const response = await call(token, 'POST', `/controls/key-controls/${keyControl.id}/archive`, { reason: 'tidy' });
       expect(response.statusCode, response.body).toBe(422);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'reason', message: 'is not allowed' }] } });
       const row = await ctx.db.selectFrom('key_controls').select('archived').where('id', '=', keyControl.id).executeTakeFirstOrThrow();
@@ -111,7 +111,7 @@ describe('findings of the robustness probe', async () => {
     });
 
     it('POST /audit/checkpoints with a body member is 422', async () => {
-      const response = await call('POST', '/audit/checkpoints', token, { force: true });
+      const response = await call(token, 'POST', '/audit/checkpoints', { force: true });
       expect(response.statusCode, response.body).toBe(422);
     });
 
@@ -146,7 +146,7 @@ describe('findings of the robustness probe', async () => {
     it('key control and the sub-controls archived with it', async () => {
       const parent = await createKeyControl(ctx, enterpriseId);
       const child = await createSubControl(ctx, enterpriseId, { keyControlId: parent.id, name: 'Child' });
-      const response = await call('POST', `/controls/key-controls/${parent.id}/archive`, token);
+      const response = await call(token, 'POST', `/controls/key-controls/${parent.id}/archive`);
       expect(response.statusCode, response.body).toBe(200);
       const entries = await ctx.db.selectFrom('audit_log').select(['entity_id', 'action_type']).where('entity_id', 'in', [parent.id, child.id]).execute();
       expect(entries).toHaveLength(2);
@@ -155,7 +155,7 @@ describe('findings of the robustness probe', async () => {
 
     it('sub-control', async () => {
       const alone = await createSubControl(ctx, enterpriseId, { keyControlId: keyControl.id, name: 'Alone' });
-      const response = await call('POST', `/controls/sub-controls/${alone.id}/archive`, token);
+      const response = await call(token, 'POST', `/controls/sub-controls/${alone.id}/archive`);
       expect(response.statusCode, response.body).toBe(200);
       const entry = await ctx.db.selectFrom('audit_log').select('action_type').where('entity_id', '=', alone.id).executeTakeFirstOrThrow();
       expect(entry.action_type).toBe('delete');

@@ -5,15 +5,15 @@ import { sessionHeaders } from '../support/api.js';
 import { auditEntries, expectAccessDenied } from '../support/audit.js';
 import { createBraWorld } from '../support/bras-factories.js';
 import type { TestUser } from '../support/factories.js';
+import { cast } from '../support/cast.js';
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
 describe('webhook endpoints: the client admin registers, reads, changes and removes them', async () => {
   const ctx = await createTestContext({ env: { WEBHOOKS_ALLOW_LOOPBACK: 'true' } });
-  const w = await createBraWorld(ctx);
+  const w = await cast(ctx);
   const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headersOf(user), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const { call } = w;
   const register = async (user: TestUser, body: Record<string, unknown> = {}) =>
     call(user, 'POST', '/webhooks', { url: 'https://hooks.example.com/risk', event_types: ['bra.approved'], ...body });
 
