@@ -1,3 +1,5 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
 
@@ -156,6 +158,23 @@ describe('every route is documented (STYLE: summary, operationId, request and re
     }
     const register = operations.find((o) => o.name === 'GET /api/v1/risk-register/export')!.operation;
     expect(register['responses']['200'].content['text/csv'].example).toMatch(/^legal_entity,business_unit,bra_id,/);
+  });
+
+  it("every JSON example conforms to its answer's schema (what the OpenAPI lint's example check holds)", () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: false });
+    addFormats.default(ajv);
+    ajv.addFormat('binary', true);
+    const refused: string[] = [];
+    for (const { name, operation } of operations) {
+      for (const [status, response] of Object.entries(operation['responses'] as Record<string, any>)) {
+        const media = response.content?.['application/json'];
+        if (media?.schema === undefined) continue;
+        const examples = media.example !== undefined ? [media.example] : Object.values((media.examples ?? {}) as Record<string, { value: unknown }>).map((entry) => entry.value);
+        const validate = ajv.compile({ ...media.schema, components: document.components });
+        for (const example of examples) if (!validate(example)) refused.push(`${name} ${status}: ${ajv.errorsText(validate.errors)}`);
+      }
+    }
+    expect(refused).toEqual([]);
   });
 
   it('declares every error answer as JSON in an error shape, download routes included, and the statuses the HTTP layer sends', () => {
