@@ -3789,6 +3789,12 @@ export interface operations {
                      *           "delivery_attempts": 1,
                      *           "delivery_error": null,
                      *           "delivered_at": "2026-11-27T09:00:02.000Z"
+                     *         },
+                     *         "abilities": {
+                     *           "change_role": true,
+                     *           "deactivate": true,
+                     *           "reactivate": false,
+                     *           "manage_entity_roles": true
                      *         }
                      *       },
                      *       "message": "Role changed"
