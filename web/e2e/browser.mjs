@@ -40,6 +40,8 @@ export async function launchBrowser(viewport) {
 
 /** Serious and critical axe-core violations of the page as it is now (WCAG 2 A and AA rules). */
 export async function seriousViolations(page) {
+  // A modal or drawer fading in has text at partial opacity, which axe reads as low contrast: check the settled page.
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
   // Evaluated through the devtools protocol, not as an inline <script>: the console's CSP forbids those.
   await page.evaluate(axe.source);
   const result = await page.evaluate(async () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'node:test';
-import { apiAs, expectAccessible, joinFromMail, screen, service, signInAs } from './scenario.mjs';
+import { apiAs, apiWith, expectAccessible, joinFromMail, screen, service, signInAs } from './scenario.mjs';
 
 const HEADER = 'key_control,sub_control,tod,toe';
 
@@ -71,12 +71,7 @@ describe('a new enterprise sets itself up', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByText('Library imported').waitFor();
-    const admin = await (async () => {
-      const html = await (await fetch(`${service.baseUrl}/`)).text();
-      const apikey = html.match(/name="auth-anon-key" content="([^"]*)"/)?.[1] ?? '';
-      return (await (await fetch(`${service.baseUrl}/auth/v1/token?grant_type=password`, { method: 'POST', headers: { 'content-type': 'application/json', apikey }, body: JSON.stringify({ email, password: 'lakeside-passphrase' }) })).json()).access_token;
-    })();
-    const library = await (await fetch(`${service.baseUrl}/api/v1/controls/key-controls?page_size=100`, { headers: { authorization: `Bearer ${admin}` } })).json();
+    const library = await (await apiWith(email, 'lakeside-passphrase'))('GET', '/controls/key-controls?page_size=100');
     assert.ok(library.data.some((control) => control.name === 'Payments oversight'), 'the imported key control is in the library');
 
     // Rename, then archive an entity (confirmed), and find it among the archived.

@@ -1,14 +1,11 @@
 // End-to-end: the people of an enterprise (issue 46, "People") in Debian's Chromium against the real service.
-// A client admin invites an assessor and a reviewer, who join through the invitation mail's link (the
-// provider's verify flow, as @supabase/auth-js calls it); the admin grants them entities, changes the
+// A client admin invites an assessor and a reviewer, who join through the invitation mail's link (followed
+// as a browser follows it, then a password); the admin grants them entities, changes the
 // reviewer's role, removes a grant, deactivates and reactivates one; every screen checked with axe-core.
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe } from 'node:test';
 import { SCREENSHOTS } from './browser.mjs';
-import { expectAccessible, screen, service, signIn } from './scenario.mjs';
+import { expectAccessible, joinFromMail, screen, service, signIn } from './scenario.mjs';
 
 async function openUsers(page) {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Users', exact: true }).click();
@@ -25,55 +22,6 @@ async function confirm(page, button) {
 }
 
 const rowOf = (page, email) => page.getByTestId('user-row').filter({ hasText: email });
-
-/** The anon key the console itself is served (the provider's calls need it, as the console's do). */
-async function anonKey() {
-  const html = await (await fetch(`${service.baseUrl}/`)).text();
-  return html.match(/name="auth-anon-key" content="([^"]*)"/)?.[1] ?? '';
-}
-
-/** The token of the invitation link mailed to `email` (written under DATA_DIR/mail: the demo has no SMTP_URL). */
-async function invitationToken(email) {
-  const dir = join(service.dataDir, 'mail');
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const files = (() => {
-      try {
-        return readdirSync(dir).filter((name) => name.endsWith('.eml'));
-      } catch {
-        return [];
-      }
-    })();
-    for (const file of files) {
-      // Quoted-printable: soft line breaks out, =XX back to its character.
-      const text = readFileSync(join(dir, file), 'latin1')
-        .replace(/=\r?\n/g, '')
-        .replace(/=([0-9A-F]{2})/g, (_all, hex) => String.fromCharCode(parseInt(hex, 16)));
-      if (!text.includes(email)) continue;
-      const token = text.match(/\/auth\/v1\/verify\?token=([A-Za-z0-9_-]+)/)?.[1];
-      if (token) return token;
-    }
-    await sleep(100);
-  }
-  throw new Error(`no invitation mail for ${email}`);
-}
-
-/** The invited person joins: the link's token for a session (verifyOtp), then a password (updateUser). */
-async function joinByLink(email) {
-  const apikey = await anonKey();
-  const verified = await fetch(`${service.baseUrl}/auth/v1/verify`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', apikey },
-    body: JSON.stringify({ type: 'invite', token_hash: await invitationToken(email) }),
-  });
-  assert.equal(verified.status, 200, await verified.clone().text());
-  const { access_token } = await verified.json();
-  const password = await fetch(`${service.baseUrl}/auth/v1/user`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', apikey, authorization: `Bearer ${access_token}` },
-    body: JSON.stringify({ password: 'a long enough passphrase' }),
-  });
-  assert.equal(password.status, 200, await password.text());
-}
 
 async function invite(page, { email, name, role }) {
   await page.getByLabel(/^E-mail/).fill(email);
@@ -123,8 +71,8 @@ describe('the people of an enterprise', () => {
     await expectAccessible(page, 'users with two invitations');
 
     // They join through their mail's link; the screen says so in words.
-    await joinByLink(assessor.email);
-    await joinByLink(reviewer.email);
+    await joinFromMail(assessor.email, 'a long enough passphrase');
+    await joinFromMail(reviewer.email, 'a long enough passphrase');
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
     await rowOf(page, assessor.email).getByText('Joined').waitFor();

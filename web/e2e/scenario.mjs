@@ -53,16 +53,19 @@ export async function signIn(page, role) {
   return person;
 }
 
-/** The API as a person of the demo: a password sign-in with the console's anon key, then bearer calls. */
-export async function apiAs(role) {
+/** The anon key the console is served with: the provider's calls need it, as the console's do. */
+export async function anonKey() {
   const html = await (await fetch(`${service.baseUrl}/`)).text();
-  const apikey = html.match(/name="auth-anon-key" content="([^"]*)"/)?.[1] ?? '';
-  const person = service.people[role];
+  return html.match(/name="auth-anon-key" content="([^"]*)"/)?.[1] ?? '';
+}
+
+/** The API as whoever signs in with this e-mail and password: a password sign-in, then bearer calls that must succeed. */
+export async function apiWith(email, password) {
   const session = await (
     await fetch(`${service.baseUrl}/auth/v1/token?grant_type=password`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', apikey },
-      body: JSON.stringify({ email: person.email, password: person.password }),
+      headers: { 'content-type': 'application/json', apikey: await anonKey() },
+      body: JSON.stringify({ email, password }),
     })
   ).json();
   return async (method, path, body) => {
@@ -76,6 +79,9 @@ export async function apiAs(role) {
     return answer;
   };
 }
+
+/** The API as a person of the demo. */
+export const apiAs = (role) => apiWith(service.people[role].email, service.people[role].password);
 
 /** The newest mail the service wrote to this address (DATA_DIR/mail/*.eml), parsed; waits for its outbox. */
 export async function mailTo(address, subject) {
@@ -103,11 +109,9 @@ export async function joinFromMail(email, password) {
   const landed = await fetch(link, { redirect: 'manual' });
   const fragment = new URLSearchParams(new URL(landed.headers.get('location') ?? '', service.baseUrl).hash.slice(1));
   assert.ok(fragment.get('access_token'), `the link signs the person in: ${landed.headers.get('location')}`);
-  const html = await (await fetch(`${service.baseUrl}/`)).text();
-  const apikey = html.match(/name="auth-anon-key" content="([^"]*)"/)?.[1] ?? '';
   const set = await fetch(`${service.baseUrl}/auth/v1/user`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json', apikey, authorization: `Bearer ${fragment.get('access_token')}` },
+    headers: { 'content-type': 'application/json', apikey: await anonKey(), authorization: `Bearer ${fragment.get('access_token')}` },
     body: JSON.stringify({ password }),
   });
   assert.equal(set.status, 200, await set.text());

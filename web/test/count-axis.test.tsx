@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countTicks } from '../src/features/dashboard/count-axis';
+import { countTicks } from '../src/components/count-axis';
 
 describe('count chart ticks', () => {
   it('are whole numbers at an even step from 0 up to at least the highest count', () => {

@@ -6,13 +6,15 @@ import { renderWithTheme } from './render';
 
 const lines = ['key_control,sub_control,tod', 'Access,Quarterly review,3', 'Change,Approval,9'];
 
-function refused(fields: { field: string; message: string }[]) {
-  return toApiError(422, { error: 'The file was not imported', code: 'VALIDATION_ERROR', request_id: 'r', details: { fields } });
+/** The service's 422 for a refused file: each cell as a field message and, structured, in details.rows. */
+function refused(rows: { row: number; column: string; message: string }[], extraFields: { field: string; message: string }[] = []) {
+  const fields = [...rows.map((row) => ({ field: `row ${row.row}, ${row.column}`, message: row.message })), ...extraFields];
+  return toApiError(422, { error: 'The file was not imported', code: 'VALIDATION_ERROR', request_id: 'r', details: { fields, rows } });
 }
 
 describe('the control import dry run refusals', () => {
   it("shows each refused cell's row number, column, reason in words and the row's line of the file", () => {
-    const problems = problemsOf(refused([{ field: 'row 3, tod', message: 'must be a whole number from 1 to 4' }]));
+    const problems = problemsOf(refused([{ row: 3, column: 'tod', message: 'must be a whole number from 1 to 4' }]));
     expect(problems).toEqual([{ row: 3, column: 'tod', message: 'must be a whole number from 1 to 4' }]);
     renderWithTheme(<ImportRefusals problems={problems} lines={lines} />);
     const rows = screen.getAllByTestId('refused-row');
@@ -22,11 +24,8 @@ describe('the control import dry run refusals', () => {
     expect(screen.getByTestId('import-refusals').textContent).toContain('1 cell was refused; nothing was written');
   });
 
-  it('a workbook (no lines) shows the row number alone; a field not naming a row is not a row refusal', () => {
-    const problems = problemsOf(refused([
-      { field: 'row 2, sub_control', message: 'is required' },
-      { field: 'key_control', message: 'column is missing' },
-    ]));
+  it('a workbook (no lines) shows the row number alone; a field message outside details.rows is not a row refusal', () => {
+    const problems = problemsOf(refused([{ row: 2, column: 'sub_control', message: 'is required' }], [{ field: 'key_control', message: 'column is missing' }]));
     expect(problems).toEqual([{ row: 2, column: 'sub_control', message: 'is required' }]);
     renderWithTheme(<ImportRefusals problems={problems} lines={null} />);
     const cells = within(screen.getByTestId('refused-row')).getAllByRole('cell').map((cell) => cell.textContent);

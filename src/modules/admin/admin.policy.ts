@@ -45,8 +45,11 @@ export const canAddMember = (caller: Principal, enterpriseId: string, role: Memb
  * for the console: super admins any; client admins assessors and reviewers; others none.
  */
 export function grantableRoles(caller: Principal): MemberRole[] {
-  return (['admin', 'assessor', 'reviewer'] as const).filter((role) => canAddMember(caller, caller.enterpriseId ?? '', role));
+  return MEMBER_ROLES.filter((role) => canAddMember(caller, caller.enterpriseId ?? '', role));
 }
+
+/** Every role a member of an enterprise may have, in the order the console offers them. */
+const MEMBER_ROLES: readonly MemberRole[] = ['admin', 'assessor', 'reviewer'];
 
 /** Resending an invitation and reactivating: the same people as adding a member of that role. */
 export const canManageMember = canAddMember;
@@ -97,7 +100,7 @@ export const canAdministerEnterprise = (caller: Principal, enterpriseId: string)
 export function memberAbilities(caller: Principal, enterpriseId: string, member: { user_id: string; role: MemberRole; active: boolean }) {
   const other = member.user_id !== caller.userId;
   const actOn = member.active && other && canAdministerEnterprise(caller, enterpriseId);
-  const otherRoles = (['admin', 'assessor', 'reviewer'] as const).filter((role) => role !== member.role);
+  const otherRoles = MEMBER_ROLES.filter((role) => role !== member.role);
   return {
     change_role: actOn && otherRoles.some((to) => canChangeRole(caller, enterpriseId, member.role, to)),
     deactivate: actOn,

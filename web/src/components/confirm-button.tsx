@@ -1,11 +1,11 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text, type ButtonProps } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
+import { toast } from './toast';
 import type { ReactNode } from 'react';
 
 /** The toast every change ends with (issue 46: a change a person makes is always confirmed on screen). */
 export function toastDone(message: string) {
-  notifications.show({ color: 'green', title: 'Done', message, closeButtonProps: { 'aria-label': 'Close the message' }, styles: { description: { color: 'var(--mantine-color-text)' } } });
+  toast({ title: 'Done', message });
 }
 
 /** A button that asks first: the destructive actions of the integration and platform screens. */

@@ -9,14 +9,17 @@ export class ApiError extends Error {
   readonly code: string | null;
   readonly fields: FieldMessage[];
   readonly requestId: string | null;
+  /** The answer's `details` as sent (D2), for a screen that reads more than the field messages. */
+  readonly details: Record<string, unknown>;
 
-  constructor(status: number, message: string, options: { code?: string | null; fields?: FieldMessage[]; requestId?: string | null } = {}) {
+  constructor(status: number, message: string, options: { code?: string | null; fields?: FieldMessage[]; requestId?: string | null; details?: Record<string, unknown> } = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = options.code ?? null;
     this.fields = options.fields ?? [];
     this.requestId = options.requestId ?? null;
+    this.details = options.details ?? {};
   }
 
   /** The message of one field (`name`, `body.name` and `/name` are the same field). */
@@ -46,6 +49,7 @@ export function toApiError(status: number, body: unknown): ApiError {
         code: typeof body.code === 'string' ? body.code : typeof body.error_code === 'string' ? body.error_code : null,
         fields,
         requestId: typeof body.request_id === 'string' ? body.request_id : null,
+        details,
       });
     }
   }

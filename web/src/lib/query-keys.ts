@@ -6,7 +6,12 @@ type Filters = Record<string, string | number | boolean | undefined>;
 
 export const queryKeys = {
   me: ['me'] as const,
+  /** The account as the provider knows it (last sign-in): under `me`, so a change of the person refreshes both. */
+  providerUser: ['me', 'provider-user'] as const,
   legalEntities: ['legal-entities'] as const,
+  /** The organisation screen's entities, the archived ones too on request: under `legalEntities`. */
+  organisation: (includeArchived: boolean) => ['legal-entities', 'organisation', includeArchived] as const,
+  riskScenariosAll: ['risk-scenarios'] as const,
   riskScenarios: (filters: Filters = {}) => ['risk-scenarios', filters] as const,
   bras: {
     all: ['bras'] as const,

@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api-client';
+import { queryKeys } from '../../lib/query-keys';
 import { accessToken, anonKey, getSession, setSession, type Session } from '../../lib/session';
 import { queryClient } from '../../app/query-client';
 
@@ -74,7 +75,7 @@ export function useRecoverPassword() {
 export function useRename() {
   return useMutation({
     mutationFn: async (fullName: string) => unwrap(api.PUT('/auth/v1/user', { headers: await asSignedIn(), body: { data: { full_name: fullName } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['me'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.me }),
   });
 }
 
@@ -90,7 +91,7 @@ export function useSignOutOthers() {
 
 /** The account as the provider knows it (last sign-in included), for the profile. */
 export function useProviderUser() {
-  return useQuery({ queryKey: ['me', 'provider-user'], queryFn: async () => unwrap(api.GET('/auth/v1/user', { headers: await asSignedIn() })) });
+  return useQuery({ queryKey: queryKeys.providerUser, queryFn: async () => unwrap(api.GET('/auth/v1/user', { headers: await asSignedIn() })) });
 }
 
 export { toSession };

@@ -1,6 +1,6 @@
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
-import { countAxis } from '../dashboard/count-axis';
+import { countAxis } from '../../components/count-axis';
 import type { Effectiveness } from './api';
 
 /** The effectiveness summary as bars, one per label the service counts. */

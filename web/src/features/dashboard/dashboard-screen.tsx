@@ -11,7 +11,7 @@ import { EffectivenessChart } from '../controls/effectiveness-chart';
 import { ControlHeatMap } from '../controls/heat-map';
 import { EntitySelect } from '../legal-entities/entity-select';
 import { useDashboard, type Dashboard } from './api';
-import { countAxis } from './count-axis';
+import { countAxis } from '../../components/count-axis';
 import { OverdueActionsChart } from './overdue-actions-chart';
 import { ResidualTrendChart } from './residual-trend-chart';
 import { UntestedControls } from './untested-controls';

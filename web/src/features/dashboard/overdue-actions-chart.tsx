@@ -3,7 +3,7 @@ import '@mantine/charts/styles.css';
 import { Anchor, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Dashboard } from './api';
-import { countAxis } from './count-axis';
+import { countAxis } from '../../components/count-axis';
 
 /** The caller's overdue actions by priority, as the service counts them; the link lists them. */
 export function OverdueActionsChart({ overdue }: { overdue: Dashboard['overdue_actions'] }) {

@@ -11,7 +11,7 @@ export type ImportSummary = DataOf<'/api/v1/controls/import', 'post'>;
 /** Every legal entity with its units, the archived ones too when asked: the organisation screen's own list. */
 export function useOrganisation(includeArchived: boolean) {
   return useQuery({
-    queryKey: [...queryKeys.legalEntities, 'organisation', includeArchived],
+    queryKey: queryKeys.organisation(includeArchived),
     queryFn: async () => (await unwrap(api.GET('/api/v1/legal-entities', { params: { query: { include_archived: includeArchived } } }))).data,
   });
 }
@@ -66,7 +66,7 @@ export function useCatalogue(includeArchived: boolean) {
 
 function useCatalogueChanged() {
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: ['risk-scenarios'] });
+  return () => client.invalidateQueries({ queryKey: queryKeys.riskScenariosAll });
 }
 
 export function useCreateScenario() {

@@ -7,16 +7,10 @@ export interface RowProblem {
   message: string;
 }
 
-/**
- * The refused cells of a dry run or an import, from the service's 422: each field message names its cell as
- * "row N, column" (the header is row 1).
- */
+/** The refused cells of a dry run or an import: the service's 422 lists them in details.rows (the header is row 1). */
 export function problemsOf(error: unknown): RowProblem[] {
-  const fields = error instanceof ApiError ? error.fields : [];
-  return fields.flatMap(({ field, message }) => {
-    const cell = /^row (\d+), (.+)$/.exec(field ?? '');
-    return cell ? [{ row: Number(cell[1]), column: cell[2]!, message }] : [];
-  });
+  const rows = error instanceof ApiError ? error.details.rows : undefined;
+  return Array.isArray(rows) ? rows.filter((row): row is RowProblem => typeof row?.row === 'number' && typeof row?.column === 'string' && typeof row?.message === 'string') : [];
 }
 
 /**
