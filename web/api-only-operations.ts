@@ -25,12 +25,6 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
 ];
 
 export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
-  { operation: 'PATCH /api/v1/bras/{bra_id}', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
-  { operation: 'DELETE /api/v1/bras/{bra_id}/controls/{link_id}', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
-  { operation: 'GET /api/v1/bras/{bra_id}/diff', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
-  { operation: 'POST /api/v1/bras/{bra_id}/roll-forward', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
-  { operation: 'POST /api/v1/bras/{bra_id}/scenarios/bulk', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
-  { operation: 'GET /api/v1/risk-scenarios/{id}/trend', reason: "No screen yet: Console, second pass, issue 47 (the BRA workspace and the review loop)." },
   { operation: 'PATCH /api/v1/mitigation-actions/{action_id}', reason: "No screen yet: Console, second pass, issue 47 (actions)." },
   { operation: 'PATCH /api/v1/controls/key-controls/{key_control_id}', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
   { operation: 'POST /api/v1/controls/key-controls/{key_control_id}/archive', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },

@@ -19,7 +19,11 @@ export const queryKeys = {
     detail: (id: string) => ['bras', 'detail', id] as const,
     snapshots: (id: string) => ['bras', 'detail', id, 'snapshots'] as const,
     snapshot: (id: string, snapshotId: string) => ['bras', 'detail', id, 'snapshots', snapshotId] as const,
+    /** Under the BRA's detail: a change of the BRA refreshes a diff against `current`. */
+    diff: (id: string, from: string, to: string) => ['bras', 'detail', id, 'diff', from, to] as const,
   },
+  /** A catalogue scenario across approved BRAs: under `bras`, since an approval adds a point. */
+  scenarioTrend: (riskScenarioId: string) => ['bras', 'scenario-trend', riskScenarioId] as const,
   controls: {
     all: ['controls'] as const,
     keyControls: (filters: Filters) => ['controls', 'key-controls', filters] as const,

@@ -54,7 +54,7 @@ export function useRiskScenarios() {
 }
 
 /** Invalidates one BRA (its detail, snapshots) and every BRA list. */
-function useBraChanged() {
+export function useBraChanged() {
   const client = useQueryClient();
   return (braId: string) => Promise.all([client.invalidateQueries({ queryKey: queryKeys.bras.detail(braId) }), client.invalidateQueries({ queryKey: ['bras', 'list'] })]);
 }
@@ -67,10 +67,29 @@ export function useCreateBra() {
   });
 }
 
-export function useAddScenario(braId: string) {
+/**
+ * Scenarios from the catalogue: one through the single operation (its answer is the link), several through the
+ * bulk one, which adds all of them or none (an id taken meanwhile refuses the lot, and the error says which).
+ */
+export function useAddScenarios(braId: string) {
   const changed = useBraChanged();
   return useMutation({
-    mutationFn: (riskScenarioId: string) => unwrap(api.POST('/api/v1/bras/{bra_id}/scenarios', { params: { path: { bra_id: braId } }, body: { risk_scenario_id: riskScenarioId } })),
+    mutationFn: async (ids: string[]): Promise<void> => {
+      const path = { bra_id: braId };
+      if (ids.length === 1) await unwrap(api.POST('/api/v1/bras/{bra_id}/scenarios', { params: { path }, body: { risk_scenario_id: ids[0]! } }));
+      else await unwrap(api.POST('/api/v1/bras/{bra_id}/scenarios/bulk', { params: { path }, body: { risk_scenario_ids: ids } }));
+    },
+    onSuccess: () => changed(braId),
+  });
+}
+
+export type BraChanges = BodyOf<'/api/v1/bras/{bra_id}', 'patch'>;
+
+/** The BRA's own fields (name, description, period, assessor) while its abilities allow an update. */
+export function useUpdateBra(braId: string) {
+  const changed = useBraChanged();
+  return useMutation({
+    mutationFn: async (body: BraChanges) => (await unwrap(api.PATCH('/api/v1/bras/{bra_id}', { params: { path: { bra_id: braId } }, body }))).data,
     onSuccess: () => changed(braId),
   });
 }
@@ -92,10 +111,25 @@ export function useRecordRating(braId: string) {
   });
 }
 
+/** A sub-control linked to one scenario of the BRA, or to the whole BRA when no scenario is named. */
 export function useLinkControl(braId: string) {
   const changed = useBraChanged();
   return useMutation({
-    mutationFn: (subControlId: string) => unwrap(api.POST('/api/v1/bras/{bra_id}/controls', { params: { path: { bra_id: braId } }, body: { sub_control_id: subControlId } })),
+    mutationFn: ({ subControlId, scenarioLinkId }: { subControlId: string; scenarioLinkId: string | null }) =>
+      unwrap(
+        api.POST('/api/v1/bras/{bra_id}/controls', {
+          params: { path: { bra_id: braId } },
+          body: { sub_control_id: subControlId, ...(scenarioLinkId ? { bra_risk_scenario_id: scenarioLinkId } : {}) },
+        }),
+      ),
+    onSuccess: () => changed(braId),
+  });
+}
+
+export function useUnlinkControl(braId: string) {
+  const changed = useBraChanged();
+  return useMutation({
+    mutationFn: (linkId: string) => unwrap(api.DELETE('/api/v1/bras/{bra_id}/controls/{link_id}', { params: { path: { bra_id: braId, link_id: linkId } } })),
     onSuccess: () => changed(braId),
   });
 }
@@ -122,11 +156,13 @@ export function useTransition(braId: string) {
   });
 }
 
-/** The BRA's report (board pack) as a PDF download; the service builds it and decides who may read it. */
+export type ReportFormat = 'pdf' | 'xlsx';
+
+/** The BRA's report (board pack) as a PDF or XLSX download; the service builds it and decides who may read it. */
 export function useDownloadBraReport(braId: string) {
   return useMutation({
-    mutationFn: () =>
-      saveDownload(api.GET('/api/v1/bras/{bra_id}/report', { params: { path: { bra_id: braId }, query: { format: 'pdf' } }, parseAs: 'blob' }), `bra-report-${braId}.pdf`),
+    mutationFn: (format: ReportFormat) =>
+      saveDownload(api.GET('/api/v1/bras/{bra_id}/report', { params: { path: { bra_id: braId }, query: { format } }, parseAs: 'blob' }), `bra-report-${braId}.${format}`),
   });
 }
 

@@ -1,15 +1,15 @@
-import { Badge, Button, Group, Modal, Select, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Modal, MultiSelect, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
-import { riskLevelColor } from '../../components/level-colors';
+import { WHOLE_BADGE, effectivenessColor, riskLevelColor } from '../../components/level-colors';
 import { Empty } from '../../components/page-states';
-import { useAddScenario, useRiskScenarios, useSetIncluded, type BraDetail, type BraScenario } from './api';
+import { useAddScenarios, useRiskScenarios, useSetIncluded, type BraDetail, type BraScenario } from './api';
 import { RateScenario } from './rate-scenario';
 
 function LevelBadge({ rating }: { rating: BraScenario['inherent_rating'] }) {
-  if (rating === null) return <Badge color="gray" variant="outline">Not rated</Badge>;
+  if (rating === null) return <Badge color="gray" variant="outline" style={WHOLE_BADGE}>Not rated</Badge>;
   return (
-    <Badge color={riskLevelColor(rating.risk_level)} variant="light">
+    <Badge color={riskLevelColor(rating.risk_level)} variant="light" style={WHOLE_BADGE}>
       {rating.risk_score} · {rating.risk_level}
     </Badge>
   );
@@ -17,9 +17,9 @@ function LevelBadge({ rating }: { rating: BraScenario['inherent_rating'] }) {
 
 export function BraScenarios({ bra, editable }: { bra: BraDetail; editable: boolean }) {
   const catalogue = useRiskScenarios();
-  const add = useAddScenario(bra.id);
+  const add = useAddScenarios(bra.id);
   const setIncluded = useSetIncluded(bra.id);
-  const [choice, setChoice] = useState<string | null>(null);
+  const [choice, setChoice] = useState<string[]>([]);
   const [rating, setRating] = useState<string | null>(null);
   const taken = new Set(bra.scenarios.map((scenario) => scenario.risk_scenario_id));
   const options = (catalogue.data?.data ?? []).filter((scenario) => !taken.has(scenario.id)).map((scenario) => ({ value: scenario.id, label: `${scenario.name} (${scenario.category})` }));
@@ -28,9 +28,19 @@ export function BraScenarios({ bra, editable }: { bra: BraDetail; editable: bool
     <>
       {editable && (
         <Group align="flex-end" mb="sm">
-          <Select label="Scenario from the catalogue" placeholder="Choose a scenario" searchable data={options} value={choice} onChange={setChoice} style={{ flex: 1 }} miw={220} />
-          <Button disabled={choice === null} loading={add.isPending} onClick={() => choice && add.mutate(choice, { onSuccess: () => setChoice(null) })}>
-            Add scenario
+          <MultiSelect
+            label="Scenario from the catalogue"
+            placeholder={choice.length === 0 ? 'Choose one or more scenarios' : undefined}
+            searchable
+            clearable
+            data={options}
+            value={choice}
+            onChange={setChoice}
+            style={{ flex: 1 }}
+            miw={220}
+          />
+          <Button disabled={choice.length === 0} loading={add.isPending} onClick={() => add.mutate(choice, { onSuccess: () => setChoice([]) })}>
+            {choice.length > 1 ? `Add ${choice.length} scenarios` : 'Add scenario'}
           </Button>
         </Group>
       )}
@@ -48,6 +58,7 @@ export function BraScenarios({ bra, editable }: { bra: BraDetail; editable: bool
                 <Table.Th>Residual</Table.Th>
                 <Table.Th>Appetite</Table.Th>
                 <Table.Th>Previous residual</Table.Th>
+                <Table.Th>Controls</Table.Th>
                 <Table.Th>
                   <VisuallyHidden>Ratings</VisuallyHidden>
                 </Table.Th>
@@ -75,12 +86,21 @@ export function BraScenarios({ bra, editable }: { bra: BraDetail; editable: bool
                     {scenario.above_appetite === null ? (
                       <Text size="xs" c="dimmed">{scenario.applicable_threshold === null ? 'No appetite' : `Threshold ${scenario.applicable_threshold}`}</Text>
                     ) : (
-                      <Badge color={scenario.above_appetite ? 'red' : 'green'} variant="light" style={{ whiteSpace: 'nowrap' }}>
+                      <Badge color={scenario.above_appetite ? 'red' : 'green'} variant="light" style={WHOLE_BADGE}>
                         {scenario.above_appetite ? 'Above' : 'Within'} {scenario.applicable_threshold}
                       </Badge>
                     )}
                   </Table.Td>
                   <Table.Td>{scenario.previous_residual_rating ? <LevelBadge rating={{ ...scenario.previous_residual_rating, justification: null }} /> : <Text size="xs" c="dimmed">—</Text>}</Table.Td>
+                  <Table.Td data-testid="scenario-controls">
+                    {scenario.controls.length === 0 ? (
+                      <Text size="xs" c="dimmed">None linked</Text>
+                    ) : (
+                      <Badge color={effectivenessColor(scenario.control_effectiveness)} variant="light" style={WHOLE_BADGE}>
+                        {scenario.controls.length} · {scenario.control_effectiveness ?? 'Not assessed'}
+                      </Badge>
+                    )}
+                  </Table.Td>
                   <Table.Td>
                     <Button size="xs" variant="light" onClick={() => setRating(scenario.id)} aria-label={`${editable ? 'Rate' : 'View ratings of'} ${scenario.name}`}>
                       {editable ? 'Rate' : 'View'}

@@ -10,6 +10,8 @@ import { BraSnapshots } from './bra-snapshots';
 import { BraTransitions } from './bra-transitions';
 import { BraReview } from './bra-review';
 import { BraStatusBadge } from './status-badge';
+import { EditBraButton } from './edit-bra-form';
+import { RollForwardButton } from './roll-forward-button';
 
 function Stat({ label, value, alert = false }: { label: string; value: string | number; alert?: boolean }) {
   return (
@@ -88,8 +90,10 @@ export function BraWorkspaceScreen() {
                 </Text>
                 {detail.description && <Text size="sm" data-testid="bra-description">{detail.description}</Text>}
               </Stack>
-              <Group gap="xs" align="flex-start">
+              <Group gap="xs" align="flex-start" wrap="wrap">
                 <BraReportButton braId={detail.id} />
+                {editable && <EditBraButton bra={detail} />}
+                {detail.abilities.roll_forward && <RollForwardButton bra={detail} />}
                 <BraTransitions bra={detail} />
               </Group>
             </Group>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { useRecordRating, type BraScenario } from './api';
 import { RatingGrid } from './rating-grid';
+import { ScenarioTrendChart } from './scenario-trend-chart';
 
 type Kind = 'inherent' | 'residual';
 type Cell = { impact: number; likelihood: number };
@@ -89,6 +90,7 @@ export function RateScenario({ braId, scenario, editable }: { braId: string; sce
         </Text>
       )}
       <ErrorDisplay error={record.error} title="The rating was not saved" />
+      <ScenarioTrendChart riskScenarioId={scenario.risk_scenario_id} />
     </Stack>
   );
 }
