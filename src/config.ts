@@ -125,6 +125,12 @@ export interface Config {
     perMinute: number;
     perHour: number;
   };
+  evidence: {
+    /** EVIDENCE_MAX_FILE_MB: the largest evidence file, in MiB (decimal bytes: `maxFileBytes`). */
+    maxFileBytes: number;
+    /** EVIDENCE_QUOTA_MB: every evidence file of one enterprise together, removed ones included (their content is kept). */
+    quotaBytes: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -325,8 +331,14 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       perMinute: integer(env, 'RATE_LIMIT_SCIM_PER_MINUTE', 600, 1, 1_000_000),
       perHour: integer(env, 'RATE_LIMIT_SCIM_PER_HOUR', 20_000, 1, 100_000_000),
     },
+    evidence: {
+      maxFileBytes: integer(env, 'EVIDENCE_MAX_FILE_MB', 250, 1, 10_240) * MIB,
+      quotaBytes: integer(env, 'EVIDENCE_QUOTA_MB', 20_480, 1, 10_485_760) * MIB,
+    },
   };
 }
+
+const MIB = 1024 * 1024;
 
 /**
  * AUTH_REDIRECT_URLS: comma-separated http(s) URLs; default the service's own origin. A link's redirect_to

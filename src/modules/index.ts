@@ -6,6 +6,7 @@ import { alertsModule } from './alerts/alerts.module.js';
 import { auditTrailModule } from './audit-trail/audit-trail.module.js';
 import { brasModule } from './bras/bras.module.js';
 import { controlsModule } from './controls/controls.module.js';
+import { evidenceModule } from './evidence/evidence.module.js';
 import { governanceModule } from './governance/governance.module.js';
 import { healthModule } from './health/health.module.js';
 import { identityModule } from './identity/identity.module.js';
@@ -30,6 +31,7 @@ export const MODULES = [
   brasModule,
   actionsModule,
   controlsModule,
+  evidenceModule,
   auditTrailModule,
   governanceModule,
   reportingModule,

@@ -35,12 +35,16 @@ export const IF_MATCH_EXEMPT = new Map([
   // Revoking a token is idempotent (a second revocation answers the token as it is); tokens have no version.
   [`DELETE ${API}/service-accounts/:service_account_id/tokens/:token_id`, 'revoking a token: idempotent, nothing a client reads to version'],
   [`DELETE ${API}/scim/tokens/:scim_token_id`, 'revoking a SCIM token: idempotent, nothing a client reads to version'],
+  // A file never changes: there is no version to hold, and a second removal is 404.
+  [`DELETE ${API}/evidence/:evidence_id`, 'removing an evidence file: a file never changes, a second removal is 404'],
 ]);
 
 /** Creating POSTs that need no Idempotency-Key, each with its reason. */
 export const IDEMPOTENCY_EXEMPT = new Map<string, string>([
   // The starter library loads once per enterprise: a repeat is refused (409), never a second copy.
   [`POST ${API}/controls/starter-library`, 'loading the starter library: once per enterprise, a repeat is 409'],
+  // A stream's fingerprint is known only once it is read; a retry adds a second file with the same SHA-256, which the list shows.
+  [`POST ${API}/evidence`, 'attaching an evidence file: a streamed upload, a retry is a second file with the same hash'],
 ]);
 
 /** Changes that may create or change (an upsert): both rules apply. */

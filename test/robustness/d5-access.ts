@@ -57,6 +57,12 @@ export const D5_ROUTE_ACCESS: Record<string, RouteAccess> = {
   'GET /bras/:bra_id/comments': BRA_READ,
   'POST /bras/:bra_id/comments': BRA_READ,
 
+  // Evidence keeps to its record's rules; the matrix's records are BRAs.
+  'GET /evidence': BRA_READ,
+  'POST /evidence': BRA_WRITE,
+  'GET /evidence/:evidence_id/content': BRA_READ,
+  'DELETE /evidence/:evidence_id': BRA_WRITE,
+
   'GET /risk-register': BRA_READ,
   'GET /risk-register/export': BRA_READ,
   'GET /dashboard': BRA_READ,

@@ -28,6 +28,28 @@ async function alertOf(ctx: TestContext, enterpriseId: string) {
     .executeTakeFirstOrThrow();
 }
 
+/** A file attached to a BRA, as an upload leaves it (its content in the database store). */
+async function evidenceOf(ctx: TestContext, enterpriseId: string, braId: string, name: string) {
+  const key = randomUUID();
+  const content = Buffer.from('%PDF-1.7\n%%EOF\n');
+  await ctx.db.insertInto('evidence_blobs').values({ enterprise_id: enterpriseId, blob_key: key, seq: 0, data: content }).execute();
+  return ctx.db
+    .insertInto('evidence_files')
+    .values({
+      enterprise_id: enterpriseId,
+      record_type: 'bra',
+      record_id: braId,
+      name,
+      media_type: 'application/pdf',
+      size_bytes: content.length,
+      sha256: createHash('sha256').update(content).digest('hex'),
+      storage: 'postgres',
+      storage_key: key,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
 /** A legal entity with an assessment and everything that hangs off it, every name carrying `mark`. */
 async function assessedEntity(ctx: TestContext, enterpriseId: string, mark: string, createdBy: string) {
   const entity = await createLegalEntity(ctx, enterpriseId, `${mark} entity ${randomUUID().slice(0, 6)}`);
@@ -37,7 +59,8 @@ async function assessedEntity(ctx: TestContext, enterpriseId: string, mark: stri
   const snapshot = await snapshotOf(ctx, bra, createdBy);
   const action = await insertAction(ctx, { enterpriseId, braId: bra.id, linkId: link.id, action: `${mark} action`, createdBy });
   const appetite = await createAppetite(ctx, enterpriseId, { threshold: 7, legalEntityId: entity.id });
-  return { entity, bra, link, snapshot, action, appetite };
+  const evidence = await evidenceOf(ctx, enterpriseId, bra.id, `${mark} evidence.pdf`);
+  return { entity, bra, link, snapshot, action, appetite, evidence };
 }
 
 /**
@@ -79,6 +102,9 @@ export async function createMatrixWorld(ctx: TestContext) {
     snapshot_id: place.snapshot.id,
     action_id: place.action.id,
     risk_appetite_id: place.appetite.id,
+    evidence_id: place.evidence.id,
+    // The record an evidence list or upload names (its record_type samples as `bra`, the enum's first).
+    record_id: place.bra.id,
   });
   /** Target "foreign": every id is enterprise B's. */
   const foreignIds: IdsByName = {
@@ -115,7 +141,7 @@ export async function createMatrixWorld(ctx: TestContext) {
     /** B's names only, for answers that may quote the ids a caller asked for (the audit trail). */
     foreignNames: [FOREIGN_MARK],
     /** What an assessor or reviewer of E1 may not see where D5 says "assigned". */
-    unassignedLeaks: [UNASSIGNED_MARK, unassigned.entity.id, unassigned.bra.id, unassigned.action.id, unassigned.appetite.id],
+    unassignedLeaks: [UNASSIGNED_MARK, unassigned.entity.id, unassigned.bra.id, unassigned.action.id, unassigned.appetite.id, unassigned.evidence.id],
     otherAdmin,
   };
 }

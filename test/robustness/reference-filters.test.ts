@@ -23,7 +23,7 @@ const RECORDED_VALUES = new Set([
 ]);
 
 /** Required query parameters other than the filter under test, with a value the caller's own data answers. */
-const REQUIRED_ALONGSIDE: Record<string, string> = { to: 'current' };
+const REQUIRED_ALONGSIDE: Record<string, string> = { to: 'current', record_type: 'bra' };
 
 /** The uuid query parameters of a GET route, read from its schema. */
 function uuidFilters(route: RegisteredRoute): string[] {

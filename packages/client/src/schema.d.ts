@@ -1112,6 +1112,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A record's evidence files
+         * @description Readable by whoever reads the record (its own rules: a BRA’s and its scenarios’ by the BRA’s readers, an action’s within the actions scope, a test’s by every member). Live files, newest first, with what the caller may do with the record’s files.
+         */
+        get: operations["evidence.list"];
+        put?: never;
+        /**
+         * Attach a file to a record
+         * @description multipart/form-data with one part named `file`. Allowed to whoever may change the record, while it may change (a BRA and its scenarios while draft or in progress, an action not archived, a test of a sub-control not archived; else 409 INVALID_STATE). The type is read from the content: documents (PDF, Office, OpenDocument, older Office and Outlook files), images and UTF-8 text; anything else, executables and archives included, is 415. A file over EVIDENCE_MAX_FILE_MB, or over what is left of the enterprise’s EVIDENCE_QUOTA_MB, is 413. A refused upload leaves nothing behind. Audited (`create`, with the SHA-256). Takes no Idempotency-Key: a retried upload adds a second file with the same hash, which the list shows.
+         */
+        post: operations["evidence.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/evidence/{evidence_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an evidence file
+         * @description Whoever may change its record, while it may change (as attaching). The file leaves the record’s list; its content is kept, so that a snapshot which listed it still names bytes that exist. Audited (`delete`). A file removed already is 404.
+         */
+        delete: operations["evidence.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/evidence/{evidence_id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an evidence file
+         * @description The same rules as reading its record. The stored type, `Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`, the SHA-256 in `Repr-Digest`. A single `Range: bytes=…` is answered 206 with `Content-Range` (several ranges: the whole file, 200); a range past the end is 416. A removed file is 404.
+         */
+        get: operations["evidence.download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/governance/risk-appetite": {
         parameters: {
             query?: never;
@@ -5652,7 +5716,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "evidence_file";
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Items per page; values above 100 are clamped to 100 */
@@ -6159,7 +6223,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "evidence_file";
                 /** @description File format (default json) */
                 format?: "json" | "csv";
                 /** @description Entries from this UTC date on (inclusive), YYYY-MM-DD */
@@ -17208,6 +17272,624 @@ export interface operations {
             };
             /** @description The role or entity assignment does not allow this call */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "evidence.list": {
+        parameters: {
+            query: {
+                /** @description The record: unknown or of another enterprise is 400 INVALID_REFERENCE naming record_id */
+                record_id: string;
+                /** @description What the file is attached to: `sub_control_test` (a test of GET /controls/sub-controls/{id}/tests), `mitigation_action`, `bra`, `bra_scenario` (a scenario link of a BRA) */
+                record_type: "sub_control_test" | "mitigation_action" | "bra" | "bra_scenario";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: a record's evidence files */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *           "record_type": "sub_control_test",
+                     *           "record_id": "3f0b8c1e-52a4-4d7e-9b1a-0c6f2e9d4a10",
+                     *           "name": "Q3 access review sign-off.pdf",
+                     *           "media_type": "application/pdf",
+                     *           "size_bytes": 184320,
+                     *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *           "created_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "created_by_user": {
+                     *             "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *             "full_name": "Olivia Hart"
+                     *           },
+                     *           "created_at": "2026-11-28T10:15:00.000Z"
+                     *         }
+                     *       ],
+                     *       "abilities": {
+                     *         "attach": true,
+                     *         "remove": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What the caller may do now, by the service's own policy: true means the call would be allowed (content checks aside)
+                         * @example {
+                         *       "attach": true,
+                         *       "remove": true
+                         *     }
+                         */
+                        abilities: {
+                            /** @description Attach a file to this record (POST /evidence) */
+                            attach: boolean;
+                            /** @description Remove a file of this record (DELETE /evidence/{id}) */
+                            remove: boolean;
+                        };
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            created_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
+                            /**
+                             * Format: uuid
+                             * @description The file
+                             */
+                            id: string;
+                            /** @description The type the service read from the content (never the one the client claimed); served with downloads */
+                            media_type: string;
+                            /** @description The file name as uploaded (without any folder), at most 255 characters */
+                            name: string;
+                            /**
+                             * Format: uuid
+                             * @description The record it is attached to
+                             */
+                            record_id: string;
+                            /**
+                             * @description What the file is attached to: `sub_control_test` (a test of GET /controls/sub-controls/{id}/tests), `mitigation_action`, `bra`, `bra_scenario` (a scenario link of a BRA)
+                             * @enum {unknown}
+                             */
+                            record_type: "sub_control_test" | "mitigation_action" | "bra" | "bra_scenario";
+                            /** @description Hex SHA-256 of the content as received; the upload’s audit entry carries it too */
+                            sha256: string;
+                            size_bytes: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "evidence.upload": {
+        parameters: {
+            query: {
+                /** @description The record: unknown or of another enterprise is 400 INVALID_REFERENCE naming record_id */
+                record_id: string;
+                /** @description What the file is attached to: `sub_control_test` (a test of GET /controls/sub-controls/{id}/tests), `mitigation_action`, `bra`, `bra_scenario` (a scenario link of a BRA) */
+                record_type: "sub_control_test" | "mitigation_action" | "bra" | "bra_scenario";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": unknown;
+            };
+        };
+        responses: {
+            /** @description Created: attach a file to a record */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *         "record_type": "sub_control_test",
+                     *         "record_id": "3f0b8c1e-52a4-4d7e-9b1a-0c6f2e9d4a10",
+                     *         "name": "Q3 access review sign-off.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size_bytes": 184320,
+                     *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "created_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *         "created_by_user": {
+                     *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "full_name": "Olivia Hart"
+                     *         },
+                     *         "created_at": "2026-11-28T10:15:00.000Z"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                         *       "record_type": "sub_control_test",
+                         *       "record_id": "3f0b8c1e-52a4-4d7e-9b1a-0c6f2e9d4a10",
+                         *       "name": "Q3 access review sign-off.pdf",
+                         *       "media_type": "application/pdf",
+                         *       "size_bytes": 184320,
+                         *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                         *       "created_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                         *       "created_by_user": {
+                         *         "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                         *         "full_name": "Olivia Hart"
+                         *       },
+                         *       "created_at": "2026-11-28T10:15:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                            created_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
+                            /**
+                             * Format: uuid
+                             * @description The file
+                             */
+                            id: string;
+                            /** @description The type the service read from the content (never the one the client claimed); served with downloads */
+                            media_type: string;
+                            /** @description The file name as uploaded (without any folder), at most 255 characters */
+                            name: string;
+                            /**
+                             * Format: uuid
+                             * @description The record it is attached to
+                             */
+                            record_id: string;
+                            /**
+                             * @description What the file is attached to: `sub_control_test` (a test of GET /controls/sub-controls/{id}/tests), `mitigation_action`, `bra`, `bra_scenario` (a scenario link of a BRA)
+                             * @enum {unknown}
+                             */
+                            record_type: "sub_control_test" | "mitigation_action" | "bra" | "bra_scenario";
+                            /** @description Hex SHA-256 of the content as received; the upload’s audit entry carries it too */
+                            sha256: string;
+                            size_bytes: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the file is over EVIDENCE_MAX_FILE_MB or what is left of the quota */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not multipart/form-data, or a file of a refused type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "evidence.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evidence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: remove an evidence file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body sent to an operation that takes none */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "evidence.download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evidence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The content, with its stored media type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (the application/octet-stream file's bytes) */
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The range asked for */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (the application/octet-stream file's bytes) */
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Range asks for bytes past the end of the file */
+            416: {
                 headers: {
                     [name: string]: unknown;
                 };

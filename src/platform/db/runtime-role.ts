@@ -6,7 +6,7 @@ import type { DB } from './schema.js';
  * cannot be changed "even by SQL through the service's own database role"). A table not created yet (the BRA
  * snapshots) is covered from the first start after its migration.
  */
-export const APPEND_ONLY_TABLES = ['audit_log', 'audit_checkpoints', 'bra_snapshots', 'risk_appetite_history', 'sub_control_tests', 'bra_comments'] as const;
+export const APPEND_ONLY_TABLES = ['audit_log', 'audit_checkpoints', 'bra_snapshots', 'risk_appetite_history', 'sub_control_tests', 'bra_comments', 'evidence_blobs'] as const;
 
 /** Tables whose rows the service updates but never removes: the audit chain heads (moved forward only, by trigger). */
 export const NO_DELETE_TABLES = ['audit_chain_heads'] as const;

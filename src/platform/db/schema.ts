@@ -8,6 +8,7 @@ import type { ControlsTables } from './tables/controls.js';
 import type { EnterprisesTables } from './tables/enterprises.js';
 import type { EntityRolesTables } from './tables/entity-roles.js';
 import type { EventsTables } from './tables/events.js';
+import type { EvidenceTables } from './tables/evidence.js';
 import type { GovernanceTables } from './tables/governance.js';
 import type { HealthTables } from './tables/health.js';
 import type { IdempotencyTables } from './tables/idempotency.js';
@@ -48,7 +49,8 @@ export type DB = EnterprisesTables &
   HealthTables &
   SchedulingTables &
   ServiceAccountsTables &
-  ScimTables;
+  ScimTables &
+  EvidenceTables;
 
 /** What repositories take: the database itself or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;

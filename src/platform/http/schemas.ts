@@ -85,6 +85,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict with a uniqueness rule or the resource state',
   413: 'Body over 1 MiB',
   415: 'Body without Content-Type: application/json',
+  416: 'The Range asks for bytes past the end of the file',
   422: 'The body breaks its schema',
   429: 'Rate limit exceeded',
   500: 'Unexpected error',

@@ -31,6 +31,7 @@ const MIGRATION_FILES = [
   '20261130100000_service_accounts.sql',
   '20261130100100_scim.sql',
   '20261130200000_member_row_versions.sql',
+  '20261201100000_evidence.sql',
 ] as const;
 
 export interface SqlMigration {
