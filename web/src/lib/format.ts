@@ -13,3 +13,16 @@ export function formatDay(iso: string | null | undefined): string {
   if (!iso) return '–';
   return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 }
+
+/** A size in bytes as a person reads it: "812 B", "1.4 MB" (decimal units, as file managers show them). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}

@@ -60,6 +60,8 @@ export const queryKeys = {
     health: (enterpriseId: string) => ['platform', 'health', enterpriseId] as const,
     superAdmins: ['platform', 'super-admins'] as const,
   },
+  /** A record's evidence files (issue 48): `record_type` and `record_id` name the record. */
+  evidence: (recordType: string, recordId: string) => ['evidence', recordType, recordId] as const,
   integrations: {
     webhooks: ['integrations', 'webhooks'] as const,
     deliveries: (webhookId: string, filters: Filters) => ['integrations', 'webhooks', webhookId, 'deliveries', filters] as const,

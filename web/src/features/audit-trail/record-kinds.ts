@@ -25,6 +25,7 @@ export const RECORD_KINDS: Record<RecordKind, { label: string; screen?: (id: str
   service_account: { label: 'Service account', screen: () => '/integrations/service-accounts' },
   scim_token: { label: 'SCIM token', screen: () => '/integrations/provisioning' },
   scim_group: { label: 'SCIM group mapping', screen: () => '/integrations/provisioning' },
+  evidence_file: { label: 'Evidence file' },
 };
 
 export const ACTION_KINDS: Record<ActionKind, string> = {

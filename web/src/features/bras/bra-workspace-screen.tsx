@@ -11,6 +11,7 @@ import { BraTransitions } from './bra-transitions';
 import { BraReview } from './bra-review';
 import { BraStatusBadge } from './status-badge';
 import { EditBraButton } from './edit-bra-form';
+import { EvidencePanel } from '../evidence/evidence-panel';
 import { RollForwardButton } from './roll-forward-button';
 
 function Stat({ label, value, alert = false }: { label: string; value: string | number; alert?: boolean }) {
@@ -110,6 +111,7 @@ export function BraWorkspaceScreen() {
                 <Tabs.Tab value="controls">Controls</Tabs.Tab>
                 <Tabs.Tab value="review">Review ({detail.comment_count})</Tabs.Tab>
                 <Tabs.Tab value="snapshots">Snapshots</Tabs.Tab>
+                <Tabs.Tab value="evidence">Evidence</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="scenarios" pt="md">
                 <BraScenarios bra={detail} editable={editable} />
@@ -122,6 +124,9 @@ export function BraWorkspaceScreen() {
               </Tabs.Panel>
               <Tabs.Panel value="snapshots" pt="md">
                 <BraSnapshots braId={detail.id} />
+              </Tabs.Panel>
+              <Tabs.Panel value="evidence" pt="md">
+                <EvidencePanel record={{ record_type: 'bra', record_id: detail.id }} title="Evidence for the BRA" />
               </Tabs.Panel>
             </Tabs>
           </Stack>

@@ -5,6 +5,7 @@ import { ErrorDisplay } from '../../components/error-display';
 import { useRecordRating, type BraScenario } from './api';
 import { RatingGrid } from './rating-grid';
 import { ScenarioTrendChart } from './scenario-trend-chart';
+import { EvidencePanel } from '../evidence/evidence-panel';
 
 type Kind = 'inherent' | 'residual';
 type Cell = { impact: number; likelihood: number };
@@ -90,6 +91,7 @@ export function RateScenario({ braId, scenario, editable }: { braId: string; sce
         </Text>
       )}
       <ErrorDisplay error={record.error} title="The rating was not saved" />
+      <EvidencePanel record={{ record_type: 'bra_scenario', record_id: scenario.id }} title="Evidence for this scenario" />
       <ScenarioTrendChart riskScenarioId={scenario.risk_scenario_id} />
     </Stack>
   );
