@@ -78,7 +78,7 @@ function sendForm(url: string, form: FormData, token: string | null, onProgress:
  * reports an upload's progress only to XMLHttpRequest. Same token, same refresh-once-on-401, same errors as
  * every other call of this client.
  */
-export async function uploadForm<T>(url: string, form: FormData, onProgress: UploadProgress): Promise<T> {
+async function uploadForm<T>(url: string, form: FormData, onProgress: UploadProgress): Promise<T> {
   let answer = await sendForm(url, form, await accessToken(), onProgress);
   if (answer.status === 401) {
     const session = await refreshSession();
@@ -88,3 +88,9 @@ export async function uploadForm<T>(url: string, form: FormData, onProgress: Upl
   if (answer.status < 200 || answer.status >= 300) throw toApiError(answer.status, answer.body);
   return answer.body as T;
 }
+
+/** The operations that take a multipart file, called by their path as `api` calls are: `upload.POST('/api/v1/evidence', …)`. */
+export const upload = {
+  POST: <T>(path: '/api/v1/evidence', query: Record<string, string>, form: FormData, onProgress: UploadProgress) =>
+    uploadForm<T>(`${path}?${new URLSearchParams(query).toString()}`, form, onProgress),
+};

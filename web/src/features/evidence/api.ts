@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap, uploadForm } from '../../lib/api-client';
+import { api, unwrap, upload } from '../../lib/api-client';
 import type { DataOf, QueryOf } from '../../lib/api-types';
 import { saveDownload } from '../../lib/download';
 import { queryKeys } from '../../lib/query-keys';
@@ -24,10 +24,9 @@ export function useAttachEvidence(record: EvidenceRecord) {
     mutationFn: async (file: File) => {
       const form = new FormData();
       form.append('file', file, file.name);
-      const query = new URLSearchParams(record).toString();
       setProgress(0);
       try {
-        return await uploadForm<{ data: EvidenceFile }>(`/api/v1/evidence?${query}`, form, (sent, total) => setProgress(total > 0 ? sent / total : null));
+        return await upload.POST<{ data: EvidenceFile }>('/api/v1/evidence', record, form, (sent, total) => setProgress(total > 0 ? sent / total : null));
       } finally {
         setProgress(null);
       }
