@@ -26,11 +26,4 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
 
 export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
   { operation: 'PATCH /api/v1/mitigation-actions/{action_id}', reason: "No screen yet: Console, second pass, issue 47 (actions)." },
-  { operation: 'PATCH /api/v1/controls/key-controls/{key_control_id}', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
-  { operation: 'POST /api/v1/controls/key-controls/{key_control_id}/archive', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
-  { operation: 'GET /api/v1/controls/sub-controls', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
-  { operation: 'GET /api/v1/controls/sub-controls/{sub_control_id}', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
-  { operation: 'GET /api/v1/controls/sub-controls/{sub_control_id}/tests', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
-  { operation: 'POST /api/v1/controls/sub-controls/{sub_control_id}/tests', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
-  { operation: 'POST /api/v1/controls/sub-controls/{sub_control_id}/archive', reason: "No screen yet: Console, second pass, issue 47 (control assurance)." },
 ];

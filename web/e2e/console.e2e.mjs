@@ -139,20 +139,24 @@ describe('the console', () => {
     const before = Number(await cell.getAttribute('data-count'));
     await openScreen(page, 'Controls');
     const untested = page.getByTestId('sub-control-row').filter({ has: page.locator('td:nth-child(2)', { hasText: /^–$/ }) }).first();
-    await untested.getByRole('button', { name: /^Record test of / }).click();
-    const dialog = page.getByRole('dialog');
-    await pick(page, dialog, 'Test of Design', 'E · Inadequate');
-    await pick(page, dialog, 'Test of Effectiveness', '5 · Ineffective');
-    await dialog.getByLabel('Tested by').fill('Marcus Reid');
-    await dialog.getByRole('button', { name: 'Record test' }).click();
-    await dialog.getByTestId('resulting-effectiveness').waitFor();
-    assert.match(await dialog.getByTestId('resulting-effectiveness').innerText(), /Not Effective/);
-    await page.keyboard.press('Escape');
+    await untested.getByRole('link', { name: /^Record test of / }).click();
+    const form = page.getByRole('region', { name: 'Record a complete test' });
+    await pick(page, form, 'Test of Design', 'E · Inadequate');
+    await pick(page, form, 'Test of Effectiveness', '5 · Ineffective');
+    await form.getByLabel(/^Testing date/).fill('2026-11-20');
+    await page.keyboard.press('Enter');
+    await form.getByLabel(/^Evidence notes/).fill('Walkthrough of the Q3 reconciliations: none signed off.');
+    await form.getByRole('button', { name: 'Record test' }).click();
+    await page.getByTestId('test-record').filter({ hasText: 'Walkthrough of the Q3 reconciliations' }).waitFor();
+    assert.match(await page.getByTestId('current-result').innerText(), /E[\s\S]*5/);
     await openScreen(page, 'Dashboard');
     await page.waitForFunction((count) => document.querySelector('[data-testid="heat-E-5"]')?.getAttribute('data-count') === String(count), before + 1);
     assert.equal(Number(await page.getByTestId('heat-E-5').getAttribute('data-count')), before + 1);
+    // The cell opens the library's list filtered to it.
     await page.getByTestId('heat-E-5').click();
-    await page.getByRole('dialog').getByText('Sub-controls with ToD E and ToE 5').waitFor();
+    await page.getByTestId('finder-results').waitFor();
+    assert.match(page.url(), /\/controls\?tod=E&toe=5/);
+    assert.equal(await page.getByTestId('finder-row').count(), before + 1);
   });
 
   screen('a client admin bulk-updates two mitigation actions', async (page) => {

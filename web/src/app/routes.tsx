@@ -23,6 +23,7 @@ export const SCREENS: ScreenRoute[] = [
   { path: '/bras/:braId', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/bras/bra-workspace-screen'), 'BraWorkspaceScreen') },
   { path: '/risk-register', label: 'Risk register', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/risk-register/risk-register-screen'), 'RiskRegisterScreen') },
   { path: '/controls', label: 'Controls', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/controls/controls-screen'), 'ControlsScreen') },
+  { path: '/controls/sub-controls/:subControlId', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/controls/sub-control-screen'), 'SubControlScreen') },
   { path: '/actions', label: 'Mitigation actions', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/actions/actions-screen'), 'ActionsScreen') },
   { path: '/risk-appetite', label: 'Risk appetite', visible: (me) => me.abilities.see_risk_data, screen: named(() => import('../features/governance/risk-appetite-screen'), 'RiskAppetiteScreen') },
   { path: '/audit', label: 'Audit trail', visible: (me) => me.abilities.read_audit_trail, screen: named(() => import('../features/audit-trail/audit-screen'), 'AuditScreen') },

@@ -29,6 +29,9 @@ export const queryKeys = {
     keyControls: (filters: Filters) => ['controls', 'key-controls', filters] as const,
     heatMap: (filters: Filters) => ['controls', 'heat-map', filters] as const,
     effectiveness: (filters: Filters) => ['controls', 'effectiveness', filters] as const,
+    subControls: (filters: Filters) => ['controls', 'sub-controls', filters] as const,
+    subControl: (id: string) => ['controls', 'sub-control', id] as const,
+    tests: (id: string, page: number) => ['controls', 'sub-control', id, 'tests', page] as const,
   },
   actions: {
     all: ['mitigation-actions'] as const,

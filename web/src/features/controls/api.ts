@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api-client';
-import type { BodyOf, DataOf } from '../../lib/api-types';
+import type { BodyOf, DataOf, QueryOf } from '../../lib/api-types';
 import { queryKeys } from '../../lib/query-keys';
 
 export type KeyControl = DataOf<'/api/v1/controls/key-controls', 'get'>[number];
@@ -24,10 +24,10 @@ export const TOE_LEVELS = [
   { value: '5', label: '5 · Ineffective' },
 ];
 
-export function useKeyControls(page: number, pageSize = 20) {
+export function useKeyControls(page: number, pageSize = 20, archived = false) {
   return useQuery({
-    queryKey: queryKeys.controls.keyControls({ page, page_size: pageSize }),
-    queryFn: () => unwrap(api.GET('/api/v1/controls/key-controls', { params: { query: { page, page_size: pageSize } } })),
+    queryKey: queryKeys.controls.keyControls({ page, page_size: pageSize, archived }),
+    queryFn: () => unwrap(api.GET('/api/v1/controls/key-controls', { params: { query: { page, page_size: pageSize, ...(archived ? { archived } : {}) } } })),
     placeholderData: (previous) => previous,
   });
 }
@@ -48,11 +48,11 @@ export function useEffectiveness(legalEntityId: string | undefined) {
 
 /** Recording test results changes the library, the heat map, the summary and the BRAs that link it. */
 export function useUpdateSubControl() {
-  const client = useQueryClient();
+  const changed = useControlsChanged();
   return useMutation({
     mutationFn: async ({ id, change }: { id: string; change: SubControlChange }) =>
       (await unwrap(api.PATCH('/api/v1/controls/sub-controls/{sub_control_id}', { params: { path: { sub_control_id: id } }, body: change }))).data,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.controls.all }), client.invalidateQueries({ queryKey: ['bras', 'detail'] })]),
+    onSuccess: changed,
   });
 }
 
@@ -69,5 +69,76 @@ export function useCreateSubControl() {
   return useMutation({
     mutationFn: (body: BodyOf<'/api/v1/controls/sub-controls', 'post'>) => unwrap(api.POST('/api/v1/controls/sub-controls', { body })),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.controls.all }),
+  });
+}
+
+export type SubControlQuery = QueryOf<'/api/v1/controls/sub-controls', 'get'>;
+export type SubControl = DataOf<'/api/v1/controls/sub-controls', 'get'>[number];
+export type SubControlRead = DataOf<'/api/v1/controls/sub-controls/{sub_control_id}', 'get'>;
+export type TestRecord = DataOf<'/api/v1/controls/sub-controls/{sub_control_id}/tests', 'get'>[number];
+export type CompleteTest = BodyOf<'/api/v1/controls/sub-controls/{sub_control_id}/tests', 'post'>;
+export type KeyControlChange = BodyOf<'/api/v1/controls/key-controls/{key_control_id}', 'patch'>;
+
+/** The library's sub-controls under the drill-down filters (a heat-map cell, an effectiveness, a scope). */
+export function useSubControls(query: SubControlQuery) {
+  return useQuery({
+    queryKey: queryKeys.controls.subControls(query),
+    queryFn: async () => (await unwrap(api.GET('/api/v1/controls/sub-controls', { params: { query } }))).data,
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useSubControl(id: string) {
+  return useQuery({
+    queryKey: queryKeys.controls.subControl(id),
+    queryFn: async () => (await unwrap(api.GET('/api/v1/controls/sub-controls/{sub_control_id}', { params: { path: { sub_control_id: id } } }))).data,
+  });
+}
+
+export function useTestHistory(id: string, page: number) {
+  return useQuery({
+    queryKey: queryKeys.controls.tests(id, page),
+    queryFn: () => unwrap(api.GET('/api/v1/controls/sub-controls/{sub_control_id}/tests', { params: { path: { sub_control_id: id }, query: { page, page_size: 10 } } })),
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** Anything that changes a result changes the library, the heat map, the summary and the BRAs that link it. */
+function useControlsChanged() {
+  const client = useQueryClient();
+  return () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.controls.all }), client.invalidateQueries({ queryKey: ['bras', 'detail'] })]);
+}
+
+/** One complete test (every field required by the service): it becomes the current result and joins the history. */
+export function useRecordTest(id: string) {
+  const changed = useControlsChanged();
+  return useMutation({
+    mutationFn: async (body: CompleteTest) => (await unwrap(api.POST('/api/v1/controls/sub-controls/{sub_control_id}/tests', { params: { path: { sub_control_id: id } }, body }))).data,
+    onSuccess: changed,
+  });
+}
+
+export function useArchiveSubControl() {
+  const changed = useControlsChanged();
+  return useMutation({
+    mutationFn: (id: string) => unwrap(api.POST('/api/v1/controls/sub-controls/{sub_control_id}/archive', { params: { path: { sub_control_id: id } } })),
+    onSuccess: changed,
+  });
+}
+
+export function useUpdateKeyControl() {
+  const changed = useControlsChanged();
+  return useMutation({
+    mutationFn: ({ id, change }: { id: string; change: KeyControlChange }) =>
+      unwrap(api.PATCH('/api/v1/controls/key-controls/{key_control_id}', { params: { path: { key_control_id: id } }, body: change })),
+    onSuccess: changed,
+  });
+}
+
+export function useArchiveKeyControl() {
+  const changed = useControlsChanged();
+  return useMutation({
+    mutationFn: (id: string) => unwrap(api.POST('/api/v1/controls/key-controls/{key_control_id}/archive', { params: { path: { key_control_id: id } } })),
+    onSuccess: changed,
   });
 }

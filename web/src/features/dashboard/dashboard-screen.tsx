@@ -2,13 +2,13 @@ import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { QueryState, ScreenTitle } from '../../components/page-states';
 import { BRA_STATUSES, useBras } from '../bras/api';
-import { CellSubControls } from '../controls/cell-sub-controls';
 import { useEffectiveness, useHeatMap } from '../controls/api';
 import { EffectivenessChart } from '../controls/effectiveness-chart';
 import { ControlHeatMap } from '../controls/heat-map';
+import { subControlsOfCell } from '../controls/sub-control-finder';
 import { EntitySelect } from '../legal-entities/entity-select';
 import { useDashboard, type Dashboard } from './api';
 import { countAxis } from '../../components/count-axis';
@@ -68,7 +68,7 @@ function AwaitingReview({ entity }: { entity: string | undefined }) {
 
 export function DashboardScreen() {
   const [entity, setEntity] = useState<string | null>(null);
-  const [cell, setCell] = useState<{ tod: string; toe: string } | null>(null);
+  const navigate = useNavigate();
   const scope = entity ?? undefined;
   const dashboard = useDashboard(scope);
   const heatMap = useHeatMap(scope);
@@ -114,14 +114,13 @@ export function DashboardScreen() {
         </Card>
         <Card withBorder>
           <Title order={2} size="h4" mb="sm">Control heat map</Title>
-          <QueryState query={heatMap}>{(data) => <ControlHeatMap heatMap={data} onOpen={setCell} />}</QueryState>
+          <QueryState query={heatMap}>{(data) => <ControlHeatMap heatMap={data} onOpen={(cell) => navigate(subControlsOfCell(cell, scope))} />}</QueryState>
         </Card>
         <Card withBorder>
           <Title order={2} size="h4" mb="sm">Control effectiveness</Title>
           <QueryState query={effectiveness}>{(data) => <EffectivenessChart summary={data} />}</QueryState>
         </Card>
       </SimpleGrid>
-      <CellSubControls cell={cell} onClose={() => setCell(null)} />
     </>
   );
 }
