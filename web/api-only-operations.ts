@@ -25,5 +25,4 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
 ];
 
 export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
-  { operation: 'PATCH /api/v1/mitigation-actions/{action_id}', reason: "No screen yet: Console, second pass, issue 47 (actions)." },
 ];

@@ -1,11 +1,15 @@
 import { Badge, Button, Checkbox, Group, Modal, Select, Switch, Table, Text } from '@mantine/core';
+import { ConfirmButton, toastDone } from '../../components/confirm-button';
+import { WHOLE_BADGE } from '../../components/level-colors';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
 import { useCaller } from '../me/caller-context';
-import { ACTION_STATUSES, PRIORITIES, useActions, useArchiveAction, useBulkStatus, type ActionStatus } from './api';
+import { ACTION_STATUSES, PRIORITIES, useActions, useArchiveAction, type ActionStatus, type MitigationAction } from './api';
+import { BulkBar } from './bulk-bar';
 import { CreateActionForm } from './create-action-form';
+import { EditActionForm } from './edit-action-form';
 
 export function ActionsScreen() {
   const caller = useCaller();
@@ -13,12 +17,13 @@ export function ActionsScreen() {
   const [status, setStatus] = useState<ActionStatus | null>(null);
   const [priority, setPriority] = useState<string | null>(null);
   const [overdueOnly, setOverdueOnly] = useState(false);
+  const [archived, setArchived] = useState(false);
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<string[]>([]);
-  const [bulkStatus, setBulkStatus] = useState<ActionStatus | null>(null);
+  const [editing, setEditing] = useState<MitigationAction | null>(null);
+  const [bulkUpdated, setBulkUpdated] = useState<number | null>(null);
   const [creating, { open, close }] = useDisclosure(false);
-  const actions = useActions({ status: status ?? undefined, priority: (priority ?? undefined) as never, overdue_only: overdueOnly || undefined, page, page_size: 20 });
-  const bulk = useBulkStatus();
+  const actions = useActions({ status: status ?? undefined, priority: (priority ?? undefined) as never, overdue_only: overdueOnly || undefined, archived: archived || undefined, page, page_size: 20 });
   const archive = useArchiveAction();
   const filter = (apply: () => void) => { apply(); setPage(1); setSelected([]); };
   const toggle = (id: string) => setSelected((current) => (current.includes(id) ? current.filter((entry) => entry !== id) : [...current, id]));
@@ -29,18 +34,11 @@ export function ActionsScreen() {
         <Select label="Status" placeholder="Any status" clearable data={ACTION_STATUSES} value={status} onChange={(value) => filter(() => setStatus(value as ActionStatus | null))} />
         <Select label="Priority" placeholder="Any priority" clearable data={PRIORITIES} value={priority} onChange={(value) => filter(() => setPriority(value))} />
         <Switch label="Overdue only" checked={overdueOnly} onChange={(event) => { const checked = event.currentTarget.checked; filter(() => setOverdueOnly(checked)); }} />
+        <Switch label="Archived too" checked={archived} onChange={(event) => { const checked = event.currentTarget.checked; filter(() => setArchived(checked)); }} />
       </Group>
-      {editor && selected.length > 0 && (
-        <Group mb="md" align="flex-end" data-testid="bulk-bar">
-          <Text size="sm">{selected.length} selected</Text>
-          <Select label="New status" data={ACTION_STATUSES} value={bulkStatus} onChange={(value) => setBulkStatus(value as ActionStatus | null)} />
-          <Button disabled={bulkStatus === null} loading={bulk.isPending} onClick={() => bulkStatus && bulk.mutate({ ids: selected, status: bulkStatus }, { onSuccess: () => setSelected([]) })}>
-            Apply to selected
-          </Button>
-        </Group>
-      )}
-      <ErrorDisplay error={bulk.error ?? archive.error} />
-      {bulk.data && <Text size="sm" mb="sm" role="status">{bulk.data.updated_count} action{bulk.data.updated_count === 1 ? '' : 's'} updated.</Text>}
+      {editor && selected.length > 0 && <BulkBar selected={selected} onDone={(count) => { setSelected([]); setBulkUpdated(count); }} />}
+      {bulkUpdated !== null && selected.length === 0 && <Text size="sm" mb="sm" role="status">{bulkUpdated} action{bulkUpdated === 1 ? '' : 's'} updated.</Text>}
+      <ErrorDisplay error={archive.error} title="The action was not archived" />
       <QueryState query={actions}>
         {(answer) =>
           answer.data.length === 0 ? (
@@ -57,25 +55,50 @@ export function ActionsScreen() {
                       <Table.Th>Priority</Table.Th>
                       <Table.Th>Status</Table.Th>
                       <Table.Th>Due</Table.Th>
-                      <Table.Th>BRA</Table.Th>
-                      {editor && <Table.Th>Archive</Table.Th>}
+                      <Table.Th>BRA and scenario</Table.Th>
+                      {editor && <Table.Th>Changes</Table.Th>}
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
                     {answer.data.map((action) => (
                       <Table.Tr key={action.id} data-testid="action-row" data-overdue={action.is_overdue || undefined} bg={action.is_overdue ? 'red.0' : undefined}>
-                        {editor && <Table.Td><Checkbox aria-label={`Select ${action.action}`} checked={selected.includes(action.id)} onChange={() => toggle(action.id)} /></Table.Td>}
-                        <Table.Td>{action.action}</Table.Td>
+                        {editor && (
+                          <Table.Td>
+                            {action.abilities.update && <Checkbox aria-label={`Select ${action.action}`} checked={selected.includes(action.id)} onChange={() => toggle(action.id)} />}
+                          </Table.Td>
+                        )}
+                        <Table.Td>
+                          {action.action}
+                          {action.archived && <Badge ml="xs" size="xs" color="gray" style={WHOLE_BADGE}>Archived</Badge>}
+                        </Table.Td>
                         <Table.Td>{action.owner}</Table.Td>
                         <Table.Td>{action.priority}</Table.Td>
                         <Table.Td data-testid="action-status">{ACTION_STATUSES.find((entry) => entry.value === action.status)?.label}</Table.Td>
                         <Table.Td>
-                          {action.due_date} {action.is_overdue && <Badge color="red" variant="filled" size="sm">Overdue</Badge>}
+                          {action.due_date} {action.is_overdue && <Badge color="red" variant="filled" size="sm" style={WHOLE_BADGE}>Overdue</Badge>}
                         </Table.Td>
-                        <Table.Td>{action.bra?.name ?? '–'}</Table.Td>
+                        <Table.Td>
+                          {action.bra?.name ?? '–'}
+                          {action.risk_scenario && <Text size="xs" c="dimmed">{action.risk_scenario.name}</Text>}
+                        </Table.Td>
                         {editor && (
                           <Table.Td>
-                            <Button size="xs" variant="subtle" color="gray" onClick={() => archive.mutate(action.id)} aria-label={`Archive ${action.action}`}>Archive</Button>
+                            <Group gap={4} wrap="nowrap">
+                              {action.abilities.update && (
+                                <Button size="xs" variant="light" onClick={() => setEditing(action)} aria-label={`Edit ${action.action}`}>Edit</Button>
+                              )}
+                              {action.abilities.archive && (
+                                <ConfirmButton
+                                  label="Archive"
+                                  aria-label={`Archive ${action.action}`}
+                                  title="Archive this action?"
+                                  loading={archive.isPending && archive.variables === action.id}
+                                  onConfirm={() => archive.mutate(action.id, { onSuccess: () => toastDone(`${action.action} is archived.`) })}
+                                >
+                                  {action.action} leaves the list of actions; it can be found again with "Archived too". Archived actions cannot be changed.
+                                </ConfirmButton>
+                              )}
+                            </Group>
                           </Table.Td>
                         )}
                       </Table.Tr>
@@ -90,6 +113,9 @@ export function ActionsScreen() {
       </QueryState>
       <Modal opened={creating} onClose={close} title="New mitigation action">
         <CreateActionForm onCreated={close} />
+      </Modal>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title="Mitigation action">
+        {editing && <EditActionForm action={editing} onSaved={() => setEditing(null)} />}
       </Modal>
     </>
   );

@@ -35,12 +35,25 @@ export function useCreateAction() {
   });
 }
 
+export type BulkChanges = BodyOf<'/api/v1/mitigation-actions/bulk-update', 'post'>['updates'];
+export type ActionChanges = BodyOf<'/api/v1/mitigation-actions/{action_id}', 'patch'>;
+
 /** All or nothing (D7.3): the service changes every action or none, and says which id stopped it. */
-export function useBulkStatus() {
+export function useBulkUpdate() {
   const changed = useActionsChanged();
   return useMutation({
-    mutationFn: async ({ ids, status }: { ids: string[]; status: ActionStatus }) =>
-      (await unwrap(api.POST('/api/v1/mitigation-actions/bulk-update', { body: { action_ids: ids, updates: { status } } }))).data,
+    mutationFn: async ({ ids, updates }: { ids: string[]; updates: BulkChanges }) =>
+      (await unwrap(api.POST('/api/v1/mitigation-actions/bulk-update', { body: { action_ids: ids, updates } }))).data,
+    onSuccess: changed,
+  });
+}
+
+/** The fields D7.3 lets change (the links to a BRA and a scenario are set when the action is created). */
+export function useUpdateAction() {
+  const changed = useActionsChanged();
+  return useMutation({
+    mutationFn: async ({ id, changes }: { id: string; changes: ActionChanges }) =>
+      (await unwrap(api.PATCH('/api/v1/mitigation-actions/{action_id}', { params: { path: { action_id: id } }, body: changes }))).data,
     onSuccess: changed,
   });
 }

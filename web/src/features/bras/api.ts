@@ -27,8 +27,13 @@ export function useBras(query: BraListQuery) {
   });
 }
 
+/** A BRA's detail; nothing is asked while `braId` is empty (a form where no BRA is chosen yet). */
 export function useBra(braId: string) {
-  return useQuery({ queryKey: queryKeys.bras.detail(braId), queryFn: async () => (await unwrap(api.GET('/api/v1/bras/{bra_id}', { params: { path: { bra_id: braId } } }))).data });
+  return useQuery({
+    queryKey: queryKeys.bras.detail(braId),
+    queryFn: async () => (await unwrap(api.GET('/api/v1/bras/{bra_id}', { params: { path: { bra_id: braId } } }))).data,
+    enabled: braId !== '',
+  });
 }
 
 export function useSnapshots(braId: string) {
