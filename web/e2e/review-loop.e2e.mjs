@@ -1,5 +1,5 @@
 // End-to-end: the review loop of a BRA in Chromium against the real service (embedded engine, demo data):
-// an assessor rates with justifications and submits, a reviewer requests changes on a scenario, the client
+// an assessor rates with justifications, links a control to the scenario and submits, a reviewer requests changes on a scenario, the client
 // admin returns it, the assessor sees why, changes a rating and resubmits, the reviewer recommends approval
 // and the client admin approves. Screenshots in web/test-results/screenshots; axe-core on each screen.
 import assert from 'node:assert/strict';
@@ -74,6 +74,17 @@ describe('the review loop', () => {
       await shot('1-rated');
       await page.keyboard.press('Escape');
       await rating.waitFor({ state: 'detached' });
+      // A control that mitigates this scenario, shown on the scenario's row with its effectiveness.
+      const scenarioName = (await page.getByTestId('scenario-row').first().locator('td').first().innerText()).split('\n')[0];
+      await page.getByRole('tab', { name: 'Controls' }).click();
+      await page.getByRole('combobox', { name: 'Sub-control from the library' }).click();
+      await page.getByRole('option').first().click();
+      await page.getByRole('combobox', { name: 'Mitigates' }).click();
+      await page.getByRole('option', { name: `Scenario: ${scenarioName}` }).click();
+      await page.getByRole('button', { name: 'Link control' }).click();
+      await page.getByTestId('control-link').filter({ hasText: scenarioName }).waitFor();
+      await page.getByRole('tab', { name: 'Scenarios' }).click();
+      assert.match(await page.getByTestId('scenario-row').first().getByTestId('scenario-controls').innerText(), /^1 · /);
       await move(page, 'Submit for review', null);
       await page.getByTestId('bra-status').filter({ hasText: /under review/i }).waitFor();
       await signOut(page);
