@@ -133,6 +133,22 @@ describe('evidence files', async () => {
     expect((await list(admin, { record_type: 'bra', record_id: approved.id })).json().abilities).toEqual({ attach: false, remove: false });
   });
 
+  it("the audit trail's verification, asked to, finds a file whose content was swapped under the service", async () => {
+    const file = (await upload(call, assessor, onDraft, PDF, 'board minutes.pdf')).json().data;
+    const clean = await call(reviewer, 'GET', '/audit/verify?evidence=true');
+    expect(clean.statusCode, clean.body).toBe(200);
+    expect(clean.json().data.evidence.files_checked).toBeGreaterThan(0);
+    expect(clean.json().data.evidence.altered).toEqual([]);
+    expect((await call(reviewer, 'GET', '/audit/verify')).json().data.evidence).toBeUndefined();
+    // The owner of the database, not the service, rewrites the stored bytes.
+    const { storage_key } = await ctx.db.selectFrom('evidence_files').select('storage_key').where('id', '=', file.id).executeTakeFirstOrThrow();
+    const forged = Buffer.from('%PDF-1.7\nforged minutes\n%%EOF\n');
+    await ctx.db.updateTable('evidence_blobs').set({ data: forged }).where('blob_key', '=', storage_key).execute();
+    const verdict = (await call(reviewer, 'GET', '/audit/verify?evidence=true')).json().data;
+    expect(verdict.valid).toBe(true);
+    expect(verdict.evidence.altered).toEqual([{ id: file.id, name: 'board minutes.pdf', recorded_sha256: sha256(PDF), stored_sha256: sha256(forged) }]);
+  });
+
   it('attaches to a scenario of a BRA, a mitigation action and a control test, each under its record’s rules', async () => {
     const link = await addScenarioLink(ctx, draft);
     const scenario = await upload(call, assessor, { record_type: 'bra_scenario', record_id: link.id }, PDF, 'scenario.pdf');

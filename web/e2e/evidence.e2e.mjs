@@ -1,6 +1,7 @@
 // End-to-end: evidence files in Chromium against the real service. An assessor attaches a PDF to a BRA and a
 // file to one of its scenarios; a refused file says why; the reviewer downloads the PDF and gets the bytes
-// that were attached; the assessor removes a file after confirming.
+// that were attached, and the audit trail's verification finds every file as uploaded; the assessor removes a
+// file after confirming.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -74,5 +75,14 @@ describe('evidence files', () => {
     assert.equal(download.suggestedFilename(), 'Q3 access review.pdf');
     assert.equal(sha256(readFileSync(await download.path())), sha256(PDF));
     await expectAccessible(page, 'BRA evidence (reviewer)');
+
+    // The audit trail's verification, asked to, hashes every evidence file again against its upload's entry.
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Audit trail', exact: true }).click();
+    await page.getByRole('checkbox', { name: 'Hash the evidence files again' }).check();
+    await page.getByRole('button', { name: 'Verify the trail' }).click();
+    const verdict = page.getByTestId('evidence-verification');
+    await verdict.waitFor();
+    assert.match(await verdict.innerText(), /The evidence files are as uploaded[\s\S]*\d+ evidence files? hashed again/);
+    await expectAccessible(page, 'verification with evidence');
   });
 });

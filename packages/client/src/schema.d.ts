@@ -6359,7 +6359,10 @@ export interface operations {
     };
     "audit.verify": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: also hash every evidence file again and compare it with its upload’s audit entry (reads all their content) */
+                evidence?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6379,7 +6382,18 @@ export interface operations {
                      *         "entries_checked": 1,
                      *         "first_invalid_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
                      *         "checkpoints_checked": 1,
-                     *         "failure": "hash_mismatch"
+                     *         "failure": "hash_mismatch",
+                     *         "evidence": {
+                     *           "files_checked": 1,
+                     *           "altered": [
+                     *             {
+                     *               "id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *               "name": "Northwind Trading Ltd",
+                     *               "recorded_sha256": "recorded sha256",
+                     *               "stored_sha256": "stored sha256"
+                     *             }
+                     *           ]
+                     *         }
                      *       }
                      *     }
                      */
@@ -6389,6 +6403,23 @@ export interface operations {
                             checkpoints_checked: number;
                             /** @description Entries read before the walk ended */
                             entries_checked: number;
+                            /** @description Only with evidence=true: every evidence file of the enterprise hashed again against its upload’s audit entry (issue 48) */
+                            evidence?: {
+                                /** @description Files whose content no longer hashes to what their upload recorded: changed under the service */
+                                altered: {
+                                    /**
+                                     * Format: uuid
+                                     * @description The evidence file
+                                     */
+                                    id: string;
+                                    name: string;
+                                    recorded_sha256: string | null;
+                                    /** @description What its stored content hashes to now */
+                                    stored_sha256: string;
+                                }[];
+                                /** @description Evidence files hashed again, removed ones included (their content is kept) */
+                                files_checked: number;
+                            };
                             failure: ("hash_mismatch" | "broken_link" | "sequence_gap" | "checkpoint_mismatch" | "checkpoint_signature" | "missing_entries") | null;
                             first_invalid_id: string | null;
                             /** @description true when every entry and every signed checkpoint agree */
@@ -6560,7 +6591,18 @@ export interface operations {
                      *         "entries_checked": 1,
                      *         "first_invalid_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
                      *         "checkpoints_checked": 1,
-                     *         "failure": "hash_mismatch"
+                     *         "failure": "hash_mismatch",
+                     *         "evidence": {
+                     *           "files_checked": 1,
+                     *           "altered": [
+                     *             {
+                     *               "id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *               "name": "Northwind Trading Ltd",
+                     *               "recorded_sha256": "recorded sha256",
+                     *               "stored_sha256": "stored sha256"
+                     *             }
+                     *           ]
+                     *         }
                      *       }
                      *     }
                      */
@@ -6570,6 +6612,23 @@ export interface operations {
                             checkpoints_checked: number;
                             /** @description Entries read before the walk ended */
                             entries_checked: number;
+                            /** @description Only with evidence=true: every evidence file of the enterprise hashed again against its upload’s audit entry (issue 48) */
+                            evidence?: {
+                                /** @description Files whose content no longer hashes to what their upload recorded: changed under the service */
+                                altered: {
+                                    /**
+                                     * Format: uuid
+                                     * @description The evidence file
+                                     */
+                                    id: string;
+                                    name: string;
+                                    recorded_sha256: string | null;
+                                    /** @description What its stored content hashes to now */
+                                    stored_sha256: string;
+                                }[];
+                                /** @description Evidence files hashed again, removed ones included (their content is kept) */
+                                files_checked: number;
+                            };
                             failure: ("hash_mismatch" | "broken_link" | "sequence_gap" | "checkpoint_mismatch" | "checkpoint_signature" | "missing_entries") | null;
                             first_invalid_id: string | null;
                             /** @description true when every entry and every signed checkpoint agree */
@@ -17322,8 +17381,8 @@ export interface operations {
             query: {
                 /** @description The record: unknown or of another enterprise is 400 INVALID_REFERENCE naming record_id */
                 record_id: string;
-                /** @description What the file is attached to: `sub_control_test` (a test of GET /controls/sub-controls/{id}/tests), `mitigation_action`, `bra`, `bra_scenario` (a scenario link of a BRA) */
-                record_type: "sub_control_test" | "mitigation_action" | "bra" | "bra_scenario";
+                /** @description What the file is attached to: `bra`, `bra_scenario` (a scenario link of a BRA), `mitigation_action`, `sub_control_test` (a test of GET /controls/sub-controls/{id}/tests) */
+                record_type: "bra" | "bra_scenario" | "mitigation_action" | "sub_control_test";
             };
             header?: never;
             path?: never;
@@ -17404,10 +17463,10 @@ export interface operations {
                              */
                             record_id: string;
                             /**
-                             * @description What the file is attached to: `sub_control_test` (a test of GET /controls/sub-controls/{id}/tests), `mitigation_action`, `bra`, `bra_scenario` (a scenario link of a BRA)
+                             * @description What the file is attached to: `bra`, `bra_scenario` (a scenario link of a BRA), `mitigation_action`, `sub_control_test` (a test of GET /controls/sub-controls/{id}/tests)
                              * @enum {unknown}
                              */
-                            record_type: "sub_control_test" | "mitigation_action" | "bra" | "bra_scenario";
+                            record_type: "bra" | "bra_scenario" | "mitigation_action" | "sub_control_test";
                             /** @description Hex SHA-256 of the content as received; the upload’s audit entry carries it too */
                             sha256: string;
                             size_bytes: number;
@@ -17485,8 +17544,8 @@ export interface operations {
             query: {
                 /** @description The record: unknown or of another enterprise is 400 INVALID_REFERENCE naming record_id */
                 record_id: string;
-                /** @description What the file is attached to: `sub_control_test` (a test of GET /controls/sub-controls/{id}/tests), `mitigation_action`, `bra`, `bra_scenario` (a scenario link of a BRA) */
-                record_type: "sub_control_test" | "mitigation_action" | "bra" | "bra_scenario";
+                /** @description What the file is attached to: `bra`, `bra_scenario` (a scenario link of a BRA), `mitigation_action`, `sub_control_test` (a test of GET /controls/sub-controls/{id}/tests) */
+                record_type: "bra" | "bra_scenario" | "mitigation_action" | "sub_control_test";
             };
             header?: never;
             path?: never;
@@ -17570,10 +17629,10 @@ export interface operations {
                              */
                             record_id: string;
                             /**
-                             * @description What the file is attached to: `sub_control_test` (a test of GET /controls/sub-controls/{id}/tests), `mitigation_action`, `bra`, `bra_scenario` (a scenario link of a BRA)
+                             * @description What the file is attached to: `bra`, `bra_scenario` (a scenario link of a BRA), `mitigation_action`, `sub_control_test` (a test of GET /controls/sub-controls/{id}/tests)
                              * @enum {unknown}
                              */
-                            record_type: "sub_control_test" | "mitigation_action" | "bra" | "bra_scenario";
+                            record_type: "bra" | "bra_scenario" | "mitigation_action" | "sub_control_test";
                             /** @description Hex SHA-256 of the content as received; the upload’s audit entry carries it too */
                             sha256: string;
                             size_bytes: number;

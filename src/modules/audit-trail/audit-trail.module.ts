@@ -5,6 +5,8 @@ import { defineModule, type ServicePlatform } from '../../platform/module.js';
 import { registerAuditTrailRoutes, type AuditTrailServices } from './audit-trail.routes.js';
 import { createAuditTrailService } from './audit-trail.service.js';
 import { CHECKPOINT_METRICS } from './checkpoint-metrics.js';
+import { checkEvidenceIntegrity } from '../evidence/evidence-integrity.js';
+import { evidenceStoreFor } from '../evidence/storage/store-for.js';
 import { createCheckpointsService } from './checkpoints.service.js';
 
 function auditTrailServices(db: Executor, platform: ServicePlatform): AuditTrailServices {
@@ -17,6 +19,7 @@ function auditTrailServices(db: Executor, platform: ServicePlatform): AuditTrail
       checkpoints,
       onExportError: (error) => platform.log.error({ err: error }, 'audit export failed while streaming'),
       reads: platform.reads,
+      evidenceIntegrity: (enterpriseId) => checkEvidenceIntegrity(db, evidenceStoreFor(platform.config), enterpriseId),
     }),
   };
 }

@@ -33,7 +33,9 @@ export function registerAuditTrailRoutes(app: App, { trail, checkpoints }: Audit
       .send(file.stream as never); // a stream: the response schema documents the file, the bytes come from the cursor
   });
 
-  api.get('/audit/verify', { schema: verifyAuditSchema }, async (request) => ({ data: await trail.verify(callerOf(request)) }));
+  api.get('/audit/verify', { schema: verifyAuditSchema }, async (request) => ({
+    data: await trail.verify(callerOf(request), undefined, { evidence: request.query.evidence === true }),
+  }));
 
   api.post('/audit/verify', { schema: verifyCheckpointSchema }, async (request) => ({
     data: await trail.verify(callerOf(request), request.body),

@@ -71,6 +71,23 @@ export const VerificationView = Type.Object({
         'checkpoint was altered), missing_entries (entries a checkpoint vouched for are gone)',
     }),
   ),
+  evidence: Type.Optional(
+    Type.Object(
+      {
+        files_checked: Type.Integer({ description: 'Evidence files hashed again, removed ones included (their content is kept)' }),
+        altered: Type.Array(
+          Type.Object({
+            id: Uuid('The evidence file'),
+            name: Type.String(),
+            recorded_sha256: Nullable(Type.String({ description: "The SHA-256 its upload's audit entry recorded; null when no upload entry names it" })),
+            stored_sha256: Type.String({ description: 'What its stored content hashes to now' }),
+          }),
+          { description: 'Files whose content no longer hashes to what their upload recorded: changed under the service' },
+        ),
+      },
+      { description: 'Only with evidence=true: every evidence file of the enterprise hashed again against its upload’s audit entry (issue 48)' },
+    ),
+  ),
 });
 
 export const CheckpointView = Type.Object({
@@ -183,6 +200,11 @@ export const verifyAuditSchema = {
     `so that a trail rewritten with recomputed hashes is still detected (D7.5). ${ROLES}`,
   operationId: 'audit.verify',
   tags: TAGS,
+  querystring: Type.Object({
+    evidence: Type.Optional(
+      Type.Boolean({ description: 'true: also hash every evidence file again and compare it with its upload’s audit entry (reads all their content)' }),
+    ),
+  }),
   response: { 200: Type.Object({ data: VerificationView }), ...errorResponses([]) },
 };
 

@@ -19,6 +19,7 @@ import {
 } from './audit-trail.repository.js';
 import type { ExportAuditQuery, SearchAuditQuery, VerifyCheckpointBody } from './audit-trail.schemas.js';
 import { exportContentType, exportFileName, streamExport } from './audit-export.js';
+import type { EvidenceIntegrity } from '../evidence/evidence-integrity.js';
 import type { CheckpointsService } from './checkpoints.service.js';
 
 /** Up to this many matches a filtered search counts exactly; beyond, `total` is the planner's estimate. */
@@ -60,10 +61,13 @@ export function createAuditTrailService({
   checkpoints,
   onExportError,
   reads = PRIMARY_READS,
+  evidenceIntegrity,
 }: {
   db: Kysely<DB>;
   checkpoints: CheckpointsService;
   onExportError: (error: unknown) => void;
+  /** Every evidence file hashed again against its upload's audit entry (asked for with `evidence=true`). */
+  evidenceIntegrity?: (enterpriseId: string) => Promise<EvidenceIntegrity>;
   /** Search and export may read from the replica (db/read-routing.ts), the caller's own changes included. */
   reads?: RoutedReads;
 }) {
@@ -132,7 +136,7 @@ export function createAuditTrailService({
      * GET /audit/verify (D7.5): the chain, batch by batch, against the signed checkpoints. POST /audit/verify
      * hands in a checkpoint the auditor kept: the same walk with it as one more anchor.
      */
-    async verify(caller: Caller, kept?: VerifyCheckpointBody) {
+    async verify(caller: Caller, kept?: VerifyCheckpointBody, options: { evidence?: boolean } = {}) {
       requireAuditor(caller);
       const anchorsBetween =
         kept === undefined ? checkpoints.anchorsOf(caller.enterpriseId) : checkpoints.anchorsWithKept(caller.enterpriseId, kept);
@@ -144,6 +148,7 @@ export function createAuditTrailService({
         first_invalid_id: walk.first_invalid_id,
         checkpoints_checked: walk.anchors_checked,
         failure: walk.failure,
+        ...(options.evidence === true && evidenceIntegrity !== undefined ? { evidence: await evidenceIntegrity(caller.enterpriseId) } : {}),
       };
     },
   };

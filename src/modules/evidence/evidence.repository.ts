@@ -91,3 +91,25 @@ export async function markEvidenceRemoved(db: Executor, enterpriseId: string, ev
     .where('id', '=', evidenceId)
     .execute();
 }
+
+/**
+ * A batch of the enterprise's files (removed ones too: their content is kept) after `afterId`, each with the
+ * SHA-256 its upload's audit entry recorded (null when no such entry exists).
+ */
+export async function filesWithRecordedHash(db: Executor, enterpriseId: string, afterId: string | null, limit: number) {
+  let query = db
+    .selectFrom('evidence_files as f')
+    .leftJoin('audit_log as a', (join) =>
+      join
+        .onRef('a.enterprise_id', '=', 'f.enterprise_id')
+        .on('a.entity_type', '=', 'evidence_file')
+        .on('a.action_type', '=', 'create')
+        .onRef('a.entity_id', '=', 'f.id'),
+    )
+    .select(['f.id', 'f.name', 'f.storage_key', sql<string | null>`a.action_details->>'sha256'`.as('recorded_sha256')])
+    .where('f.enterprise_id', '=', enterpriseId)
+    .orderBy('f.id')
+    .limit(limit);
+  if (afterId !== null) query = query.where('f.id', '>', afterId);
+  return query.execute();
+}

@@ -14,9 +14,11 @@ export function useAuditEntries(query: AuditQuery) {
   return useQuery({ queryKey: queryKeys.audit.list(query), queryFn: () => unwrap(api.GET('/api/v1/audit', { params: { query } })), placeholderData: (previous) => previous });
 }
 
-/** The chain walk: asked for, never run on its own (it reads the whole trail). */
+/** The chain walk: asked for, never run on its own (it reads the whole trail); with `evidence`, every evidence file hashed again too. */
 export function useVerifyAudit() {
-  return useMutation({ mutationFn: async () => (await unwrap(api.GET('/api/v1/audit/verify'))).data });
+  return useMutation({
+    mutationFn: async ({ evidence }: { evidence: boolean }) => (await unwrap(api.GET('/api/v1/audit/verify', { params: { query: evidence ? { evidence } : {} } }))).data,
+  });
 }
 
 /** The export as a file download: fetched with the token (never in the URL, D5.6), then saved. */

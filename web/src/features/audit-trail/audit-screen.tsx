@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Pill, Select, Stack, Table, Tabs, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Pill, Select, Stack, Table, Tabs, Text, UnstyledButton } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import '@mantine/dates/styles.css';
 import { useState } from 'react';
@@ -21,6 +21,7 @@ export function AuditScreen() {
   const entries = useAuditEntries({ ...filters, page, page_size: 25 });
   const exporter = useExportAudit();
   const verify = useVerifyAudit();
+  const [withEvidence, setWithEvidence] = useState(false);
   const set = (patch: Partial<AuditFilters>) => { setFilters((current) => ({ ...current, ...patch })); setPage(1); };
   return (
     <>
@@ -29,7 +30,8 @@ export function AuditScreen() {
           <Group gap="xs">
             <Button variant="default" onClick={() => exporter.mutate({ filters, format: 'csv' })} loading={exporter.isPending && exporter.variables?.format === 'csv'}>Export CSV</Button>
             <Button variant="default" onClick={() => exporter.mutate({ filters, format: 'json' })} loading={exporter.isPending && exporter.variables?.format === 'json'}>Export JSON</Button>
-            <Button onClick={() => verify.mutate()} loading={verify.isPending}>Verify the trail</Button>
+            <Checkbox label="Hash the evidence files again" checked={withEvidence} onChange={(event) => setWithEvidence(event.currentTarget.checked)} />
+            <Button onClick={() => verify.mutate({ evidence: withEvidence })} loading={verify.isPending}>Verify the trail</Button>
           </Group>
         }
       >
