@@ -22,6 +22,8 @@ describe('error catalogue (D2.2)', () => {
       PRECONDITION_FAILED: 412,
       PAYLOAD_TOO_LARGE: 413,
       UNSUPPORTED_MEDIA_TYPE: 415,
+      // Evidence downloads (decisions.md, "Evidence files"): a Range past the end of the file.
+      RANGE_NOT_SATISFIABLE: 416,
       VALIDATION_ERROR: 422,
       IDEMPOTENCY_KEY_REUSED: 422,
       PRECONDITION_REQUIRED: 428,

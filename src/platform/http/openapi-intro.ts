@@ -90,7 +90,7 @@ its \`id\` (the membership).
 Every \`/api/v1\` error has one shape: \`{ "error": "<message>", "code": "<CODE>", "request_id": "…", "details": { … } }\`.
 \`code\` is one of \`BAD_REQUEST\`, \`INVALID_REFERENCE\` (400), \`UNAUTHORIZED\` (401), \`FORBIDDEN\` (403),
 \`NOT_FOUND\` (404, also for another enterprise's resources), \`CONFLICT\`, \`INVALID_STATE\`, \`RATINGS_INCOMPLETE\`
-(409), \`PAYLOAD_TOO_LARGE\` (413), \`UNSUPPORTED_MEDIA_TYPE\` (415), \`VALIDATION_ERROR\` (422, with
+(409), \`PAYLOAD_TOO_LARGE\` (413), \`UNSUPPORTED_MEDIA_TYPE\` (415), \`RANGE_NOT_SATISFIABLE\` (416, an evidence download's Range past the end), \`VALIDATION_ERROR\` (422, with
 \`details.fields\`), \`RATE_LIMIT_EXCEEDED\` (429), \`INTERNAL_ERROR\` (500), \`SERVICE_UNAVAILABLE\` (503).
 Bodies are strict: unknown fields are refused with 422. Every response carries \`X-Request-Id\` (yours is reused
 when it is sensible); quote it when reporting a problem. \`/auth/v1\` answers errors in the provider's own shape:
