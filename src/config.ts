@@ -130,7 +130,25 @@ export interface Config {
     maxFileBytes: number;
     /** EVIDENCE_QUOTA_MB: every evidence file of one enterprise together, removed ones included (their content is kept). */
     quotaBytes: number;
+    /** EVIDENCE_STORAGE=s3 with its settings: content in S3-compatible object storage; null: in the database. */
+    s3: EvidenceS3Settings | null;
   };
+}
+
+/** Where EVIDENCE_STORAGE=s3 keeps evidence content (EVIDENCE_S3_*). */
+export interface EvidenceS3Settings {
+  bucket: string;
+  /** Prepended to every object's name (`<prefix><enterprise id>/<key>`); empty or ending in a slash. */
+  prefix: string;
+  region: string;
+  /** An S3-compatible service's address; null: AWS's own for the region. */
+  endpoint: string | null;
+  forcePathStyle: boolean;
+  /** Null: the SDK's default credential chain (environment, instance role). */
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  /** `AES256` (the default) or `aws:kms`; null (`none`) only for a service without it. */
+  serverSideEncryption: 'AES256' | 'aws:kms' | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -334,11 +352,40 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
     evidence: {
       maxFileBytes: integer(env, 'EVIDENCE_MAX_FILE_MB', 250, 1, 10_240) * MIB,
       quotaBytes: integer(env, 'EVIDENCE_QUOTA_MB', 20_480, 1, 10_485_760) * MIB,
+      s3: evidenceS3(env),
     },
   };
 }
 
 const MIB = 1024 * 1024;
+
+/** Every EVIDENCE_S3_* variable is read (and checked) whatever the storage, so that a typo fails at start-up. */
+function evidenceS3(env: Env): EvidenceS3Settings | null {
+  const storage = oneOf(env, 'EVIDENCE_STORAGE', ['postgres', 's3'], 'postgres');
+  const bucket = text(env, 'EVIDENCE_S3_BUCKET');
+  const prefix = text(env, 'EVIDENCE_S3_PREFIX') ?? '';
+  const region = text(env, 'EVIDENCE_S3_REGION') ?? 'us-east-1';
+  const endpoint = url(env, 'EVIDENCE_S3_ENDPOINT', ['http:', 'https:']);
+  const forcePathStyle = flag(env, 'EVIDENCE_S3_FORCE_PATH_STYLE');
+  const accessKeyId = text(env, 'EVIDENCE_S3_ACCESS_KEY_ID');
+  const secretAccessKey = text(env, 'EVIDENCE_S3_SECRET_ACCESS_KEY');
+  const encryption = oneOf(env, 'EVIDENCE_S3_SSE', ['AES256', 'aws:kms', 'none'], 'AES256');
+  if (storage === 'postgres') return null;
+  if (bucket === null) throw new ConfigError('EVIDENCE_S3_BUCKET', 'is required with EVIDENCE_STORAGE=s3');
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new ConfigError('EVIDENCE_S3_SECRET_ACCESS_KEY', 'and EVIDENCE_S3_ACCESS_KEY_ID go together');
+  }
+  return {
+    bucket,
+    prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`,
+    region,
+    endpoint,
+    forcePathStyle,
+    accessKeyId,
+    secretAccessKey,
+    serverSideEncryption: encryption === 'none' ? null : encryption,
+  };
+}
 
 /**
  * AUTH_REDIRECT_URLS: comma-separated http(s) URLs; default the service's own origin. A link's redirect_to
