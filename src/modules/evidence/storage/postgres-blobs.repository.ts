@@ -2,8 +2,12 @@ import type { Executor } from '../../../platform/db/schema.js';
 
 /** The PostgreSQL store's rows (evidence_blobs): a file's content in numbered chunks. */
 
-export async function insertBlobChunk(db: Executor, enterpriseId: string, key: string, seq: number, data: Buffer): Promise<void> {
-  await db.insertInto('evidence_blobs').values({ enterprise_id: enterpriseId, blob_key: key, seq, data }).execute();
+/** Consecutive chunks of one file, the first numbered `firstSeq`, in one statement. */
+export async function insertBlobChunks(db: Executor, enterpriseId: string, key: string, firstSeq: number, chunks: readonly Buffer[]): Promise<void> {
+  await db
+    .insertInto('evidence_blobs')
+    .values(chunks.map((data, index) => ({ enterprise_id: enterpriseId, blob_key: key, seq: firstSeq + index, data })))
+    .execute();
 }
 
 /** Chunks `from` to `to` (both included), in order, at most `limit` of them. */

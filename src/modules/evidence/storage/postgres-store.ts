@@ -1,27 +1,42 @@
 import type { ByteRange, EvidenceStore } from './evidence-store.js';
-import { insertBlobChunk, readBlobChunks } from './postgres-blobs.repository.js';
+import { insertBlobChunks, readBlobChunks } from './postgres-blobs.repository.js';
 
-/** A chunk's size: large enough that a 200 MB file is 800 rows, small enough that a read holds little. */
-export const CHUNK_BYTES = 256 * 1024;
+/**
+ * A chunk's size. The driver sends and receives bytea as hex text, twice the chunk's size: at 32 KiB that
+ * text stays among V8's ordinary young objects, which are collected as they go, where larger ones would
+ * pile up in the large-object space until a full collection (measured: a 200 MB upload and download grew
+ * the service by 70 MB with 256 KiB chunks; the evidence-memory suite holds it under 30).
+ */
+export const CHUNK_BYTES = 32 * 1024;
 
-/** Chunks fetched per statement when reading: 1 MiB at a time. */
+/** Chunks written per statement: half a megabyte a round trip, copied into one reused buffer. */
+const CHUNKS_PER_STATEMENT = 16;
+
+/** Chunks read per statement: fewer than written, since each read chunk is a buffer of its own (see the memory suite). */
 const CHUNKS_PER_READ = 4;
 
-/** Cuts a stream of pieces of any size into chunks of exactly CHUNK_BYTES (the last one shorter). */
-async function* inChunks(content: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
-  let pending: Buffer[] = [];
-  let size = 0;
+/**
+ * Cuts a stream of pieces of any size into batches of chunks of exactly CHUNK_BYTES (the last one shorter),
+ * copied into one buffer of a batch's size that is reused for every batch: nothing is allocated per piece,
+ * so the upload leaves no garbage of its own beside what the socket reads. A batch is valid until the next
+ * one is asked for (the caller writes it before asking).
+ */
+async function* inBatches(content: AsyncIterable<Buffer>): AsyncIterable<Buffer[]> {
+  const space = Buffer.allocUnsafe(CHUNK_BYTES * CHUNKS_PER_STATEMENT);
+  let filled = 0;
+  const batch = () => Array.from({ length: Math.ceil(filled / CHUNK_BYTES) }, (_, index) => space.subarray(index * CHUNK_BYTES, Math.min(filled, (index + 1) * CHUNK_BYTES)));
   for await (const piece of content) {
-    pending.push(piece);
-    size += piece.length;
-    while (size >= CHUNK_BYTES) {
-      const joined = Buffer.concat(pending, size);
-      yield joined.subarray(0, CHUNK_BYTES);
-      pending = [joined.subarray(CHUNK_BYTES)];
-      size -= CHUNK_BYTES;
+    for (let from = 0; from < piece.length; ) {
+      const copied = piece.copy(space, filled, from);
+      filled += copied;
+      from += copied;
+      if (filled === space.length) {
+        yield batch();
+        filled = 0;
+      }
     }
   }
-  if (size > 0) yield Buffer.concat(pending, size);
+  if (filled > 0) yield batch();
 }
 
 /**
@@ -33,7 +48,10 @@ export const postgresStore: EvidenceStore = {
 
   async put(db, enterpriseId, key, content) {
     let seq = 0;
-    for await (const chunk of inChunks(content)) await insertBlobChunk(db, enterpriseId, key, seq++, chunk);
+    for await (const chunks of inBatches(content)) {
+      await insertBlobChunks(db, enterpriseId, key, seq, chunks);
+      seq += chunks.length;
+    }
   },
 
   async *get(db, enterpriseId, key, range: ByteRange | null) {
