@@ -38,6 +38,17 @@ export function screen(name, body, viewport = { width: 1280, height: 800 }) {
   });
 }
 
+/** On a narrow screen: no badge cut short (its text wider than its box) and no sideways scrolling of the page. */
+export async function expectWholeOnPhone(page) {
+  const cut = await page.evaluate(() =>
+    [...document.querySelectorAll('.mantine-Badge-root')]
+      .filter((badge) => badge.scrollWidth > badge.clientWidth + 1 || [...badge.querySelectorAll('*')].some((part) => part.scrollWidth > part.clientWidth + 1))
+      .map((badge) => badge.textContent),
+  );
+  assert.deepEqual(cut, [], 'no badge is cut short');
+  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)) <= 0, 'the page does not scroll sideways');
+}
+
 export async function expectAccessible(page, where) {
   assert.deepEqual(await seriousViolations(page), [], `${where}: serious or critical axe-core violations`);
 }

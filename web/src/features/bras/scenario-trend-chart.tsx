@@ -1,7 +1,6 @@
-import { LineChart } from '@mantine/charts';
-import '@mantine/charts/styles.css';
 import { Stack, Text } from '@mantine/core';
 import { QueryState } from '../../components/page-states';
+import { ScoreLineChart } from '../../components/score-line-chart';
 import { useScenarioTrend, type ScenarioTrend } from './history-api';
 
 /** The points as the chart plots them: one per approved BRA, oldest approval first, labelled by period and BRA. */
@@ -24,23 +23,15 @@ export function ScenarioTrendChart({ riskScenarioId }: { riskScenarioId: string 
           const data = trendSeries(content);
           if (data.length === 0) return <Text size="sm" c="dimmed" data-testid="scenario-trend">No approved BRA rates this scenario yet: the trend starts with the first approval.</Text>;
           return (
-            <figure
-              style={{ margin: 0 }}
-              data-testid="scenario-trend"
-              aria-label={`Scores of ${content.risk_scenario.name} per approved period: ${data.map((point) => `${point.period} inherent ${point.inherent ?? 'not rated'}, residual ${point.residual ?? 'not rated'}`).join('; ')}`}
-            >
-              <LineChart
-                h={200}
-                data={data}
-                dataKey="period"
-                series={[{ name: 'inherent', label: 'Inherent score', color: 'orange.9' }, { name: 'residual', label: 'Residual score', color: 'blue.8' }]}
-                xAxisLabel="Approved period"
-                yAxisLabel="Risk score (1–25)"
-                yAxisProps={{ domain: [0, 25], ticks: [0, 5, 10, 15, 20, 25], allowDecimals: false }}
-                withLegend
-                connectNulls
-              />
-            </figure>
+            <ScoreLineChart
+              testId="scenario-trend"
+              height={200}
+              data={data}
+              series={[{ name: 'inherent', label: 'Inherent score', color: 'orange.9' }, { name: 'residual', label: 'Residual score', color: 'blue.8' }]}
+              periodTitle="Approved period"
+              scoreTitle="Risk score (1–25)"
+              label={`Scores of ${content.risk_scenario.name} per approved period: ${data.map((point) => `${point.period} inherent ${point.inherent ?? 'not rated'}, residual ${point.residual ?? 'not rated'}`).join('; ')}`}
+            />
           );
         }}
       </QueryState>
