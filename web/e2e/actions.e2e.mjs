@@ -1,5 +1,5 @@
 // End-to-end: mitigation actions in Chromium against the real service. A client admin creates an action
-// linked to a scenario of a BRA, edits it, changes two actions at once (owner and due date), archives one
+// linked to a scenario of a BRA, edits it, attaches a file to it, changes two actions at once (owner and due date), archives one
 // after confirming and finds it again among the archived; overdue actions are marked in words, and the
 // screen keeps its badges whole on a phone.
 import assert from 'node:assert/strict';
@@ -61,6 +61,16 @@ describe('mitigation actions', () => {
     await edit.getByRole('button', { name: 'Save action' }).click();
     await edit.waitFor({ state: 'detached' });
     await row.filter({ hasText: 'critical' }).filter({ hasText: 'In progress' }).waitFor();
+
+    // Proof of the work, attached to the action.
+    await row.getByRole('button', { name: `Files of ${title}` }).click();
+    const files = page.getByRole('dialog').getByTestId('evidence-mitigation_action');
+    await files.getByRole('button', { name: 'Choose a file' }).waitFor();
+    await files.locator('input[type=file]').setInputFiles({ name: 'tokenisation design.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\n%%EOF\n') });
+    await files.getByTestId('evidence-file').filter({ hasText: 'tokenisation design.pdf' }).waitFor();
+    await expectAccessible(page, 'an action’s evidence');
+    await page.keyboard.press('Escape');
+    await files.waitFor({ state: 'detached' });
 
     // Two at once: a new owner and due date for both.
     await row.getByRole('checkbox').check();

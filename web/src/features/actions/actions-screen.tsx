@@ -10,6 +10,7 @@ import { ACTION_STATUSES, PRIORITIES, useActions, useArchiveAction, type ActionS
 import { BulkBar } from './bulk-bar';
 import { CreateActionForm } from './create-action-form';
 import { EditActionForm } from './edit-action-form';
+import { EvidencePanel } from '../evidence/evidence-panel';
 
 export function ActionsScreen() {
   const caller = useCaller();
@@ -22,6 +23,7 @@ export function ActionsScreen() {
   const [selected, setSelected] = useState<string[]>([]);
   const [editing, setEditing] = useState<MitigationAction | null>(null);
   const [bulkUpdated, setBulkUpdated] = useState<number | null>(null);
+  const [files, setFiles] = useState<MitigationAction | null>(null);
   const [creating, { open, close }] = useDisclosure(false);
   const actions = useActions({ status: status ?? undefined, priority: (priority ?? undefined) as never, overdue_only: overdueOnly || undefined, archived: archived || undefined, page, page_size: 20 });
   const archive = useArchiveAction();
@@ -56,6 +58,7 @@ export function ActionsScreen() {
                       <Table.Th>Status</Table.Th>
                       <Table.Th>Due</Table.Th>
                       <Table.Th>BRA and scenario</Table.Th>
+                      <Table.Th>Evidence</Table.Th>
                       {editor && <Table.Th>Changes</Table.Th>}
                     </Table.Tr>
                   </Table.Thead>
@@ -80,6 +83,9 @@ export function ActionsScreen() {
                         <Table.Td>
                           {action.bra?.name ?? '–'}
                           {action.risk_scenario && <Text size="xs" c="dimmed">{action.risk_scenario.name}</Text>}
+                        </Table.Td>
+                        <Table.Td>
+                          <Button size="xs" variant="default" onClick={() => setFiles(action)} aria-label={`Files of ${action.action}`}>Files</Button>
                         </Table.Td>
                         {editor && (
                           <Table.Td>
@@ -113,6 +119,9 @@ export function ActionsScreen() {
       </QueryState>
       <Modal opened={creating} onClose={close} title="New mitigation action">
         <CreateActionForm onCreated={close} />
+      </Modal>
+      <Modal opened={files !== null} onClose={() => setFiles(null)} title={files ? `Files of ${files.action}` : ''} size="lg">
+        {files && <EvidencePanel record={{ record_type: 'mitigation_action', record_id: files.id }} title="Evidence of this action" />}
       </Modal>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title="Mitigation action">
         {editing && <EditActionForm action={editing} onSaved={() => setEditing(null)} />}
