@@ -6,6 +6,8 @@
 //    `pgbench -f` at the same concurrency (a write's transaction ends in ROLLBACK so that it can repeat);
 //  - the runtime limit: bench/replay-handler.mjs, a bare node:http + pg server that runs the same statements
 //    with the same parameters on a pool of the service's size and writes the same JSON, nothing else.
+// Nothing here comes from bench/support.mjs: this file reads the server's log and writes pgbench scripts;
+// starting the services and measuring them is bench/scale.mjs's, with support.mjs.
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import pg from 'pg';

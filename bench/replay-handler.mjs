@@ -3,7 +3,9 @@
 // parameters, bench/limits.mjs), each connection's statements in order on one pooled client (a connection that
 // writes in one transaction ending in ROLLBACK, so that the write repeats), the connections' at once, then writes the JSON the
 // service answered (parsed once, serialized per request). Nothing else: no routing table, validation, token
-// check, rate limit, principal, logging. A pool of the service's size (10).
+// check, rate limit, principal, logging. A pool of the service's size (10). It imports nothing from
+// bench/support.mjs on purpose: a floor runs its statements and writes its answer, and support.mjs's helpers
+// start and measure processes such as this one (bench/scale.mjs does).
 //
 //   DATABASE_URL=postgres://... PORT=3102 BENCH_REPLAY=/path/scenarios.json node bench/replay-handler.mjs
 import { randomBytes, randomUUID, scrypt } from 'node:crypto';

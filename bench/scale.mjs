@@ -21,7 +21,7 @@ import pg from 'pg';
 import { BENCH_PASSWORD, SCALES } from './data.mjs';
 import { DEFAULT_PG_LOG, capture, logStatements, pgbench, pgbenchScript } from './limits.mjs';
 import {
-  ANON_KEY, call, cpuSeconds, fixed, freePort, loadAverage, measure, options, rssSampler, signIn, startNode, startService, stop, waitFor,
+  ANON_KEY, cpuSeconds, fixed, freePort, loadAverage, measure, options, rssSampler, signIn, startNode, startService, stop, waitFor,
 } from './support.mjs';
 
 const option = options();

@@ -1,6 +1,8 @@
-// What the bench scripts share: command-line options, starting and stopping the built service, waiting for a
-// port, calling the API, the CPU and memory of a process from /proc, and one autocannon measurement with the
-// server's CPU per request and its peak RSS. Plain ES module, no build step; Linux for /proc figures.
+// What the bench scripts share (the harness's and bench/experiments/'s): command-line options, starting and
+// stopping the built service, waiting for a port, calling the API, the CPU and memory of a process from /proc,
+// one autocannon measurement with the server's CPU per request and its peak RSS, mean and median. A script
+// that needs one of these imports it; one that needs none says why in its header. Plain ES module, no build
+// step; Linux for /proc figures.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -146,10 +148,10 @@ export function rssMiB(pid) {
   }
 }
 
-/** Samples a process's RSS every 20 ms until stopped; returns the peak seen. */
-export function rssSampler(pid) {
+/** Samples a process's RSS every `everyMs` (20) until stopped; returns the peak seen. */
+export function rssSampler(pid, everyMs = 20) {
   let peak = rssMiB(pid) ?? 0;
-  const timer = setInterval(() => (peak = Math.max(peak, rssMiB(pid) ?? 0)), 20);
+  const timer = setInterval(() => (peak = Math.max(peak, rssMiB(pid) ?? 0)), everyMs);
   return () => {
     clearInterval(timer);
     return Math.max(peak, rssMiB(pid) ?? 0);
@@ -189,4 +191,9 @@ export async function measure({ url, pid, connections, duration, warmup = 3, hea
 }
 
 export const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
 export const fixed = (value, digits = 0) => (value === null || value === undefined || Number.isNaN(value) ? '-' : Number(value).toFixed(digits));

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
 import { auditEntries } from '../support/audit.js';
-import { createBra, createBraWorld } from '../support/bras-factories.js';
-import { bearer, createBusinessUnit, createLegalEntity, tokenFor, type TestUser } from '../support/factories.js';
+import { createBra } from '../support/bras-factories.js';
+import { cast } from '../support/cast.js';
+import { createBusinessUnit, createLegalEntity } from '../support/factories.js';
 
 describe('organisation upkeep: rename, describe and archive legal entities and business units', async () => {
   const ctx = await createTestContext();
-  const w = await createBraWorld(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: bearer(await tokenFor(ctx, user)), ...(payload ? { payload } : {}) });
+  const w = await cast(ctx);
+  const { call } = w;
   const newBra = (legalEntityId: string, businessUnitId?: string) =>
     call(w.admin, 'POST', '/bras', { name: `BRA ${crypto.randomUUID().slice(0, 6)}`, legal_entity_id: legalEntityId, ...(businessUnitId ? { business_unit_id: businessUnitId } : {}), period: 'FY2026', assessor: 'Olivia' });
 

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
 import { auditEntries } from '../support/audit.js';
-import { createBraWorld, createRiskScenario } from '../support/bras-factories.js';
-import { bearer, tokenFor, type TestUser } from '../support/factories.js';
+import { createRiskScenario } from '../support/bras-factories.js';
+import { cast } from '../support/cast.js';
 
 describe('scenario library upkeep: PATCH and archive of risk scenarios', async () => {
   const ctx = await createTestContext();
-  const w = await createBraWorld(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: bearer(await tokenFor(ctx, user)), ...(payload ? { payload } : {}) });
+  const w = await cast(ctx);
+  const { call } = w;
 
   it('PATCH changes name, category and description, audited; 409 for a taken name; roles and tenants refused', async () => {
     const scenario = await createRiskScenario(ctx, w.enterprise.id);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_PUBLIC_URL, createTestContext } from '../support/app.js';
 import { auditEntries } from '../support/audit.js';
-import { bearer, createUser, tokenFor } from '../support/factories.js';
+import { cast, calls } from '../support/cast.js';
+import { bearer, createUser, tokenFor, type TestUser } from '../support/factories.js';
 import { providerCalls } from '../support/provider.js';
 import { eventually, linkOf, startSmtpReceiver } from '../support/smtp.js';
 
@@ -9,30 +10,25 @@ describe('/admin/super-admins: list and add', async () => {
   const smtp = await startSmtpReceiver();
   const ctx = await createTestContext({ env: { SMTP_URL: smtp.url } });
   const { anon, me } = providerCalls(ctx);
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, token: string, payload?: object) =>
-    ctx.app.inject({ method, url: `/api/v1/admin/super-admins${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const { superAdmin: root, admin, assessor, reviewer, call } = await cast(ctx);
+  const SUPER_ADMINS = '/admin/super-admins';
 
   it('lists the active super admins only; every enterprise role is refused (403)', async () => {
-    const root = await createUser(ctx, { role: 'super_admin' });
-    const member = await createUser(ctx, { role: 'admin' });
-    const list = await call('GET', '', await tokenFor(ctx, root));
+    const list = await call(root, 'GET', SUPER_ADMINS);
     expect(list.statusCode).toBe(200);
     const ids = list.json().data.map((row: { user_id: string }) => row.user_id);
     expect(ids).toContain(root.id);
-    expect(ids).not.toContain(member.id);
+    expect(ids).not.toContain(admin.id);
     expect(list.json().data.find((row: { user_id: string }) => row.user_id === root.id)).toMatchObject({ email: root.email, has_password: true });
-    for (const role of ['admin', 'assessor', 'reviewer'] as const) {
-      const user = await createUser(ctx, { role });
-      const token = await tokenFor(ctx, user);
-      expect((await call('GET', '', token)).statusCode).toBe(403);
-      expect((await call('POST', '', token, { email: 'x@example.test', full_name: 'X' })).statusCode).toBe(403);
-      expect((await call('DELETE', `/${root.id}`, token)).statusCode).toBe(403);
+    for (const user of [admin, assessor, reviewer]) {
+      expect((await call(user, 'GET', SUPER_ADMINS)).statusCode, user.role).toBe(403);
+      expect((await call(user, 'POST', SUPER_ADMINS, { email: 'x@example.test', full_name: 'X' })).statusCode, user.role).toBe(403);
+      expect((await call(user, 'DELETE', `${SUPER_ADMINS}/${root.id}`)).statusCode, user.role).toBe(403);
     }
   });
 
   it('a new super admin is created and invited; the link sets a password; audited in the platform trail', async () => {
-    const root = await createUser(ctx, { role: 'super_admin' });
-    const response = await call('POST', '', await tokenFor(ctx, root), { email: 'New.Ops@Example.test', full_name: 'New Ops' });
+    const response = await call(root, 'POST', SUPER_ADMINS, { email: 'New.Ops@Example.test', full_name: 'New Ops' });
     expect(response.statusCode, response.body).toBe(201);
     const data = response.json().data;
     expect(data).toMatchObject({ email: 'new.ops@example.test', full_name: 'New Ops', has_password: false });
@@ -52,9 +48,8 @@ describe('/admin/super-admins: list and add', async () => {
   });
 
   it('an existing user without an enterprise is promoted (200), and invited since they never set a password', async () => {
-    const root = await createUser(ctx, { role: 'super_admin' });
     const loner = await ctx.db.insertInto('users').values({ email: 'loner@example.test', full_name: 'Lo Ner', password_hash: null }).returning('id').executeTakeFirstOrThrow();
-    const response = await call('POST', '', await tokenFor(ctx, root), { email: 'LONER@example.test', full_name: 'ignored' });
+    const response = await call(root, 'POST', SUPER_ADMINS, { email: 'LONER@example.test', full_name: 'ignored' });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().data).toMatchObject({ user_id: loner.id, full_name: 'Lo Ner', has_password: false });
     expect(response.json().data.invitation.expires_at).toEqual(expect.any(String));
@@ -62,28 +57,26 @@ describe('/admin/super-admins: list and add', async () => {
     // One with a password is promoted without a mail.
     const ready = await createUser(ctx, { role: 'super_admin' });
     await ctx.db.updateTable('users').set({ is_super_admin: false }).where('id', '=', ready.id).execute();
-    expect((await call('POST', '', await tokenFor(ctx, root), { email: ready.email, full_name: 'x' })).json().data.invitation).toBeNull();
+    expect((await call(root, 'POST', SUPER_ADMINS, { email: ready.email, full_name: 'x' })).json().data.invitation).toBeNull();
     const entries = await auditEntries(ctx, { entityId: loner.id, action: 'update' });
     expect(entries[0]).toMatchObject({ enterprise_id: null });
     expect(entries[0]!.action_details).toMatchObject({ change: 'super_admin_granted' });
   });
 
   it('an enterprise member or a super admin already: 409 CONFLICT; a bad body: 422', async () => {
-    const root = await createUser(ctx, { role: 'super_admin' });
-    const token = await tokenFor(ctx, root);
-    const member = await createUser(ctx, { role: 'reviewer' });
-    expect((await call('POST', '', token, { email: member.email, full_name: 'M' })).json().code).toBe('CONFLICT');
-    expect((await call('POST', '', token, { email: root.email, full_name: 'R' })).json().code).toBe('CONFLICT');
-    expect((await call('POST', '', token, { email: 'not-an-email', full_name: 'R' })).statusCode).toBe(422);
-    expect((await call('POST', '', token, { email: 'a@example.test', full_name: 'R', role: 'admin' })).statusCode).toBe(422);
+    expect((await call(root, 'POST', SUPER_ADMINS, { email: reviewer.email, full_name: 'M' })).json().code).toBe('CONFLICT');
+    expect((await call(root, 'POST', SUPER_ADMINS, { email: root.email, full_name: 'R' })).json().code).toBe('CONFLICT');
+    expect((await call(root, 'POST', SUPER_ADMINS, { email: 'not-an-email', full_name: 'R' })).statusCode).toBe(422);
+    expect((await call(root, 'POST', SUPER_ADMINS, { email: 'a@example.test', full_name: 'R', role: 'admin' })).statusCode).toBe(422);
   });
 });
 
 describe('/admin/super-admins: removal, never the last one', async () => {
   const ctx = await createTestContext();
   const { me } = providerCalls(ctx);
-  const remove = async (userId: string, as: { id: string; email: string }) =>
-    ctx.app.inject({ method: 'DELETE', url: `/api/v1/admin/super-admins/${userId}`, headers: bearer(await tokenFor(ctx, as)) });
+  const { call } = calls(ctx);
+  // No cast here: the rule is about how many super admins there are, so this database holds only the ones each test makes.
+  const remove = (userId: string, as: TestUser) => call(as, 'DELETE', `/admin/super-admins/${userId}`);
 
   it('the last active super admin cannot be removed, not even by themselves (409); with another one left they can', async () => {
     const first = await createUser(ctx, { role: 'super_admin' });

@@ -48,6 +48,7 @@ function sqlTextOf(node: ts.Node, source: ts.SourceFile): string | undefined {
 
 /** The table argument of Kysely's `selectFrom` or a join. */
 function isQueryTable(node: ts.Node): boolean {
+  // A call expression of the source read, not a call of the API: this file checks code and sends no request.
   const call = node.parent;
   return (
     ts.isStringLiteralLike(node) &&

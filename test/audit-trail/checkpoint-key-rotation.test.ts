@@ -7,8 +7,8 @@ import { createCheckpointsService } from '../../src/modules/audit-trail/checkpoi
 import { checkpointKeySource } from '../../src/platform/audit/checkpoint-key.js';
 import { runKeysCommand } from '../../src/keys-command.js';
 import { createTestContext, type TestContext } from '../support/app.js';
-import { sessionHeaders } from '../support/api.js';
 import { rewriteEntry, tamper } from '../support/audit-tamper.js';
+import { calls } from '../support/cast.js';
 import { createEnterprise, createUser, type TestUser } from '../support/factories.js';
 import { appendAuditEntries, signingKeyEnv } from '../support/governance-factories.js';
 import { scratchDir } from '../support/scratch-dir.js';
@@ -16,7 +16,10 @@ import { scratchDir } from '../support/scratch-dir.js';
 const seconds = (n: number) => Array.from({ length: n }, (_, i) => ({ createdAt: new Date(Date.UTC(2026, 7, 1, 0, 0, i)) }));
 const withSigningKey = (config: Config, pem: string): Config => ({ ...config, audit: { ...config.audit, signingKeyPem: pem, trustedPublicKeysPem: [] } });
 
-/** A trail with one checkpoint signed by `signWith`'s key (as the service signed before a rotation), then more entries. */
+/**
+ * A trail with one checkpoint signed by `signWith`'s key (as the service signed before a rotation), then more
+ * entries. Its own enterprise and admin, not the cast's: a signing round signs every trail whose head moved.
+ */
 async function trailSignedBefore(ctx: TestContext, signWith: Config) {
   const enterprise = await createEnterprise(ctx);
   const admin = await createUser(ctx, { role: 'admin', enterpriseId: enterprise.id });
@@ -31,9 +34,7 @@ async function trailSignedBefore(ctx: TestContext, signWith: Config) {
 describe('audit checkpoint keys: rotation of the DATA_DIR key', async () => {
   const dataDir = scratchDir('audit-rotation');
   const ctx = await createTestContext({ env: { DATA_DIR: dataDir } });
-  const headers = sessionHeaders(ctx);
-  const call = async (method: 'GET' | 'POST', url: string, user: TestUser, payload?: object) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headers(user), ...(payload === undefined ? {} : { payload }) });
+  const { call } = calls(ctx);
 
   it('rotate-audit writes a new key (0600), keeps the old public key trusted; verify still checks the old checkpoints and catches a rewrite they cover', async () => {
     // Signed with the file key before the rotation; the app under test loads its keys only after it.
@@ -44,15 +45,15 @@ describe('audit checkpoint keys: rotation of the DATA_DIR key', async () => {
     expect(statSync(join(dataDir, 'audit-signing-key.pem')).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(dataDir, 'audit-trusted-keys.pem'), 'utf8')).toContain(old.public_key);
 
-    const fresh = (await call('POST', '/audit/checkpoints', admin)).json().data;
+    const fresh = (await call(admin, 'POST', '/audit/checkpoints')).json().data;
     expect(fresh.key_id).not.toBe(old.key_id);
-    expect((await call('GET', '/audit/verify', admin)).json().data).toMatchObject({ valid: true, checkpoints_checked: 2 });
+    expect((await call(admin, 'GET', '/audit/verify')).json().data).toMatchObject({ valid: true, checkpoints_checked: 2 });
     // The auditor who kept the old checkpoint hands it back: the service still trusts its key.
     const { id: _id, ...kept } = { ...old, chain_seq: Number(old.chain_seq), entry_count: Number(old.entry_count), signed_at: old.signed_at.toISOString() };
-    expect((await call('POST', '/audit/verify', admin, { checkpoint: kept })).json().data).toMatchObject({ valid: true });
+    expect((await call(admin, 'POST', '/audit/verify', { checkpoint: kept })).json().data).toMatchObject({ valid: true });
 
     await tamper(ctx, (trx) => rewriteEntry(trx, enterprise.id, ids[1]!));
-    expect((await call('GET', '/audit/verify', admin)).json().data).toMatchObject({
+    expect((await call(admin, 'GET', '/audit/verify')).json().data).toMatchObject({
       valid: false, first_invalid_id: old.last_entry_id, failure: 'checkpoint_mismatch', checkpoints_checked: 0,
     });
   });
@@ -72,9 +73,8 @@ describe('audit checkpoint keys: AUDIT_TRUSTED_PUBLIC_KEYS beside AUDIT_SIGNING_
   const previous = signingKeyEnv().AUDIT_SIGNING_KEY;
   const previousDer = createPublicKey(previous).export({ type: 'spki', format: 'der' }).toString('base64');
   const ctx = await createTestContext({ env: { ...signingKeyEnv(), AUDIT_TRUSTED_PUBLIC_KEYS: previousDer } });
-  const headers = sessionHeaders(ctx);
-  const verify = async (user: TestUser) =>
-    (await ctx.app.inject({ method: 'GET', url: '/api/v1/audit/verify', headers: await headers(user) })).json().data;
+  const { call } = calls(ctx);
+  const verify = async (user: TestUser) => (await call(user, 'GET', '/audit/verify')).json().data;
 
   it('rotate-audit with a key from the environment says what to do, naming the value for AUDIT_TRUSTED_PUBLIC_KEYS, and exits 2', async () => {
     const lines: string[] = [];

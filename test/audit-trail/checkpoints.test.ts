@@ -7,8 +7,8 @@ import { canonicalJson } from '../../src/platform/audit/hash-chain.js';
 import { createCheckpointsService } from '../../src/modules/audit-trail/checkpoints.service.js';
 import { checkpointKeySource } from '../../src/platform/audit/checkpoint-key.js';
 import { createTestContext } from '../support/app.js';
-import { sessionHeaders } from '../support/api.js';
 import { auditEntries, expectAccessDenied } from '../support/audit.js';
+import { cast } from '../support/cast.js';
 import { createEnterprise, createUser } from '../support/factories.js';
 import { appendAuditEntries, signingKeyEnv } from '../support/governance-factories.js';
 import { scratchDir } from '../support/scratch-dir.js';
@@ -17,18 +17,11 @@ import { scratchDir } from '../support/scratch-dir.js';
 describe('audit checkpoints', async () => {
   const keyEnv = signingKeyEnv();
   const ctx = await createTestContext({ env: keyEnv });
-  const headers = sessionHeaders(ctx);
-  const enterprise = await createEnterprise(ctx);
-  const admin = await createUser(ctx, { role: 'admin', enterpriseId: enterprise.id });
-  const reviewer = await createUser(ctx, { role: 'reviewer', enterpriseId: enterprise.id });
-  const assessor = await createUser(ctx, { role: 'assessor', enterpriseId: enterprise.id });
-  const superAdmin = await createUser(ctx, { role: 'super_admin' });
+  const { enterprise, admin, reviewer, assessor, superAdmin, otherAdmin, call } = await cast(ctx);
   await appendAuditEntries(ctx, enterprise.id, [{ createdAt: new Date('2026-07-01T00:00:00Z') }, { createdAt: new Date('2026-07-02T00:00:00Z') }]);
-  const call = async (method: 'GET' | 'POST', url: string, user = admin) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headers(user) });
 
   it('signs the head of the trail on demand, covering the audit entry of its own creation', async () => {
-    const response = await call('POST', '/audit/checkpoints');
+    const response = await call(admin, 'POST', '/audit/checkpoints');
     expect(response.statusCode, response.body).toBe(201);
     const checkpoint = response.json().data;
     const [created] = await auditEntries(ctx, { entityType: 'audit_checkpoint', entityId: checkpoint.id });
@@ -39,7 +32,7 @@ describe('audit checkpoints', async () => {
   });
 
   it('an auditor can check a kept checkpoint with the public key alone', async () => {
-    const checkpoint = (await call('POST', '/audit/checkpoints', reviewer)).json().data;
+    const checkpoint = (await call(reviewer, 'POST', '/audit/checkpoints')).json().data;
     const { enterprise_id, chain_seq, last_entry_id, last_hash, entry_count, signed_at } = checkpoint;
     const message = `risk-assurance audit checkpoint v1\n${canonicalJson({ enterprise_id, chain_seq, last_entry_id, last_hash, entry_count, signed_at })}`;
     const publicKey = createPublicKey(checkpoint.public_key);
@@ -52,29 +45,28 @@ describe('audit checkpoints', async () => {
   });
 
   it('lists the checkpoints newest first, paginated; another enterprise sees none of them', async () => {
-    const response = await call('GET', '/audit/checkpoints?page_size=1');
+    const response = await call(admin, 'GET', '/audit/checkpoints?page_size=1');
     expect(response.statusCode).toBe(200);
     expect(response.json().pagination).toMatchObject({ page: 1, page_size: 1, total: 2, has_next: true });
     expect(response.json().data[0].chain_seq).toBe(4);
-    const otherAdmin = await createUser(ctx, { role: 'admin' });
-    expect((await call('GET', '/audit/checkpoints', otherAdmin)).json().data).toEqual([]);
+    expect((await call(otherAdmin, 'GET', '/audit/checkpoints')).json().data).toEqual([]);
   });
 
   it('verify checks the chain against every checkpoint', async () => {
-    expect((await call('GET', '/audit/verify')).json().data).toMatchObject({ valid: true, checkpoints_checked: 2 });
+    expect((await call(admin, 'GET', '/audit/verify')).json().data).toMatchObject({ valid: true, checkpoints_checked: 2 });
   });
 
   it('a checkpoint whose signed fields were altered in the table fails verification', async () => {
     const other = await createEnterprise(ctx);
-    const otherAdmin = await createUser(ctx, { role: 'admin', enterpriseId: other.id });
+    const freshAdmin = await createUser(ctx, { role: 'admin', enterpriseId: other.id });
     await appendAuditEntries(ctx, other.id, [{ createdAt: new Date('2026-07-01T00:00:00Z') }]);
-    const checkpoint = (await call('POST', '/audit/checkpoints', otherAdmin)).json().data;
+    const checkpoint = (await call(freshAdmin, 'POST', '/audit/checkpoints')).json().data;
     await ctx.db.transaction().execute(async (trx) => {
       await sql`alter table audit_checkpoints disable trigger audit_checkpoints_immutable`.execute(trx);
       await sql`update audit_checkpoints set entry_count = 99 where id = ${checkpoint.id}`.execute(trx);
       await sql`alter table audit_checkpoints enable trigger audit_checkpoints_immutable`.execute(trx);
     });
-    expect((await call('GET', '/audit/verify', otherAdmin)).json().data).toMatchObject({ valid: false, failure: 'checkpoint_signature' });
+    expect((await call(freshAdmin, 'GET', '/audit/verify')).json().data).toMatchObject({ valid: false, failure: 'checkpoint_signature' });
   });
 
   it('checkpoints cannot be changed or deleted (immutable like the entries)', async () => {
@@ -106,7 +98,7 @@ describe('audit checkpoints', async () => {
   });
 
   it('refuses an assessor and a super admin (D5)', async () => {
-    await expectAccessDenied(ctx, assessor, await call('POST', '/audit/checkpoints', assessor), 'audit.checkpoints.create');
-    await expectAccessDenied(ctx, superAdmin, await call('GET', '/audit/checkpoints', superAdmin), 'audit.checkpoints.list');
+    await expectAccessDenied(ctx, assessor, await call(assessor, 'POST', '/audit/checkpoints'), 'audit.checkpoints.create');
+    await expectAccessDenied(ctx, superAdmin, await call(superAdmin, 'GET', '/audit/checkpoints'), 'audit.checkpoints.list');
   });
 });

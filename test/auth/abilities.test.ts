@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
-import { addScenarioLink, createBra, createBraWorld } from '../support/bras-factories.js';
+import { addScenarioLink, createBra } from '../support/bras-factories.js';
+import { cast } from '../support/cast.js';
 import type { TestUser } from '../support/factories.js';
 
 /**
@@ -11,15 +11,9 @@ import type { TestUser } from '../support/factories.js';
  */
 describe('abilities: the read says what the service allows', async () => {
   const ctx = await createTestContext();
-  const w = await createBraWorld(ctx);
-  const headersOf = sessionHeaders(ctx);
-  const call = async (user: TestUser, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, ifMatch?: string) =>
-    ctx.app.inject({
-      method,
-      url: `/api/v1${url}`,
-      headers: { ...(await headersOf(user)), ...(ifMatch ? { 'if-match': ifMatch } : {}) },
-      ...(payload !== undefined ? { payload: payload as object } : {}),
-    });
+  const w = await cast(ctx);
+  const { call } = w;
+  const ifMatch = (etag: string) => ({ 'if-match': etag });
 
   const readers: [string, TestUser][] = [
     ['client admin', w.admin],
@@ -28,14 +22,14 @@ describe('abilities: the read says what the service allows', async () => {
   ];
   type Status = 'draft' | 'in_progress' | 'under_review' | 'approved' | 'cancelled';
   const calls: { ability: string; statuses: Status[]; act: (user: TestUser, braId: string, etag: string) => ReturnType<typeof call> }[] = [
-    { ability: 'update', statuses: ['in_progress', 'under_review'], act: (user, id, etag) => call(user, 'PATCH', `/bras/${id}`, { period: 'FY2030' }, etag) },
-    { ability: 'cancel', statuses: ['in_progress', 'approved'], act: (user, id, etag) => call(user, 'POST', `/bras/${id}/cancel`, {}, etag) },
-    { ability: 'return', statuses: ['under_review', 'in_progress'], act: (user, id, etag) => call(user, 'POST', `/bras/${id}/return`, { comment: 'Rework' }, etag) },
-    { ability: 'comment', statuses: ['under_review', 'approved'], act: (user, id, etag) => call(user, 'POST', `/bras/${id}/comments`, { body: 'Seen' }, etag) },
+    { ability: 'update', statuses: ['in_progress', 'under_review'], act: (user, id, etag) => call(user, 'PATCH', `/bras/${id}`, { period: 'FY2030' }, ifMatch(etag)) },
+    { ability: 'cancel', statuses: ['in_progress', 'approved'], act: (user, id, etag) => call(user, 'POST', `/bras/${id}/cancel`, {}, ifMatch(etag)) },
+    { ability: 'return', statuses: ['under_review', 'in_progress'], act: (user, id, etag) => call(user, 'POST', `/bras/${id}/return`, { comment: 'Rework' }, ifMatch(etag)) },
+    { ability: 'comment', statuses: ['under_review', 'approved'], act: (user, id, etag) => call(user, 'POST', `/bras/${id}/comments`, { body: 'Seen' }, ifMatch(etag)) },
     {
       ability: 'give_verdict',
       statuses: ['under_review'],
-      act: (user, id, etag) => call(user, 'POST', `/bras/${id}/comments`, { body: 'Ratings follow the data', verdict: 'recommend_approval' }, etag),
+      act: (user, id, etag) => call(user, 'POST', `/bras/${id}/comments`, { body: 'Ratings follow the data', verdict: 'recommend_approval' }, ifMatch(etag)),
     },
   ];
 
@@ -74,7 +68,7 @@ describe('abilities: the read says what the service allows', async () => {
     const bra = await createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: w.entity.id, createdBy: w.admin.id, status: 'in_progress' });
     const read = await call(w.assessor, 'GET', `/bras/${bra.id}`);
     expect(read.json().data.abilities).toMatchObject({ update: false, submit: false, comment: true });
-    expect((await call(w.assessor, 'PATCH', `/bras/${bra.id}`, { period: 'FY2031' }, read.headers.etag as string)).statusCode).toBe(403);
+    expect((await call(w.assessor, 'PATCH', `/bras/${bra.id}`, { period: 'FY2031' }, ifMatch(read.headers.etag as string))).statusCode).toBe(403);
   });
 
   it('the ETag names the BRA, whoever reads it: abilities differ between readers, the tag does not', async () => {
@@ -86,7 +80,7 @@ describe('abilities: the read says what the service allows', async () => {
     // to the reviewer from a 304); a client that keeps the tag itself still gets its 304.
     expect(reviewer.headers.vary).toBe('Authorization');
     expect(reviewer.headers['cache-control']).toBe('private, no-store');
-    const revalidated = await ctx.app.inject({ method: 'GET', url: `/api/v1/bras/${bra.id}`, headers: { ...(await headersOf(w.reviewer)), 'if-none-match': reviewer.headers.etag as string } });
+    const revalidated = await call(w.reviewer, 'GET', `/bras/${bra.id}`, undefined, { 'if-none-match': reviewer.headers.etag as string });
     expect(revalidated.statusCode).toBe(304);
     expect(revalidated.headers.vary).toBe('Authorization');
   });

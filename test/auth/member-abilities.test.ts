@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
-import { bearer, createEnterprise, createUser, tokenFor, type TestUser } from '../support/factories.js';
+import { cast } from '../support/cast.js';
+import { createUser, type TestUser } from '../support/factories.js';
 
 type Role = 'admin' | 'assessor' | 'reviewer';
 
@@ -12,18 +13,7 @@ type Role = 'admin' | 'assessor' | 'reviewer';
  */
 describe('abilities: members and enterprises', async () => {
   const ctx = await createTestContext();
-  const home = await createEnterprise(ctx);
-  const superAdmin = await createUser(ctx, { role: 'super_admin' });
-  const admin = await createUser(ctx, { role: 'admin', enterpriseId: home.id });
-  const assessor = await createUser(ctx, { role: 'assessor', enterpriseId: home.id });
-  const reviewer = await createUser(ctx, { role: 'reviewer', enterpriseId: home.id });
-  const tokens = new Map<string, string>();
-  const headersOf = async (user: TestUser) => {
-    if (!tokens.has(user.id)) tokens.set(user.id, await tokenFor(ctx, user));
-    return bearer(tokens.get(user.id)!);
-  };
-  const call = async (user: TestUser, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headersOf(user), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const { enterprise: home, superAdmin, admin, assessor, reviewer, call } = await cast(ctx);
   const usersUrl = `/admin/enterprises/${home.id}/users`;
   const abilitiesOf = async (caller: TestUser, target: TestUser) => {
     const listed = await call(caller, 'GET', `${usersUrl}?include_inactive=true`);

@@ -181,10 +181,11 @@ describe('identity provider: errors that are not its own', async () => {
 
   it("leaves a 429 to the platform's handler: the contract's body with retry_after and Retry-After", async () => {
     const { passwordGrant } = providerCalls(ctx);
-    const call = () => passwordGrant({ email: 'someone@example.test', password: 'whatever it is' });
-    expect((await call()).statusCode).toBe(400);
-    expect((await call()).statusCode).toBe(400);
-    const limited = await call();
+    // A sign-in of the provider (/auth/v1, the test's provider calls), not a call of the API as someone.
+    const failedSignIn = () => passwordGrant({ email: 'someone@example.test', password: 'whatever it is' });
+    expect((await failedSignIn()).statusCode).toBe(400);
+    expect((await failedSignIn()).statusCode).toBe(400);
+    const limited = await failedSignIn();
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
     expect(limited.json()).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', request_id: limited.headers['x-request-id'] });

@@ -54,6 +54,11 @@ export interface Answer {
   sentAt: number;
 }
 
+/**
+ * A call of one instance over the network (fetch to its port, through the balancer's X-Forwarded-For): the
+ * instances are separate processes, so the cast's `call` (test/support/cast.ts, app.inject on an app in this
+ * process) cannot reach them. Anonymous calls (token null) and any path (/auth/v1, /health) are allowed.
+ */
 export async function call(service: ServiceProcess, method: string, path: string, token: string | null, body?: unknown): Promise<Answer> {
   const sentAt = Date.now();
   const response = await fetch(`${service.baseUrl}${path}`, {

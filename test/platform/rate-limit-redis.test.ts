@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisRateLimitStore } from '../../src/platform/http/rate-limit/redis-store.js';
 import type { WindowSpec } from '../../src/platform/http/rate-limit/rate-limit-store.js';
 import { createTestContext } from '../support/app.js';
-import { bearer, createUser, tokenFor } from '../support/factories.js';
+import { calls } from '../support/cast.js';
+import { createUser, tokenFor } from '../support/factories.js';
 import { clockedStore } from './clocked-store.js';
 
 const REDIS_URL = process.env['TEST_REDIS_URL']?.trim() || 'redis://127.0.0.1:6379';
@@ -65,32 +66,33 @@ describe.skipIf(unavailable !== null)('rate limits shared through Redis (D1 REDI
 
   it('two instances share one budget: 6 on one and 4 on the other leave nothing, the 11th is 429 on either (D8)', async () => {
     const user = await createUser(one, { role: 'admin' });
-    const headers = bearer(await tokenFor(one, user));
-    const call = (ctx: typeof one) => ctx.app.inject({ method: 'GET', url: '/api/v1/me', headers });
+    // One session's token on either instance: the budget is the user's, wherever they call from.
+    const token = await tokenFor(one, user);
+    const meOn = (ctx: typeof one) => calls(ctx).call(token, 'GET', '/me');
     const remaining: string[] = [];
     for (let i = 0; i < 6; i += 1) {
-      const response = await call(one);
+      const response = await meOn(one);
       expect(response.statusCode, response.body).toBe(200);
       remaining.push(String(response.headers['x-ratelimit-remaining']));
     }
     for (let i = 0; i < 4; i += 1) {
-      const response = await call(two);
+      const response = await meOn(two);
       expect(response.statusCode, response.body).toBe(200);
       remaining.push(String(response.headers['x-ratelimit-remaining']));
     }
     expect(remaining).toEqual(['9', '8', '7', '6', '5', '4', '3', '2', '1', '0']);
-    const refusedOnTwo = await call(two);
+    const refusedOnTwo = await meOn(two);
     expect(refusedOnTwo.statusCode).toBe(429);
     expect(refusedOnTwo.json()).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retry_after: 45 });
     expect(refusedOnTwo.headers['retry-after']).toBe('45');
-    expect((await call(one)).statusCode).toBe(429);
+    expect((await meOn(one)).statusCode).toBe(429);
     // Refusals were not counted: the shared hour counter holds the 10 answered requests.
     expect(second.decisions.get(`user:${user.id}`)?.windows[1]?.remaining).toBe(990);
   });
 
   it('another user keeps a budget of their own across instances (D8)', async () => {
     const user = await createUser(one, { role: 'admin' });
-    const response = await two.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(await tokenFor(one, user)) });
+    const response = await calls(two).call(await tokenFor(one, user), 'GET', '/me');
     expect(response.statusCode).toBe(200);
     expect(response.headers['x-ratelimit-remaining']).toBe('9');
   });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryRateLimitStore } from '../../src/platform/http/rate-limit/memory-store.js';
 import type { RateLimitStore } from '../../src/platform/http/rate-limit/rate-limit-store.js';
 import { createTestContext } from '../support/app.js';
+import { calls } from '../support/cast.js';
 import { bearer, createUser, tokenFor } from '../support/factories.js';
 import { clockedStore } from './clocked-store.js';
 
@@ -19,6 +20,11 @@ const limits = (response: LightMyRequestResponse) => ({
   reset: response.headers['x-ratelimit-reset'],
 });
 
+/**
+ * The requests of this suite are built here rather than sent with the cast's `call` (test/support/cast.ts):
+ * the limits count per address (each request names its `remoteAddress`) and per user (a fresh user per test,
+ * so a budget of its own), and some requests carry no token or a forged one.
+ */
 describe('rate limits (D8, part 8)', async () => {
   const { store, clock, decisions } = clockedStore(createMemoryRateLimitStore(), AT(0));
   const ctx = await createTestContext({
@@ -154,29 +160,30 @@ describe('rate limits (D8, part 8)', async () => {
 
   it('the hour limit applies too, and the headers then describe the hour window (D8: both windows; fewest left)', async () => {
     const address = '198.51.100.20';
-    const call = () => ctx.app.inject({ method: 'GET', url: CHEAP, remoteAddress: address });
+    // Without a token: only the address's budget counts.
+    const anonymous = () => ctx.app.inject({ method: 'GET', url: CHEAP, remoteAddress: address });
     // Nine full minutes of 100, then 50: 950 of the hour's 1000 used.
     for (let minute = 10; minute < 19; minute += 1) {
       clock.now = AT(minute);
-      for (let i = 0; i < 100; i += 1) expect((await call()).statusCode).toBe(401);
+      for (let i = 0; i < 100; i += 1) expect((await anonymous()).statusCode).toBe(401);
     }
     clock.now = AT(19);
-    for (let i = 0; i < 50; i += 1) expect((await call()).statusCode).toBe(401);
+    for (let i = 0; i < 50; i += 1) expect((await anonymous()).statusCode).toBe(401);
     // A fresh minute: the minute window has 99 left, the hour 49, so the hour is shown.
     clock.now = AT(20);
-    const hourly = await call();
+    const hourly = await anonymous();
     expect(hourly.statusCode).toBe(401);
     const hourReset = String(3600 - 20 * 60 - 15);
     expect(limits(hourly)).toEqual({ limit: '1000', remaining: '49', reset: hourReset });
-    for (let i = 0; i < 49; i += 1) expect((await call()).statusCode).toBe(401);
-    const refused = await call();
+    for (let i = 0; i < 49; i += 1) expect((await anonymous()).statusCode).toBe(401);
+    const refused = await anonymous();
     expect(refused.statusCode).toBe(429);
     expect(limits(refused)).toEqual({ limit: '1000', remaining: '0', reset: hourReset });
     expect(refused.headers['retry-after']).toBe(hourReset);
     expect(refused.json().retry_after).toBe(Number(hourReset));
     // The next hour starts afresh.
     clock.now = AT(60);
-    expect(limits(await call())).toEqual({ limit: '100', remaining: '99', reset: '45' });
+    expect(limits(await anonymous())).toEqual({ limit: '100', remaining: '99', reset: '45' });
   });
 });
 
@@ -189,9 +196,11 @@ describe('rate-limit store failure (D8)', async () => {
   };
   const ctx = await createTestContext({ env: { RATE_LIMIT_PER_MINUTE: '100' }, rateLimitStore: failing });
 
+  const { call } = calls(ctx);
+
   it('a store that cannot be reached lets requests through uncounted instead of failing them', async () => {
     const user = await createUser(ctx, { role: 'admin' });
-    const response = await ctx.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(await tokenFor(ctx, user)) });
+    const response = await call(user, 'GET', '/me');
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['x-ratelimit-limit']).toBeUndefined();
   });

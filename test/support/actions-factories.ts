@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ActionPriority, ActionStatus } from '../../src/platform/db/tables/actions.js';
 import type { BraStatus } from '../../src/platform/db/tables/bras.js';
-import type { TestContext } from './app.js';
-import { createLegalEntity } from './factories.js';
+import { createLegalEntity, type Seeding } from './factories.js';
 
 /**
  * Factories for the actions suites. They insert rows directly (BRAs and scenario links belong to the BRA
  * module; actions are inserted only to set up states such as archived or old rows); the behaviour under
- * test always goes through HTTP.
+ * test always goes through the API (or, in test/service, the services).
  */
 const unique = (prefix: string) => `${prefix} ${randomUUID().slice(0, 8)}`;
 
@@ -19,7 +18,7 @@ export function utcDate(offsetDays = 0): string {
 }
 
 export async function createBra(
-  ctx: TestContext,
+  ctx: Seeding,
   values: {
     enterpriseId: string;
     legalEntityId?: string;
@@ -48,7 +47,7 @@ export async function createBra(
 
 /** A scenario link of the BRA, to a new catalogue scenario of the enterprise unless one is named. */
 export async function createScenarioLink(
-  ctx: TestContext,
+  ctx: Seeding,
   bra: { id: string; enterprise_id: string },
   values: { riskScenarioId?: string; scenarioName?: string; included?: boolean } = {},
 ) {
@@ -103,12 +102,12 @@ function actionRow(values: ActionValues) {
 }
 
 /** An action row in any state (archived, overdue, old), without going through the API. */
-export async function insertAction(ctx: TestContext, values: ActionValues) {
+export async function insertAction(ctx: Seeding, values: ActionValues) {
   return ctx.db.insertInto('mitigation_actions').values(actionRow(values)).returningAll().executeTakeFirstOrThrow();
 }
 
 /** Many rows in one statement (the index suite's few thousand). */
-export async function insertActions(ctx: TestContext, values: ActionValues[]) {
+export async function insertActions(ctx: Seeding, values: ActionValues[]) {
   for (let start = 0; start < values.length; start += 500) {
     await ctx.db.insertInto('mitigation_actions').values(values.slice(start, start + 500).map(actionRow)).execute();
   }

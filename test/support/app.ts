@@ -24,6 +24,19 @@ export const TEST_PUBLIC_URL = 'http://service.test';
  */
 export const TEST_PASSWORD_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
 
+/** The suites' configuration: the test public URL, generous rate limits, no log; `env` adds to it. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_HOUR: '10000000',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: '1000000',
+    RATE_LIMIT_SIGN_IN_PER_HOUR: '10000000',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
 export interface TestContext {
   app: App;
   /** The app's database: the run's runtime role, unless the file passed a database of its own. */
@@ -64,15 +77,7 @@ export interface TestContextOptions {
  * rate-limit suite sets its own). Closed automatically after the file's tests.
  */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
-  const config = loadConfig({
-    PUBLIC_URL: TEST_PUBLIC_URL,
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    RATE_LIMIT_PER_HOUR: '10000000',
-    RATE_LIMIT_SIGN_IN_PER_MINUTE: '1000000',
-    RATE_LIMIT_SIGN_IN_PER_HOUR: '10000000',
-    LOG_LEVEL: 'silent',
-    ...options.env,
-  });
+  const config = testConfig(options.env);
   const owner = options.database ?? (await freshDatabase());
   const database = options.database ?? (await asRuntimeRole(owner));
   const secrets = await loadAuthSecrets(database.db, config, () => undefined);

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { TestContext } from './app.js';
-import type { TestUser } from './factories.js';
+import type { Seeding, TestUser } from './factories.js';
 
 /** What a suite asks of the audit log; each field given narrows the match. */
 export interface AuditFilter {
@@ -14,7 +14,7 @@ export interface AuditFilter {
  * The matching entries in chain order. chain_seq counts within one trail, so the order is meaningful for
  * entries of one trail, which is what every suite asks for.
  */
-export function auditEntries(ctx: TestContext, filter: AuditFilter) {
+export function auditEntries(ctx: Seeding, filter: AuditFilter) {
   let query = ctx.db.selectFrom('audit_log').selectAll();
   if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
   if (filter.entityId !== undefined) query = query.where('entity_id', '=', filter.entityId);
@@ -27,7 +27,7 @@ export function auditEntries(ctx: TestContext, filter: AuditFilter) {
  * How many entries one trail holds (an enterprise's, or the platform's for null), or the whole log for
  * undefined: a refused change must leave the count as it was.
  */
-export async function countAuditEntries(ctx: TestContext, enterpriseId?: string | null): Promise<number> {
+export async function countAuditEntries(ctx: Seeding, enterpriseId?: string | null): Promise<number> {
   let query = ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n'));
   if (enterpriseId !== undefined) query = query.where('enterprise_id', enterpriseId === null ? 'is' : '=', enterpriseId);
   return Number((await query.executeTakeFirstOrThrow()).n);

@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { BraStatus, RatingType } from '../../src/platform/db/tables/bras.js';
 import { rateRisk } from '../../src/modules/bras/risk-rating.js';
-import type { TestContext } from './app.js';
-import { assignEntity, createBusinessUnit, createEnterprise, createLegalEntity, createUser, type TestUser } from './factories.js';
+import { assignEntity, createBusinessUnit, createEnterprise, createLegalEntity, createUser, type TestUser, type Seeding } from './factories.js';
 
 /**
  * BRA factories: rows written directly so that a suite can set up any state (the behaviour under test
- * goes through HTTP). Each creates the parents it needs unless given them.
+ * goes through the API, or the services in test/service). Each creates the parents it needs unless given them.
  */
 const unique = (prefix: string) => `${prefix} ${randomUUID().slice(0, 8)}`;
 
 /** An appetite record; both scope ids null is the enterprise default that every enterprise has (D6.9). */
 export async function createAppetite(
-  ctx: TestContext,
+  ctx: Seeding,
   enterpriseId: string,
   values: { threshold: number; legalEntityId?: string | null; businessUnitId?: string | null; level?: 'Low' | 'Medium' | 'High' | 'Very High' },
 ) {
@@ -30,7 +29,7 @@ export async function createAppetite(
 }
 
 /** An enterprise as the service creates it: with its default appetite (Medium, 9). */
-export async function createBraEnterprise(ctx: TestContext) {
+export async function createBraEnterprise(ctx: Seeding) {
   const enterprise = await createEnterprise(ctx);
   await createAppetite(ctx, enterprise.id, { threshold: 9 });
   return enterprise;
@@ -41,7 +40,7 @@ export async function createBraEnterprise(ctx: TestContext) {
  * reviewer assigned to the entity, an assessor assigned only to the unit, an assessor and a reviewer
  * assigned elsewhere; plus another enterprise with its admin and entity.
  */
-export async function createBraWorld(ctx: TestContext) {
+export async function createBraWorld(ctx: Seeding) {
   const enterprise = await createBraEnterprise(ctx);
   const entity = await createLegalEntity(ctx, enterprise.id);
   const unit = await createBusinessUnit(ctx, enterprise.id, entity.id);
@@ -86,7 +85,7 @@ export async function createBraWorld(ctx: TestContext) {
 export type BraWorld = Awaited<ReturnType<typeof createBraWorld>>;
 
 /** The enterprise default (Medium, 9) unless the enterprise already has one: every enterprise has it (D6.9). */
-export async function ensureDefaultAppetite(ctx: TestContext, enterpriseId: string): Promise<void> {
+export async function ensureDefaultAppetite(ctx: Seeding, enterpriseId: string): Promise<void> {
   await ctx.db
     .insertInto('risk_appetites')
     .values({ enterprise_id: enterpriseId, risk_level: 'Medium', threshold_value: 9 })
@@ -96,7 +95,7 @@ export async function ensureDefaultAppetite(ctx: TestContext, enterpriseId: stri
 
 /** A BRA row; its enterprise gets the default appetite if it has none (reading a BRA needs it). */
 export async function createBra(
-  ctx: TestContext,
+  ctx: Seeding,
   values: {
     enterpriseId: string;
     legalEntityId: string;
@@ -123,7 +122,7 @@ export async function createBra(
     .executeTakeFirstOrThrow();
 }
 
-export async function createRiskScenario(ctx: TestContext, enterpriseId: string, category = 'External fraud') {
+export async function createRiskScenario(ctx: Seeding, enterpriseId: string, category = 'External fraud') {
   return ctx.db
     .insertInto('risk_scenarios')
     .values({ enterprise_id: enterpriseId, name: unique('Scenario'), category })
@@ -132,7 +131,7 @@ export async function createRiskScenario(ctx: TestContext, enterpriseId: string,
 }
 
 /** A catalogue scenario (made for the purpose) linked to the BRA. */
-export async function addScenarioLink(ctx: TestContext, bra: { id: string; enterprise_id: string }, included = true) {
+export async function addScenarioLink(ctx: Seeding, bra: { id: string; enterprise_id: string }, included = true) {
   const scenario = await createRiskScenario(ctx, bra.enterprise_id);
   return ctx.db
     .insertInto('bra_risk_scenarios')
@@ -143,7 +142,7 @@ export async function addScenarioLink(ctx: TestContext, bra: { id: string; enter
 
 /** A current rating of a link (an earlier current one of the same type must not exist). */
 export async function addRating(
-  ctx: TestContext,
+  ctx: Seeding,
   link: { id: string; bra_id: string; enterprise_id: string },
   type: RatingType,
   impact: number,
@@ -163,14 +162,14 @@ export async function addRating(
 }
 
 /** Both ratings of a link. */
-export async function rateBoth(ctx: TestContext, link: { id: string; bra_id: string; enterprise_id: string }, inherent: [number, number], residual: [number, number]) {
+export async function rateBoth(ctx: Seeding, link: { id: string; bra_id: string; enterprise_id: string }, inherent: [number, number], residual: [number, number]) {
   await addRating(ctx, link, 'inherent', ...inherent);
   await addRating(ctx, link, 'residual', ...residual);
 }
 
 /** A key control with one sub-control (tod/toe with their 3.5 effectiveness when given). */
 export async function createSubControl(
-  ctx: TestContext,
+  ctx: Seeding,
   enterpriseId: string,
   values: { archived?: boolean; tod?: 'A' | 'B' | 'C' | 'D' | 'E'; toe?: '1' | '2' | '3' | '4' | '5'; effectiveness?: 'Highly Effective' | 'Effective' | 'Moderately Effective' | 'Less Effective' | 'Not Effective' } = {},
 ) {
@@ -195,7 +194,7 @@ export async function createSubControl(
   return { keyControl, subControl };
 }
 
-export async function linkControl(ctx: TestContext, bra: { id: string; enterprise_id: string }, subControlId: string) {
+export async function linkControl(ctx: Seeding, bra: { id: string; enterprise_id: string }, subControlId: string) {
   return ctx.db
     .insertInto('bra_controls')
     .values({ enterprise_id: bra.enterprise_id, bra_id: bra.id, sub_control_id: subControlId })

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { totalEffectiveness } from '../../src/modules/controls/effectiveness-matrix.js';
 import type { TestOfDesign, TestOfEffectiveness } from '../../src/platform/db/tables/controls.js';
-import type { TestContext } from './app.js';
-import { createLegalEntity } from './factories.js';
+import { createLegalEntity, type Seeding } from './factories.js';
 
 /**
  * Factories of the control library. They write rows directly so that a suite can set up any state; the
- * behaviour under test always goes through HTTP.
+ * behaviour under test always goes through the API (or, in test/service, the services).
  */
 const unique = (prefix: string) => `${prefix} ${randomUUID().slice(0, 8)}`;
 
-export async function createKeyControl(ctx: TestContext, enterpriseId: string, values: { name?: string; archived?: boolean } = {}) {
+export async function createKeyControl(ctx: Seeding, enterpriseId: string, values: { name?: string; archived?: boolean } = {}) {
   return ctx.db
     .insertInto('key_controls')
     .values({
@@ -26,7 +25,7 @@ export async function createKeyControl(ctx: TestContext, enterpriseId: string, v
 
 /** A sub-control (with its own key control unless given one), its total computed from the 3.5 matrix. */
 export async function createSubControl(
-  ctx: TestContext,
+  ctx: Seeding,
   enterpriseId: string,
   values: { keyControlId?: string; name?: string; tod?: TestOfDesign | null; toe?: TestOfEffectiveness | null; archived?: boolean } = {},
 ) {
@@ -52,7 +51,7 @@ export async function createSubControl(
 
 /** A BRA row in the given entity (and unit), made here only as the parent of control links. */
 export async function createBraRow(
-  ctx: TestContext,
+  ctx: Seeding,
   enterpriseId: string,
   values: { legalEntityId?: string; businessUnitId?: string | null } = {},
 ) {
@@ -76,7 +75,7 @@ export async function createBraRow(
  * here so that the scoped counts are tested on their own; once `POST /bras/{id}/controls` exists, this
  * is the one place to switch to it.
  */
-export async function linkSubControlToBra(ctx: TestContext, enterpriseId: string, braId: string, subControlId: string) {
+export async function linkSubControlToBra(ctx: Seeding, enterpriseId: string, braId: string, subControlId: string) {
   return ctx.db
     .insertInto('bra_controls')
     .values({ enterprise_id: enterpriseId, bra_id: braId, sub_control_id: subControlId })

@@ -6,11 +6,15 @@ import { TEST_PASSWORD_COST, type TestContext } from './app.js';
 
 /**
  * Test factories: each creates the parents it needs unless given them. They write rows directly so
- * that a suite can set up any state; the behaviour under test always goes through HTTP.
+ * that a suite can set up any state; the behaviour under test always goes through the API (or, in
+ * test/service, the services).
  */
 const unique = (prefix: string) => `${prefix} ${randomUUID().slice(0, 8)}`;
 
-export async function createEnterprise(ctx: TestContext, values: { name?: string; status?: 'active' | 'inactive' } = {}) {
+/** What a factory needs: the database as its owner, from a suite's TestContext or the service tier's ServiceContext. */
+export type Seeding = Pick<TestContext, 'db'>;
+
+export async function createEnterprise(ctx: Seeding, values: { name?: string; status?: 'active' | 'inactive' } = {}) {
   return ctx.db
     .insertInto('enterprises')
     .values({ name: values.name ?? unique('Enterprise'), country: 'GB', status: values.status ?? 'active' })
@@ -33,7 +37,7 @@ const TEST_PASSWORD = 'correct horse battery';
 let passwordHash: Promise<string> | undefined;
 
 export async function createUser(
-  ctx: TestContext,
+  ctx: Seeding,
   values: { role: MemberRole | 'super_admin'; enterpriseId?: string; email?: string; fullName?: string } ,
 ): Promise<TestUser> {
   passwordHash ??= createPasswordHasher(TEST_PASSWORD_COST).hash(TEST_PASSWORD);
@@ -67,7 +71,7 @@ export async function tokenFor(ctx: TestContext, user: { id: string; email: stri
   return token;
 }
 
-export async function createLegalEntity(ctx: TestContext, enterpriseId: string, name = unique('Entity')) {
+export async function createLegalEntity(ctx: Seeding, enterpriseId: string, name = unique('Entity')) {
   return ctx.db
     .insertInto('legal_entities')
     .values({ enterprise_id: enterpriseId, name })
@@ -75,7 +79,7 @@ export async function createLegalEntity(ctx: TestContext, enterpriseId: string, 
     .executeTakeFirstOrThrow();
 }
 
-export async function createBusinessUnit(ctx: TestContext, enterpriseId: string, legalEntityId: string, name = unique('Unit')) {
+export async function createBusinessUnit(ctx: Seeding, enterpriseId: string, legalEntityId: string, name = unique('Unit')) {
   return ctx.db
     .insertInto('business_units')
     .values({ enterprise_id: enterpriseId, legal_entity_id: legalEntityId, name })
@@ -84,7 +88,7 @@ export async function createBusinessUnit(ctx: TestContext, enterpriseId: string,
 }
 
 export async function assignEntity(
-  ctx: TestContext,
+  ctx: Seeding,
   user: TestUser,
   legalEntityId: string,
   businessUnitId: string | null = null,

@@ -1,12 +1,11 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { GENESIS_HASH, entryHash, type ChainedContent } from '../../src/platform/audit/hash-chain.js';
-import type { TestContext } from './app.js';
-import { createBusinessUnit, createEnterprise, createLegalEntity, createUser, type TestUser } from './factories.js';
+import { createBusinessUnit, createEnterprise, createLegalEntity, createUser, type TestUser, type Seeding } from './factories.js';
 
 /**
  * Factories of the governance and audit-trail suites. They write rows directly (as the shared factories
- * do) so that a suite can set up any state; what is tested always goes through HTTP.
+ * do) so that a suite can set up any state; what is tested always goes through the API (or the services).
  */
 
 export interface SeedEntry {
@@ -27,7 +26,7 @@ const chainKeyOf = (enterpriseId: string | null) => enterpriseId ?? 'platform';
  * Appends entries to a trail as the writer would (valid hashes, the head moved on), but with the given
  * created_at, which must not go back in time. Returns the new entries' ids in chain order.
  */
-export async function appendAuditEntries(ctx: TestContext, enterpriseId: string | null, entries: SeedEntry[]): Promise<string[]> {
+export async function appendAuditEntries(ctx: Seeding, enterpriseId: string | null, entries: SeedEntry[]): Promise<string[]> {
   return ctx.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('audit_chain_heads')
@@ -81,7 +80,7 @@ export async function appendAuditEntries(ctx: TestContext, enterpriseId: string 
  * an export, not for verification). One entry per millisecond from `start`, for a trail with no entry yet.
  */
 export async function bulkAuditEntries(
-  ctx: TestContext,
+  ctx: Seeding,
   enterpriseId: string,
   count: number,
   values: { start: Date; action?: string; entityType?: string; userId?: string | null },
@@ -102,7 +101,7 @@ export async function bulkAuditEntries(
 }
 
 /** The enterprise default appetite that POST /admin/enterprises creates (D6.9), for enterprises made by a factory. */
-export async function createDefaultAppetite(ctx: TestContext, enterpriseId: string, values: { level?: string; threshold?: number } = {}) {
+export async function createDefaultAppetite(ctx: Seeding, enterpriseId: string, values: { level?: string; threshold?: number } = {}) {
   return ctx.db
     .insertInto('risk_appetites')
     .values({
@@ -124,7 +123,7 @@ export function signingKeyEnv(): { AUDIT_SIGNING_KEY: string } {
 }
 
 /** An enterprise as POST /admin/enterprises leaves it (with its default appetite), a client admin, and an entity with a unit. */
-export async function createGovernedEnterprise(ctx: TestContext) {
+export async function createGovernedEnterprise(ctx: Seeding) {
   const enterprise = await createEnterprise(ctx);
   const defaultAppetite = await createDefaultAppetite(ctx, enterprise.id);
   const admin = await createUser(ctx, { role: 'admin', enterpriseId: enterprise.id });

@@ -5,8 +5,9 @@ import type { Caller } from '../../src/platform/auth/principal.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
 import { createTestContext } from '../support/app.js';
 import { addScenarioLink, createBra, createBraWorld, rateBoth } from '../support/bras-factories.js';
+import { calls } from '../support/cast.js';
 import { manualClock, startReceiver } from '../support/webhook-receiver.js';
-import { dispatcherFor, registerFor, webhookCaller } from './support.js';
+import { dispatcherFor, registerFor } from './support.js';
 
 /**
  * Deliveries end to end: a receiver on loopback verifies every request with the official `standardwebhooks`
@@ -14,7 +15,7 @@ import { dispatcherFor, registerFor, webhookCaller } from './support.js';
  */
 describe('webhook deliveries, verified with the standardwebhooks package', async () => {
   const ctx = await createTestContext({ env: { WEBHOOKS_ALLOW_LOOPBACK: 'true' } });
-  const call = webhookCaller(ctx);
+  const { call } = calls(ctx);
 
   async function reviewableBra(world: Awaited<ReturnType<typeof createBraWorld>>) {
     const bra = await createBra(ctx, { enterpriseId: world.enterprise.id, legalEntityId: world.entity.id, status: 'under_review' });

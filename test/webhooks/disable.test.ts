@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/app.js';
 import { auditEntries } from '../support/audit.js';
-import { createBraWorld } from '../support/bras-factories.js';
+import { cast } from '../support/cast.js';
 import { manualClock, startReceiver } from '../support/webhook-receiver.js';
-import { dispatcherFor, registerFor, webhookCaller } from './support.js';
+import { dispatcherFor, registerFor } from './support.js';
 
 const HOUR = 3_600_000;
 
 /** 24 hours of failures, on an injected clock: nothing waits. */
 describe('an endpoint failing for 24 hours is disabled, audited, and raises a system alert', async () => {
   const ctx = await createTestContext({ env: { WEBHOOKS_ALLOW_LOOPBACK: 'true' } });
-  const call = webhookCaller(ctx);
-  const w = await createBraWorld(ctx);
+  const w = await cast(ctx);
+  const { call } = w;
   let answer = 500;
   const receiver = await startReceiver({ answer: () => answer });
   const endpoint = await registerFor(call, w.admin, receiver, ['bra.approved', 'bra.cancelled']);

@@ -1,13 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createTestContext } from '../support/app.js';
 import { createBraWorld } from '../support/bras-factories.js';
+import { calls } from '../support/cast.js';
 import { startReceiver } from '../support/webhook-receiver.js';
-import { registerFor, webhookCaller } from './support.js';
+import { registerFor } from './support.js';
 
 /** The dispatcher is the webhooks module's job: an app that runs jobs delivers on its own. */
 describe('the webhooks.dispatcher job', async () => {
   const ctx = await createTestContext({ jobs: true, env: { WEBHOOKS_ALLOW_LOOPBACK: 'true', WEBHOOKS_DISPATCH_INTERVAL_MS: '100' } });
-  const call = webhookCaller(ctx);
+  const { call } = calls(ctx);
 
   it('delivers a queued event without anyone driving a round', async () => {
     const w = await createBraWorld(ctx);

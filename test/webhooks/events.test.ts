@@ -4,8 +4,9 @@ import { EVENT_TYPES } from '../../src/platform/events/event-types.js';
 import { createTestContext } from '../support/app.js';
 import { insertAction, utcDate } from '../support/actions-factories.js';
 import { addScenarioLink, createBra, createBraWorld, rateBoth } from '../support/bras-factories.js';
+import { calls } from '../support/cast.js';
 import { startReceiver } from '../support/webhook-receiver.js';
-import { dispatcherFor, registerFor, webhookCaller } from './support.js';
+import { dispatcherFor, registerFor } from './support.js';
 
 const SUBSCRIBABLE = EVENT_TYPES.filter((type) => type !== 'webhook.test');
 
@@ -15,7 +16,7 @@ const SUBSCRIBABLE = EVENT_TYPES.filter((type) => type !== 'webhook.test');
  */
 describe('the events modules announce', async () => {
   const ctx = await createTestContext({ env: { WEBHOOKS_ALLOW_LOOPBACK: 'true' } });
-  const call = webhookCaller(ctx);
+  const { call } = calls(ctx);
   const dispatcher = dispatcherFor(ctx);
 
   async function listening() {

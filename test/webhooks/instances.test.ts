@@ -6,8 +6,9 @@ import { inTransaction } from '../../src/platform/db/transaction.js';
 import { emitEvent } from '../../src/platform/events/outbox.js';
 import { createTestContext } from '../support/app.js';
 import { createBraWorld } from '../support/bras-factories.js';
+import { calls } from '../support/cast.js';
 import { startReceiver } from '../support/webhook-receiver.js';
-import { registerFor, silentLog, webhookCaller } from './support.js';
+import { registerFor, silentLog } from './support.js';
 
 /**
  * Two service instances, each with its own connection pool and dispatcher, working the same database at
@@ -15,7 +16,7 @@ import { registerFor, silentLog, webhookCaller } from './support.js';
  */
 describe('two service instances deliver each event once', async () => {
   const ctx = await createTestContext({ env: { WEBHOOKS_ALLOW_LOOPBACK: 'true' } });
-  const call = webhookCaller(ctx);
+  const { call } = calls(ctx);
   const second = await openDatabase({ kind: 'postgres', url: ctx.database.url }, { poolSize: 5 });
   afterAll(() => second.close());
   const instance = (db: typeof second.db) => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Resolve } from '../../src/modules/webhooks/webhook-sender.js';
 import { createTestContext } from '../support/app.js';
-import { createBraWorld } from '../support/bras-factories.js';
+import { cast } from '../support/cast.js';
 import { startReceiver } from '../support/webhook-receiver.js';
-import { dispatcherFor, webhookCaller } from './support.js';
+import { dispatcherFor } from './support.js';
 
 /**
  * The address check happens when the dispatcher connects, after DNS: a name registered while it pointed
@@ -12,8 +12,8 @@ import { dispatcherFor, webhookCaller } from './support.js';
  */
 describe('SSRF: internal addresses refused at connect time, after DNS resolution', async () => {
   const ctx = await createTestContext();
-  const call = webhookCaller(ctx);
-  const w = await createBraWorld(ctx);
+  const w = await cast(ctx);
+  const { call } = w;
   const receiver = await startReceiver();
 
   /** What a DNS server under an attacker's control answers for the name. */

@@ -2,7 +2,7 @@ import { afterAll } from 'vitest';
 import { createDispatcher, type DispatcherOptions } from '../../src/modules/webhooks/webhook-dispatcher.js';
 import { createSender, type SenderOptions } from '../../src/modules/webhooks/webhook-sender.js';
 import type { TestContext } from '../support/app.js';
-import { sessionHeaders } from '../support/api.js';
+import type { Call } from '../support/cast.js';
 import type { TestUser } from '../support/factories.js';
 
 export const silentLog = { error: () => undefined, warn: () => undefined };
@@ -20,16 +20,9 @@ export function dispatcherFor(
   return createDispatcher({ db: ctx.database.db, log: silentLog, ...options, sender });
 }
 
-/** `call(user, method, url, payload?)` under /api/v1 with one session per user. */
-export function webhookCaller(ctx: TestContext) {
-  const headersOf = sessionHeaders(ctx);
-  return async (user: TestUser, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: await headersOf(user), ...(payload !== undefined ? { payload: payload as object } : {}) });
-}
-
 /** Registers an endpoint for the receiver and tells the receiver its secret. */
 export async function registerFor(
-  call: ReturnType<typeof webhookCaller>,
+  call: Call,
   admin: TestUser,
   receiver: { url: string; verifyWith(...secrets: string[]): void },
   eventTypes: string[],

@@ -1,6 +1,6 @@
 // The risk register export of 100,000 rows: peak RSS of the service and rows per second, CSV and XLSX.
 //
-//   npm run build && node --import tsx bench/register-export.mjs [--entities 4000] [--scenarios 25] [--runs 2]
+//   npm run build && node --import tsx bench/experiments/register-export.mjs [--entities 4000] [--scenarios 25] [--runs 2]
 //                     [--database-url postgres://postgres@127.0.0.1:5432]
 //
 // Data (SQL, in the database `bench_register_export`, dropped and created afresh with the service's
@@ -10,16 +10,14 @@
 // each export is downloaded by this process (nothing kept) while the service's RSS is sampled from /proc
 // every 10 ms. "peak" is over the RSS before the download, itself after a warm-up export of the same format.
 // The last run reads the XLSX slowly (256 KiB, then 100 ms of pause), as a client on a slow link would.
-import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase } from '../src/platform/db/engine.ts';
-import { migrateToLatest } from '../src/platform/db/migrator.ts';
-import { enterpriseWithAdmin, rssMiB, signIn, SUPER_ADMIN, startService, stop } from './support.mjs';
+import { openDatabase } from '../../src/platform/db/engine.ts';
+import { migrateToLatest } from '../../src/platform/db/migrator.ts';
+import { enterpriseWithAdmin, loadAverage, options, rssMiB, rssSampler, signIn, SUPER_ADMIN, startService, stop } from '../support.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
+const option = options();
 const ENTITIES = Number(option('entities', '4000'));
 const SCENARIOS = Number(option('scenarios', '25'));
 const RUNS = Number(option('runs', '2'));
@@ -27,7 +25,6 @@ const SERVER_URL = option('database-url', 'postgres://postgres@127.0.0.1:5432');
 const DATABASE = 'bench_register_export';
 const DATABASE_URL = `${SERVER_URL}/${DATABASE}`;
 const log = (...parts) => console.log(...parts);
-const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 
 // ---- the database -------------------------------------------------------------------------------------
 const admin = new pg.Client({ connectionString: `${SERVER_URL}/postgres` });
@@ -80,7 +77,7 @@ async function generate(enterpriseId, entities) {
   return rows[0].n;
 }
 
-log(`data (load average ${load()}):`);
+log(`data (load average ${loadAverage()}):`);
 const rows = await generate(large.id, ENTITIES);
 const warmRows = await generate(small.id, Math.max(1, Math.round(ENTITIES / 10)));
 await data.close();
@@ -90,8 +87,7 @@ await data.close();
 /** One download, read to the end and counted; `slow` pauses 100 ms after each 256 KiB. */
 async function exportRss(format, token, expectedRows, { slow = false } = {}) {
   const baseline = rssMiB(service.pid);
-  let peak = baseline;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(service.pid))), 10);
+  const peakRss = rssSampler(service.pid, 10);
   const started = Date.now();
   const response = await fetch(`${BASE}/api/v1/risk-register/export?format=${format}`, { headers: { authorization: `Bearer ${token}` } });
   if (response.status !== 200) throw new Error(`export ${format}: ${response.status}`);
@@ -108,8 +104,7 @@ async function exportRss(format, token, expectedRows, { slow = false } = {}) {
     }
   }
   const seconds = (Date.now() - started) / 1000;
-  clearInterval(sampler);
-  peak = Math.max(peak, rssMiB(service.pid));
+  const peak = peakRss();
   if (format === 'csv' && lines - 1 !== expectedRows) throw new Error(`CSV: ${lines - 1} rows, expected ${expectedRows}`);
   return { baseline, peak, seconds, bytes, rowsPerSecond: expectedRows / seconds };
 }
@@ -123,13 +118,13 @@ for (const format of ['csv', 'xlsx']) {
     const r = await exportRss(format, large.token, rows);
     log(`${format.toUpperCase().padEnd(4)} run ${run} (${rows.toLocaleString('en')} rows)        ${(r.bytes / 1048576).toFixed(1).padStart(5)} MiB in ${r.seconds.toFixed(1).padStart(5)} s, ` +
       `${Math.round(r.rowsPerSecond).toLocaleString('en').padStart(6)} rows/s; RSS ${r.baseline.toFixed(0)} MiB before, peak ${r.peak.toFixed(0)} MiB ` +
-      `(+${(r.peak - r.baseline).toFixed(0)} MiB); load ${load()}`);
+      `(+${(r.peak - r.baseline).toFixed(0)} MiB); load ${loadAverage()}`);
   }
 }
 const slow = await exportRss('xlsx', large.token, rows, { slow: true });
 log(`XLSX slow client (${rows.toLocaleString('en')} rows)  ${(slow.bytes / 1048576).toFixed(1).padStart(5)} MiB in ${slow.seconds.toFixed(1).padStart(5)} s, ` +
   `${Math.round(slow.rowsPerSecond).toLocaleString('en').padStart(6)} rows/s; RSS ${slow.baseline.toFixed(0)} MiB before, peak ${slow.peak.toFixed(0)} MiB ` +
-  `(+${(slow.peak - slow.baseline).toFixed(0)} MiB); load ${load()}`);
+  `(+${(slow.peak - slow.baseline).toFixed(0)} MiB); load ${loadAverage()}`);
 
 await stop(service.child);
 const cleanup = new pg.Client({ connectionString: `${SERVER_URL}/postgres` });

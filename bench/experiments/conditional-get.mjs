@@ -1,123 +1,44 @@
 // What a conditional read costs: GET /api/v1/bras/{id} with If-None-Match naming its current ETag (304, no
 // body) against the same GET without it (200 with the body and its ETag), measured side by side in one
 // run with autocannon, alternating which goes first each round, with the service's own CPU per request.
-// Also the share of a plain GET spent computing its ETag (the digest of the body served), timed in this
-// process over the very body the service answered.
+// Also the share of a plain GET spent computing its ETag (the digest of its representation), timed in this
+// process over the very answer the service gave.
 //
-//   node bench/conditional-get.mjs [--duration 10] [--rounds 2] [--warmup 3] [--connections 16] [--scenarios 20] [--no-build]
+//   node bench/experiments/conditional-get.mjs [--duration 10] [--rounds 2] [--warmup 3] [--connections 16] [--scenarios 20] [--no-build]
 //
 // The service runs as deployed (`node dist/main.js`, LOG_LEVEL info to /dev/null) on the embedded
 // PostgreSQL under a fresh temporary DATA_DIR, on a free port, with rate limits raised. The BRA is seeded
 // through the API: --scenarios scenario links, each rated both ways, and three linked sub-controls.
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { call as callOf, cpuSeconds, enterpriseWithAdmin, mean, options, root, signIn, startService, stop, SUPER_ADMIN } from '../support.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(`--${name}`);
-  return at === -1 ? fallback : args[at + 1];
-};
+const option = options();
 const DURATION = Number(option('duration', '10'));
 const ROUNDS = Number(option('rounds', '2'));
 const WARMUP = Number(option('warmup', '3'));
 const CONNECTIONS = Number(option('connections', '16'));
 const SCENARIOS = Number(option('scenarios', '20'));
-const ANON_KEY = 'bench-anon-key-0123456789abcdef';
-const SERVICE_ROLE_KEY = 'bench-service-role-key-0123456789abcdef';
-const ADMIN = { email: 'bench-super@example.test', password: 'bench super password' };
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
 
 async function main() {
-  if (!args.includes('--no-build')) {
+  if (!option('no-build', false)) {
     const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-conditional-'));
   // Run as root, the embedded server runs as "postgres", which must be able to enter DATA_DIR.
   chmodSync(dataDir, 0o711);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const service = spawn(process.execPath, ['dist/main.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: base,
-      AUTH_ANON_KEY: ANON_KEY,
-      AUTH_SERVICE_ROLE_KEY: SERVICE_ROLE_KEY,
-      BOOTSTRAP_SUPER_ADMIN_EMAIL: ADMIN.email,
-      BOOTSTRAP_SUPER_ADMIN_PASSWORD: ADMIN.password,
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      RATE_LIMIT_PER_HOUR: '100000000',
-      LOG_LEVEL: 'info',
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  service.stderr.on('data', (chunk) => process.stderr.write(`[service] ${chunk}`));
-  const stopService = async () => {
-    if (service.exitCode !== null) return;
-    const exited = new Promise((resolve) => service.once('exit', resolve));
-    service.kill('SIGTERM');
-    await exited;
-  };
+  let service = null;
   try {
-    for (let i = 0; ; i += 1) {
-      try {
-        if ((await fetch(`${base}/health`)).status < 500) break;
-      } catch {
-        // not listening yet
-      }
-      if (i > 1200 || service.exitCode !== null) throw new Error('the service did not come up');
-      await sleep(100);
-    }
-
-    const call = async (method, path, { token, apikey, body } = {}) => {
-      const headers = { 'content-type': 'application/json' };
-      if (token) headers.authorization = `Bearer ${token}`;
-      if (apikey) headers.apikey = apikey;
-      const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await response.text();
-      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-      return text === '' ? null : JSON.parse(text);
-    };
-    const signIn = async (email, password) =>
-      (await call('POST', '/auth/v1/token?grant_type=password', { apikey: ANON_KEY, body: { email, password } })).access_token;
-
-    const superToken = await signIn(ADMIN.email, ADMIN.password);
-    const enterprise = (await call('POST', '/api/v1/admin/enterprises', { token: superToken, body: { name: 'Bench Conditional', country: 'GB' } })).data;
-    const member = (await call('POST', `/api/v1/admin/enterprises/${enterprise.id}/users`, {
-      token: superToken,
-      body: { email: 'bench-admin@example.test', full_name: 'Bench Admin', role: 'admin' },
-    })).data;
-    await call('PUT', `/auth/v1/admin/users/${member.user_id}`, { token: SERVICE_ROLE_KEY, apikey: SERVICE_ROLE_KEY, body: { password: 'bench admin password' } });
-    const token = await signIn('bench-admin@example.test', 'bench admin password');
+    service = await startService('service', { DATA_DIR: dataDir }, { env: { LOG_LEVEL: 'info' } });
+    const base = service.baseUrl;
+    const call = (method, path, request) => callOf(base, method, path, request);
+    const superToken = await signIn(base, SUPER_ADMIN.email, SUPER_ADMIN.password);
+    const { token } = await enterpriseWithAdmin(base, superToken, 'Bench Conditional');
     const entity = (await call('POST', '/api/v1/admin/legal-entities', { token, body: { name: 'Bench Entity' } })).data;
     const bra = (await call('POST', '/api/v1/bras', { token, body: { name: 'Bench BRA', legal_entity_id: entity.id, period: 'FY2026', assessor: 'Bench' } })).data;
     const catalogue = (await call('GET', '/api/v1/risk-scenarios?page_size=100', { token })).data;
@@ -149,6 +70,7 @@ async function main() {
     if (first.status !== 200 || etag === null || check.status !== 304) throw new Error(`expected 200 with an ETag, then 304: ${first.status} ${etag} ${check.status}`);
     console.log(`GET /api/v1/bras/{id}: ${Buffer.byteLength(servedBody)} bytes, ETag ${etag}; with If-None-Match: 304`);
 
+    // Not support.mjs's measure: the conditional GET's 304s are the answers expected, and only they may come.
     const measure = async (headers, expected) => {
       await autocannon({ url, connections: CONNECTIONS, duration: WARMUP, headers });
       const before = cpuSeconds(service.pid);
@@ -172,18 +94,19 @@ async function main() {
       }
     }
 
-    // The ETag's own cost on a plain GET: the digest of the body served, as the service computes it.
-    const { readTag } = await import(new URL('../dist/platform/http/conditional/entity-tags.js', import.meta.url).href).catch(() => ({ readTag: null }));
+    // The ETag's own cost on a plain GET: a BRA's tag is its state, the digest of its representation (the
+    // answer without the caller's abilities), computed as the service computes it.
+    const { representationState } = await import(new URL('../../dist/platform/versions/resource-state.js', import.meta.url).href).catch(() => ({}));
     let etagMs = null;
-    if (readTag !== null) {
-      for (let i = 0; i < 2000; i += 1) readTag(1, servedBody);
+    if (typeof representationState === 'function') {
+      const { abilities: _abilities, ...representation } = JSON.parse(servedBody).data;
+      for (let i = 0; i < 2000; i += 1) representationState(1, representation);
       const n = 20000;
       const started = performance.now();
-      for (let i = 0; i < n; i += 1) readTag(1, servedBody);
+      for (let i = 0; i < n; i += 1) representationState(1, representation);
       etagMs = (performance.now() - started) / n;
     }
 
-    const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
     const p = { rps: mean(runs.plain.map((r) => r.rps)), cpu: runs.plain.every((r) => r.cpuMs !== null) ? mean(runs.plain.map((r) => r.cpuMs)) : null };
     const c = { rps: mean(runs.conditional.map((r) => r.rps)), cpu: runs.conditional.every((r) => r.cpuMs !== null) ? mean(runs.conditional.map((r) => r.cpuMs)) : null };
     console.log(`\nautocannon, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds each, node ${process.version}`);
@@ -194,7 +117,7 @@ async function main() {
       console.log(`computing the ETag of this body: ${(etagMs * 1000).toFixed(1)} µs, ${((etagMs / p.cpu) * 100).toFixed(2)} % of a plain GET's CPU`);
     }
   } finally {
-    await stopService();
+    if (service !== null) await stop(service.child);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

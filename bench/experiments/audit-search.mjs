@@ -1,24 +1,26 @@
 // Measures the audit search on a large generated trail: plans (EXPLAIN ANALYZE, BUFFERS) and times of the
 // queries GET /api/v1/audit runs, on page 1 and on deep pages, with and without filters.
 //
-//   node --import tsx bench/audit-search.mjs                       # 2,000,000 entries
-//   AUDIT_BENCH_ROWS=20000000 node --import tsx bench/audit-search.mjs
+//   node --import tsx bench/experiments/audit-search.mjs                       # 2,000,000 entries
+//   AUDIT_BENCH_ROWS=20000000 node --import tsx bench/experiments/audit-search.mjs
 //   BENCH_SERVER_URL=postgres://postgres@127.0.0.1:5432/postgres    # where the bench database is created
 //   AUDIT_BENCH_KEEP=1                                              # reuse the generated database next time
 //
 // The database is created with the service's own migrations; 80 % of the entries belong to one enterprise
 // (the worst case for a tenant's search), the rest to four others. Entries are spread over seven years.
+// Nothing here comes from bench/support.mjs: no service runs; the repository's queries are called and
+// EXPLAINed on the database directly (`measure` below times a query, not a server under load).
 import pg from 'pg';
 import { sql } from 'kysely';
-import { openDatabase } from '../src/platform/db/engine.ts';
-import { migrateToLatest } from '../src/platform/db/migrator.ts';
+import { openDatabase } from '../../src/platform/db/engine.ts';
+import { migrateToLatest } from '../../src/platform/db/migrator.ts';
 import {
   chainRange,
   countMatchingUpTo,
   estimateMatching,
   pageOfMatching,
   pageOfRange,
-} from '../src/modules/audit-trail/audit-trail.repository.ts';
+} from '../../src/modules/audit-trail/audit-trail.repository.ts';
 
 const ROWS = Number(process.env.AUDIT_BENCH_ROWS ?? 2_000_000);
 const SERVER = process.env.BENCH_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -1,21 +1,18 @@
 // The request path's share of the metrics, isolated: CPU time per request of one Fastify app with the
 // service's metrics hooks (src/platform/metrics/http-metrics.ts: in-flight gauge, histogram by operation and
 // status class) and of the same app without them, in one process, alternating batches (app.inject, no
-// network). The difference is what metrics add to every request; bench/metrics-cost.mjs gives the service's
+// network). The difference is what metrics add to every request; bench/experiments/metrics-cost.mjs gives the service's
 // whole CPU per request to divide it by.
 //
-//   node bench/metrics-hooks.mjs [--batches 20] [--batch 2000]     (after npm run build)
+//   node bench/experiments/metrics-hooks.mjs [--batches 20] [--batch 2000]     (after npm run build)
 import Fastify from 'fastify';
-import { registerHttpMetrics } from '../dist/platform/metrics/http-metrics.js';
-import { createMetrics } from '../dist/platform/metrics/metrics.js';
+import { registerHttpMetrics } from '../../dist/platform/metrics/http-metrics.js';
+import { createMetrics } from '../../dist/platform/metrics/metrics.js';
+import { median, options } from '../support.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(`--${name}`);
-  return at === -1 ? fallback : Number(args[at + 1]);
-};
-const BATCHES = option('batches', 20);
-const BATCH = option('batch', 2000);
+const option = options();
+const BATCHES = Number(option('batches', 20));
+const BATCH = Number(option('batch', 2000));
 
 async function appWith(metrics) {
   const app = Fastify({ logger: false });
@@ -37,12 +34,6 @@ async function batch(app) {
   const used = process.cpuUsage(before);
   return (used.user + used.system) / BATCH; // µs per request
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 const [without, withMetrics] = [await appWith(false), await appWith(true)];
 await batch(without);

@@ -1,15 +1,18 @@
 /**
  * Times the effectiveness summary and heat-map queries on a large control library.
- * `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx scripts/bench-controls-effectiveness.ts`
+ * `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/experiments/controls-effectiveness.ts`
  * creates a scratch database on that server (dropped afterwards), fills one enterprise with 50,000
  * sub-controls (about a third unassessed), 1,000 BRAs of one legal entity and 25,000 control links, and
  * prints the median of 7 runs of each query, whole library and entity-scoped.
+ *
+ * Nothing here comes from bench/support.mjs: no service runs; the repository's queries are timed on the
+ * database directly.
  */
 import pg from 'pg';
 import { sql } from 'kysely';
-import { countByEffectiveness, countByTodAndToe } from '../src/modules/controls/effectiveness/effectiveness.repository.js';
-import { openDatabase } from '../src/platform/db/engine.js';
-import { migrateToLatest } from '../src/platform/db/migrator.js';
+import { countByEffectiveness, countByTodAndToe } from '../../src/modules/controls/effectiveness/effectiveness.repository.js';
+import { openDatabase } from '../../src/platform/db/engine.js';
+import { migrateToLatest } from '../../src/platform/db/migrator.js';
 
 const serverUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const name = `controls_bench_${Date.now()}`;

@@ -10,32 +10,30 @@
  *    delivery has reached a receiver on loopback (node:http, 204, in this process): deliveries per second
  *    and CPU per delivery, for 1 endpoint (one delivery at a time: in order per endpoint) and 8 endpoints.
  *
- *   npx tsx bench/webhook-dispatch.ts [--approvals 200] [--events 2000]
+ *   npx tsx bench/experiments/webhook-dispatch.ts [--approvals 200] [--events 2000]
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createDispatcher } from '../src/modules/webhooks/webhook-dispatcher.js';
-import { createSender } from '../src/modules/webhooks/webhook-sender.js';
-import { signAccessToken } from '../src/modules/identity/provider/access-token.js';
-import { loadAuthSecrets } from '../src/platform/auth/secrets.js';
-import { openDatabase } from '../src/platform/db/engine.js';
-import { setUpSchema } from '../src/platform/db/schema-setup.js';
-import { inTransaction } from '../src/platform/db/transaction.js';
-import { emitEvents } from '../src/platform/events/outbox.js';
-import { createMemoryRateLimitStore } from '../src/platform/http/rate-limit/memory-store.js';
-import { createMonitor } from '../src/platform/monitoring/alert-monitor.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createDispatcher } from '../../src/modules/webhooks/webhook-dispatcher.js';
+import { createSender } from '../../src/modules/webhooks/webhook-sender.js';
+import { signAccessToken } from '../../src/modules/identity/provider/access-token.js';
+import { loadAuthSecrets } from '../../src/platform/auth/secrets.js';
+import { openDatabase } from '../../src/platform/db/engine.js';
+import { setUpSchema } from '../../src/platform/db/schema-setup.js';
+import { inTransaction } from '../../src/platform/db/transaction.js';
+import { emitEvents } from '../../src/platform/events/outbox.js';
+import { createMemoryRateLimitStore } from '../../src/platform/http/rate-limit/memory-store.js';
+import { createMonitor } from '../../src/platform/monitoring/alert-monitor.js';
+// @ts-expect-error -- an untyped .mjs module of the bench (its options and median, as every bench script's)
+import { median as medianOf, options } from '../support.mjs';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const at = args.indexOf(`--${name}`);
-  return at === -1 ? fallback : Number(args[at + 1]);
-};
-const APPROVALS = option('approvals', 200);
-const EVENTS = option('events', 2000);
+const option = options();
+const APPROVALS = Number(option('approvals', 200));
+const EVENTS = Number(option('events', 2000));
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]): number => medianOf(values);
 const cpuMs = (since: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;

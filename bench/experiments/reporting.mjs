@@ -1,6 +1,6 @@
 // The risk register and the dashboard under load, and the register export's memory.
 //
-//   npm run build && node --import tsx bench/reporting.mjs [--duration 10] [--connections 8]
+//   npm run build && node --import tsx bench/experiments/reporting.mjs [--duration 10] [--connections 8]
 //                     [--database-url postgres://postgres@127.0.0.1:5432]
 //
 // Data (SQL, generated in the database `bench_reporting`, dropped and created afresh with the service's
@@ -15,15 +15,13 @@
 // GET /risk-register (page 1 of 25 rows, default sort) and GET /dashboard as the medium enterprise's admin;
 // the export of 100,000 rows (CSV, then XLSX) is downloaded while the service's RSS is sampled from /proc
 // every 20 ms, beside the export of the medium enterprise's 4,000 rows for comparison.
-import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase } from '../src/platform/db/engine.ts';
-import { migrateToLatest } from '../src/platform/db/migrator.ts';
-import { cpuSeconds, enterpriseWithAdmin, rssMiB, signIn, SUPER_ADMIN, startService, stop } from './support.mjs';
+import { openDatabase } from '../../src/platform/db/engine.ts';
+import { migrateToLatest } from '../../src/platform/db/migrator.ts';
+import { enterpriseWithAdmin, measure, options, rssMiB, rssSampler, signIn, SUPER_ADMIN, startService, stop } from '../support.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
+const option = options();
 const DURATION = Number(option('duration', '10'));
 const CONNECTIONS = Number(option('connections', '8'));
 const SERVER_URL = option('database-url', 'postgres://postgres@127.0.0.1:5432');
@@ -120,13 +118,12 @@ async function load(label, path, token) {
   const headers = { authorization: `Bearer ${token}` };
   const first = await fetch(`${BASE}${path}`, { headers });
   if (first.status !== 200) throw new Error(`${path}: ${first.status} ${await first.text()}`);
-  await autocannon({ url: `${BASE}${path}`, connections: CONNECTIONS, duration: 3, headers });
-  const cpuBefore = cpuSeconds(service.pid);
-  const result = await autocannon({ url: `${BASE}${path}`, connections: CONNECTIONS, duration: DURATION, headers });
-  const cpu = cpuSeconds(service.pid) - cpuBefore;
-  const ok = result['2xx'];
-  log(`${label.padEnd(28)} p50 ${String(result.latency.p50).padStart(5)} ms  p99 ${String(result.latency.p99).padStart(5)} ms  ` +
-    `${result.requests.average.toFixed(0).padStart(6)} req/s  ${((cpu * 1000) / Math.max(ok, 1)).toFixed(2)} ms CPU/request  (${ok} × 200, ${result.non2xx} other)`);
+  const result = await measure({ url: `${BASE}${path}`, pid: service.pid, connections: CONNECTIONS, duration: DURATION, warmup: 3, headers, allowNon2xx: true });
+  const ok = result.total - result.non2xx;
+  // CPU per answer of 200 (measure's is per answer of any status).
+  const cpuPerOk = result.cpuMs === null ? null : (result.cpuMs * Math.max(result.total, 1)) / Math.max(ok, 1);
+  log(`${label.padEnd(28)} p50 ${String(result.p50).padStart(5)} ms  p99 ${String(result.p99).padStart(5)} ms  ` +
+    `${result.rps.toFixed(0).padStart(6)} req/s  ${cpuPerOk === null ? '-' : cpuPerOk.toFixed(2)} ms CPU/request  (${ok} × 200, ${result.non2xx} other)`);
 }
 
 log(`\nload: autocannon, ${CONNECTIONS} connections, ${DURATION} s each (after a 3 s warm-up), the medium enterprise's admin`);
@@ -137,8 +134,7 @@ await load('GET /dashboard', '/api/v1/dashboard', medium.token);
 // ---- export memory ------------------------------------------------------------------------------------
 async function exportRss(label, path, token) {
   const baseline = rssMiB(service.pid);
-  let peak = baseline;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(service.pid))), 20);
+  const peakRss = rssSampler(service.pid);
   const started = Date.now();
   const response = await fetch(`${BASE}${path}`, { headers: { authorization: `Bearer ${token}` } });
   if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
@@ -148,8 +144,7 @@ async function exportRss(label, path, token) {
     bytes += chunk.length;
     for (const byte of chunk) if (byte === 10) lines += 1;
   }
-  clearInterval(sampler);
-  peak = Math.max(peak, rssMiB(service.pid));
+  const peak = peakRss();
   const rows = path.includes('xlsx') ? '' : `${(lines - 1).toLocaleString('en')} rows, `;
   log(`${label.padEnd(34)} ${rows}${(bytes / 1048576).toFixed(1)} MiB in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
     `service RSS ${baseline.toFixed(0)} MiB before, peak ${peak.toFixed(0)} MiB (+${(peak - baseline).toFixed(0)} MiB)`);

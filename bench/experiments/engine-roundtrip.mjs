@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Query round trips without HTTP: one connection to the embedded server (Unix socket, a fresh DATA_DIR) and
 // one to a PostgreSQL server, 1000 small queries each, interleaved rounds.
-//   npm run build && node bench/engine-roundtrip.mjs      (BENCH_SERVER_URL as in engine-compare.mjs)
+//   npm run build && node bench/experiments/engine-roundtrip.mjs      (BENCH_SERVER_URL as in engine-compare.mjs)
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { joinEmbeddedServer } from '../dist/platform/db/embedded/embedded-server.js';
+import { joinEmbeddedServer } from '../../dist/platform/db/embedded/embedded-server.js';
+import { median } from '../support.mjs';
 
 const SERVER_URL = process.env.BENCH_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROUNDS = 6;
@@ -27,8 +28,7 @@ try {
     }
   }
   for (const [name, list] of Object.entries(times)) {
-    const median = [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-    console.log(`${name.padEnd(9)} ms/query per round: ${list.map((t) => t.toFixed(3)).join(' ')}  median ${median.toFixed(3)}`);
+    console.log(`${name.padEnd(9)} ms/query per round: ${list.map((t) => t.toFixed(3)).join(' ')}  median ${median(list).toFixed(3)}`);
     await clients[name].end();
   }
 } finally {

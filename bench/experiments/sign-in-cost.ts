@@ -3,18 +3,21 @@
  * sign-ins through the HTTP stack (wall time and the process's CPU time), on a scratch database of a
  * PostgreSQL server (dropped afterwards).
  *
- *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/sign-in-cost.ts
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/experiments/sign-in-cost.ts
+ *
+ * Nothing here comes from bench/support.mjs: the app is built in this process and called through app.inject,
+ * with no service process to start or measure from /proc.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createPasswordHasher } from '../src/modules/identity/passwords.js';
-import { loadAuthSecrets } from '../src/platform/auth/secrets.js';
-import { openDatabase } from '../src/platform/db/engine.js';
-import { migrateToLatest } from '../src/platform/db/migrator.js';
-import { createMemoryRateLimitStore } from '../src/platform/http/rate-limit/memory-store.js';
-import { createMonitor } from '../src/platform/monitoring/alert-monitor.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createPasswordHasher } from '../../src/modules/identity/passwords.js';
+import { loadAuthSecrets } from '../../src/platform/auth/secrets.js';
+import { openDatabase } from '../../src/platform/db/engine.js';
+import { migrateToLatest } from '../../src/platform/db/migrator.js';
+import { createMemoryRateLimitStore } from '../../src/platform/http/rate-limit/memory-store.js';
+import { createMonitor } from '../../src/platform/monitoring/alert-monitor.js';
 
 const serverUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const name = `bench_sign_in_${randomBytes(4).toString('hex')}`;

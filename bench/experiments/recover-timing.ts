@@ -4,18 +4,21 @@
  * by the ratio of their medians and 90th percentiles (1.00: indistinguishable). Mail goes to .eml files in a
  * scratch folder; the database is a throw-away embedded server (memory://).
  *
- *   npx tsx bench/recover-timing.ts [requests per side, default 400]
+ *   npx tsx bench/experiments/recover-timing.ts [requests per side, default 400]
+ *
+ * Nothing here comes from bench/support.mjs: the app is built in this process and called through app.inject,
+ * with no service process to start or measure, and its quantiles are its own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { loadAuthSecrets } from '../src/platform/auth/secrets.js';
-import { openDatabase } from '../src/platform/db/engine.js';
-import { setUpSchema } from '../src/platform/db/schema-setup.js';
-import { createMemoryRateLimitStore } from '../src/platform/http/rate-limit/memory-store.js';
-import { createMonitor } from '../src/platform/monitoring/alert-monitor.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { loadAuthSecrets } from '../../src/platform/auth/secrets.js';
+import { openDatabase } from '../../src/platform/db/engine.js';
+import { setUpSchema } from '../../src/platform/db/schema-setup.js';
+import { createMemoryRateLimitStore } from '../../src/platform/http/rate-limit/memory-store.js';
+import { createMonitor } from '../../src/platform/monitoring/alert-monitor.js';
 
 const perSide = Number(process.argv[2] ?? '400');
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-recover-'));

@@ -1,14 +1,19 @@
-// The floor the service is measured against (bench/gate-ratio.mjs): a bare node:http + pg server that runs
-// the same SQL as the service's GET /api/v1/me and GET /api/v1/admin/enterprises and writes the same JSON,
-// with nothing else: no routing table, validation, token check, rate limit, principal resolution or logging.
-// The caller of /me is fixed (BENCH_ME_USER_ID); its principal is read with the service's principal query
-// and kept for as long as the service keeps it (PRINCIPAL_TTL_MS), so both run the same statements.
+// The floor the service is measured against (bench/experiments/gate-ratio.mjs): a bare node:http + pg server
+// that runs the same SQL as the service's GET /api/v1/me and GET /api/v1/admin/enterprises and writes the same
+// JSON, with nothing else: no routing table, validation, token check, rate limit, principal resolution or
+// logging. The caller of /me is fixed (BENCH_ME_USER_ID); its principal is read with the service's principal
+// query and kept for as long as the service keeps it (PRINCIPAL_TTL_MS), so both run the same statements.
+// It imports nothing from bench/support.mjs on purpose: a floor does its work and nothing else (gate-ratio.mjs
+// starts and measures it with support.mjs).
 //
-//   DATABASE_URL=postgres://... PORT=3101 BENCH_ME_USER_ID=<uuid> node bench/bare-handler.mjs
+//   DATABASE_URL=postgres://... PORT=3101 BENCH_ME_USER_ID=<uuid> node bench/experiments/bare-handler.mjs
 import { createServer } from 'node:http';
 import pg from 'pg';
-// The health formula is the service's own (built into dist/ by the bench's build step): pure, no I/O.
-import { assessHealth } from '../dist/modules/health/health-score.js';
+// The health formula and the caller's abilities are the service's own (built into dist/ by the bench's build
+// step): pure, no I/O.
+import { assessHealth } from '../../dist/modules/health/health-score.js';
+import { enterpriseAbilities, grantableRoles } from '../../dist/modules/admin/admin.policy.js';
+import { callerAbilities } from '../../dist/modules/me/caller-abilities.js';
 
 const INT8_OID = 20;
 pg.types.setTypeParser(INT8_OID, (value) => Number(value));
@@ -44,6 +49,8 @@ async function currentPrincipal() {
     fullName: row.full_name,
     role: row.is_super_admin ? 'super_admin' : row.role,
     enterpriseId: row.is_super_admin ? null : row.enterprise_id,
+    sessionId,
+    entityAssignments: row.is_super_admin ? [] : (row.assignments ?? []),
   };
   principalAt = Date.now();
   return principal;
@@ -77,6 +84,9 @@ async function me() {
         name: a.name,
         business_unit_name: a.business_unit_name,
       })),
+      abilities: callerAbilities(caller),
+      grantable_roles: grantableRoles(caller),
+      kind: 'user',
     },
     message: 'Current user',
   };
@@ -109,6 +119,9 @@ async function healthOf(ids) {
   return new Map(rows.map(({ enterprise_id, ...signals }) => [enterprise_id, assessHealth(signals)]));
 }
 
+// The enterprise list's caller: a super admin (the bare server checks no token; the service's run sends one).
+const SUPER_ADMIN_CALLER = { userId: 'bench', email: 'bench', fullName: 'bench', role: 'super_admin', enterpriseId: null, sessionId: null, entityAssignments: [] };
+
 async function enterprises() {
   const page = 1;
   const pageSize = 25;
@@ -131,6 +144,7 @@ async function enterprises() {
       health_status: health.get(row.id).status,
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
+      abilities: enterpriseAbilities(SUPER_ADMIN_CALLER),
     })),
     pagination: { page, page_size: pageSize, total, total_pages: totalPages, has_next: page < totalPages, has_prev: page > 1 },
   };
