@@ -5,7 +5,7 @@ import type { DB, Executor } from './schema.js';
 /**
  * A fixed-shape query built and compiled by Kysely once, then run with each call's values: for the
  * reads on every request's path (/me, the enterprise list), where building and compiling the query
- * cost as much CPU as the round trip (bench/gate-ratio.mjs). The SQL is Kysely's own, byte for byte.
+ * cost as much CPU as the round trip (bench/experiments/gate-ratio.mjs). The SQL is Kysely's own, byte for byte.
  *
  * `build` receives stand-ins for the arguments; each must reach the SQL as a plain bound value
  * (`where('id', '=', id)`, `limit(n)`), never shape it (no `if (filter)`: give each shape its own
