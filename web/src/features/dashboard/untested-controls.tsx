@@ -2,7 +2,10 @@ import { Anchor, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Dashboard } from './api';
 
-/** Sub-controls never tested or last tested more than a year ago: the assurance gap, with the list one click away. */
+/**
+ * Sub-controls never tested or last tested more than a year ago: the assurance gap. The library's list has no
+ * filter for "not tested in 12 months", so the link opens the ones never assessed, and says so.
+ */
 export function UntestedControls({ subControls }: { subControls: Dashboard['sub_controls'] }) {
   const untested = subControls.untested_over_12_months;
   return (
@@ -11,7 +14,7 @@ export function UntestedControls({ subControls }: { subControls: Dashboard['sub_
         {untested} of {subControls.total}
       </Text>
       <Text size="sm" c="dimmed">sub-controls never tested or not tested in the last 12 months</Text>
-      {untested > 0 && <Anchor component={Link} to="/controls?untested=true" size="sm">Open the untested sub-controls</Anchor>}
+      {untested > 0 && <Anchor component={Link} to="/controls?not_assessed=true" size="sm">Open the sub-controls never assessed</Anchor>}
     </Stack>
   );
 }
