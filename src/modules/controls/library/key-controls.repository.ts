@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { insertInChunks } from '../../../platform/db/chunked-insert.js';
 import { lockOwnRow, updateOwnRow } from '../../../platform/db/own-rows.js';
 import { countRows, newestFirst } from '../../../platform/db/page-queries.js';
 import type { Executor } from '../../../platform/db/schema.js';
@@ -28,21 +29,19 @@ export async function insertKeyControl(
     .executeTakeFirstOrThrow();
 }
 
-/** Rows of one multi-row INSERT: far under PostgreSQL's 65,535 bind parameters. */
-export const BULK_CHUNK = 500;
-
 /** Many key controls in multi-row INSERTs (an import), returned in the order given. */
 export async function insertKeyControls(
   db: Executor,
   enterpriseId: string,
   values: ReadonlyArray<{ name: string; description: string | null; created_by: string }>,
 ): Promise<KeyControlRow[]> {
-  const rows: KeyControlRow[] = [];
-  for (let start = 0; start < values.length; start += BULK_CHUNK) {
-    const chunk = values.slice(start, start + BULK_CHUNK).map((value) => ({ enterprise_id: enterpriseId, ...value }));
-    rows.push(...(await db.insertInto('key_controls').values(chunk).returning(KEY_CONTROL_COLUMNS).execute()));
-  }
-  return rows;
+  return insertInChunks(values, (chunk) =>
+    db
+      .insertInto('key_controls')
+      .values(chunk.map((value) => ({ enterprise_id: enterpriseId, ...value })))
+      .returning(KEY_CONTROL_COLUMNS)
+      .execute(),
+  );
 }
 
 /** The row locked for the rest of the transaction, so concurrent changes apply one after another. */
