@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
+import { countRows } from './db/page-queries.js';
 import type { DB } from './db/schema.js';
 import { DOCS_PATH, OPENAPI_PATH, PRODUCT_NAME } from './http/openapi-intro.js';
 import { redactUrl } from './redact-url.js';
@@ -13,13 +14,7 @@ export interface BannerFacts {
 }
 
 export async function countActiveSuperAdmins(db: Kysely<DB>): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('is_super_admin', '=', true)
-    .where('active', '=', true)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(db.selectFrom('users').where('is_super_admin', '=', true).where('active', '=', true));
 }
 
 function urlHost(host: string): string {

@@ -1,5 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Principal } from '../../platform/auth/principal.js';
+import { newestFirst } from '../../platform/db/page-queries.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { ActionPriority, ActionStatus, MitigationActionsTable } from '../../platform/db/tables/actions.js';
 import { actionScope } from './actions.policy.js';
@@ -75,11 +76,7 @@ export function countActionsQuery(db: Executor, enterpriseId: string, caller: Pr
 }
 
 export function listActionsQuery(db: Executor, enterpriseId: string, caller: Principal, filter: ActionFilter, limit: number, offset: number) {
-  return withView(filtered(db, enterpriseId, caller, filter))
-    .orderBy('a.created_at', 'desc')
-    .orderBy('a.id', 'desc')
-    .limit(limit)
-    .offset(offset);
+  return newestFirst(withView(filtered(db, enterpriseId, caller, filter)), limit, offset, 'a');
 }
 
 export async function countActions(db: Executor, enterpriseId: string, caller: Principal, filter: ActionFilter): Promise<number> {

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { countRows, newestFirst } from '../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../platform/db/schema.js';
 import type { AlertSeverity, AlertStatus } from '../../platform/db/tables/monitoring.js';
 
@@ -38,18 +39,11 @@ function filtered(db: Executor, filter: AlertFilter) {
 }
 
 export async function countAlerts(db: Executor, filter: AlertFilter): Promise<number> {
-  const row = await filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  return Number(row.total);
+  return countRows(filtered(db, filter));
 }
 
 export async function listAlertRows(db: Executor, filter: AlertFilter, limit: number, offset: number) {
-  return filtered(db, filter)
-    .select(VIEW_COLUMNS)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return newestFirst(filtered(db, filter).select(VIEW_COLUMNS), limit, offset).execute();
 }
 
 /** Locks the alert's row until commit, so that concurrent changes see each other's outcome. */

@@ -1,4 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
+import { countRows } from '../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../platform/db/schema.js';
 
 /**
@@ -76,11 +77,7 @@ export async function countMatchingUpTo(
   cap: number,
 ): Promise<number> {
   const limited = matching(db, enterpriseId, range, filters).select(sql`1`.as('one')).limit(cap + 1);
-  const row = await db
-    .selectFrom(limited.as('m'))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom(limited.as('m')));
 }
 
 /** The planner's estimate of the matches (PostgreSQL's EXPLAIN): for totals beyond the exact cap. */

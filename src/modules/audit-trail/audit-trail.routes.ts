@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/principal.js';
 import { termsOf, created } from '../../platform/http/conditional/answers.js';
+import { sendDownload } from '../../platform/http/download.js';
 import type { App } from '../../platform/module.js';
 import {
   createCheckpointSchema,
@@ -26,11 +27,7 @@ export function registerAuditTrailRoutes(app: App, { trail, checkpoints }: Audit
 
   api.get('/audit/export', { schema: exportAuditSchema }, async (request, reply) => {
     const file = await trail.export(callerOf(request), request.query);
-    return reply
-      .header('content-type', file.contentType)
-      .header('content-disposition', `attachment; filename="${file.fileName}"`)
-      .header('cache-control', 'no-store')
-      .send(file.stream as never); // a stream: the response schema documents the file, the bytes come from the cursor
+    return sendDownload(reply, file, file.stream);
   });
 
   api.get('/audit/verify', { schema: verifyAuditSchema }, async (request) => ({

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { countRows } from '../../platform/db/page-queries.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { AuditCheckpointsTable } from '../../platform/db/tables/audit-trail.js';
 import type { Insertable } from 'kysely';
@@ -50,12 +51,7 @@ export async function insertCheckpoint(db: Executor, values: Insertable<AuditChe
 export type CheckpointRow = Awaited<ReturnType<typeof insertCheckpoint>>;
 
 export async function countCheckpoints(db: Executor, enterpriseId: string): Promise<number> {
-  const row = await db
-    .selectFrom('audit_checkpoints')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('enterprise_id', '=', enterpriseId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('audit_checkpoints').where('enterprise_id', '=', enterpriseId));
 }
 
 export async function listCheckpoints(db: Executor, enterpriseId: string, limit: number, offset: number) {

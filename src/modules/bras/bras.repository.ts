@@ -1,4 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
+import { newestFirst } from '../../platform/db/page-queries.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { BraStatus, BrasTable } from '../../platform/db/tables/bras.js';
 import { BRA_MOVES } from './bras.lifecycle.js';
@@ -94,7 +95,7 @@ export function braListQueries(
       .where('b.enterprise_id', '=', enterpriseId)
       .where(predicate)
       .select((eb) => eb.fn.countAll<number>().as('total')),
-    page: withNames(db, enterpriseId).where(predicate).orderBy('b.created_at', 'desc').orderBy('b.id', 'desc').limit(limit).offset(offset),
+    page: newestFirst(withNames(db, enterpriseId).where(predicate), limit, offset, 'b'),
   };
 }
 

@@ -38,27 +38,20 @@ export async function findApplicableAppetite(db: Executor, enterpriseId: string,
 
 type AppetiteValues = AppetiteScope & { risk_level: RiskLevel; threshold_value: number; description: string | null; updated_by: string };
 
-/** The row of a scope's record, as both inserts write it. */
-const appetiteRow = (enterpriseId: string, values: AppetiteValues) => ({
-  enterprise_id: enterpriseId,
-  legal_entity_id: values.legalEntityId,
-  business_unit_id: values.businessUnitId,
-  risk_level: values.risk_level,
-  threshold_value: values.threshold_value,
-  description: values.description,
-  updated_by: values.updated_by,
-});
+/** The insert of a scope's record, as both inserts (plain, and unless one exists) write it. */
+const appetiteInsert = (db: Executor, enterpriseId: string, values: AppetiteValues) =>
+  db.insertInto('risk_appetites').values({
+    enterprise_id: enterpriseId,
+    legal_entity_id: values.legalEntityId,
+    business_unit_id: values.businessUnitId,
+    risk_level: values.risk_level,
+    threshold_value: values.threshold_value,
+    description: values.description,
+    updated_by: values.updated_by,
+  });
 
-export async function insertAppetite(
-  db: Executor,
-  enterpriseId: string,
-  values: AppetiteValues,
-) {
-  return db
-    .insertInto('risk_appetites')
-    .values(appetiteRow(enterpriseId, values))
-    .returning(APPETITE_COLUMNS)
-    .executeTakeFirstOrThrow();
+export async function insertAppetite(db: Executor, enterpriseId: string, values: AppetiteValues) {
+  return appetiteInsert(db, enterpriseId, values).returning(APPETITE_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export async function insertAppetiteHistory(
@@ -124,14 +117,8 @@ export async function findAppetiteOfScopeForUpdate(db: Executor, enterpriseId: s
  * Inserts the record of a scope unless one exists (risk_appetites_scope_key, nulls not distinct): a
  * concurrent upsert that inserted first makes this return undefined, and the caller updates instead.
  */
-export async function insertAppetiteIfAbsent(
-  db: Executor,
-  enterpriseId: string,
-  values: AppetiteValues,
-) {
-  return db
-    .insertInto('risk_appetites')
-    .values(appetiteRow(enterpriseId, values))
+export async function insertAppetiteIfAbsent(db: Executor, enterpriseId: string, values: AppetiteValues) {
+  return appetiteInsert(db, enterpriseId, values)
     .onConflict((oc) => oc.constraint('risk_appetites_scope_key').doNothing())
     .returning(APPETITE_COLUMNS)
     .executeTakeFirst();

@@ -19,14 +19,7 @@ export async function createOneTimeToken(
   trx: Transaction<DB>,
   values: { userId: string; kind: OneTimeKind; enterpriseId: string | null; invitedBy: string | null; redirectTo: string | null; now: Date },
 ) {
-  await trx
-    .updateTable('auth_one_time_tokens')
-    .set({ revoked_at: values.now })
-    .where('user_id', '=', values.userId)
-    .where('kind', '=', values.kind)
-    .where('used_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await revokeOneTimeTokens(trx, values.userId, values.now, values.kind);
   return trx
     .insertInto('auth_one_time_tokens')
     .values({
@@ -42,12 +35,13 @@ export async function createOneTimeToken(
     .executeTakeFirstOrThrow();
 }
 
-/** Every open link of a user ends (deactivation, a password set). */
-export async function revokeOneTimeTokens(db: Executor, userId: string, at: Date): Promise<void> {
+/** Every open link of a user ends (deactivation, a password set), or only those of one kind (a new link's). */
+export async function revokeOneTimeTokens(db: Executor, userId: string, at: Date, kind?: OneTimeKind): Promise<void> {
   await db
     .updateTable('auth_one_time_tokens')
     .set({ revoked_at: at })
     .where('user_id', '=', userId)
+    .$if(kind !== undefined, (query) => query.where('kind', '=', kind!))
     .where('used_at', 'is', null)
     .where('revoked_at', 'is', null)
     .execute();

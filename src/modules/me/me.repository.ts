@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
 import { preparedQuery } from '../../platform/db/prepared.js';
 
@@ -6,18 +7,29 @@ const enterpriseName = preparedQuery((db, enterpriseId: string) =>
   db.selectFrom('enterprises').select('name').where('id', '=', enterpriseId),
 );
 
-const assignments = preparedQuery((db, enterpriseId: string, userId: string) =>
-  db
-    .selectFrom('entity_roles as r')
-    .innerJoin('legal_entities as le', (join) =>
-      join.onRef('le.id', '=', 'r.legal_entity_id').onRef('le.enterprise_id', '=', 'r.enterprise_id'),
-    )
-    .leftJoin('business_units as bu', 'bu.id', 'r.business_unit_id')
-    .select(['r.legal_entity_id', 'r.business_unit_id', 'le.name', 'bu.name as business_unit_name'])
-    .where('r.enterprise_id', '=', enterpriseId)
-    .where('r.user_id', '=', userId)
-    .orderBy('le.name'),
-);
+/**
+ * A caller's entity assignments, named, by entity name: a member's (entity_roles, by user) or a service
+ * account's (service_account_entities, the identity module's table, read in this module's own statement).
+ */
+function namedAssignments(table: 'entity_roles' | 'service_account_entities', owner: 'user_id' | 'service_account_id') {
+  // Both tables have the assignment columns read here; the statement is typed by the first.
+  const assignments = `${table} as r` as 'entity_roles as r';
+  return preparedQuery((db, enterpriseId: string, ownerId: string) =>
+    db
+      .selectFrom(assignments)
+      .innerJoin('legal_entities as le', (join) =>
+        join.onRef('le.id', '=', 'r.legal_entity_id').onRef('le.enterprise_id', '=', 'r.enterprise_id'),
+      )
+      .leftJoin('business_units as bu', 'bu.id', 'r.business_unit_id')
+      .select(['r.legal_entity_id', 'r.business_unit_id', 'le.name', 'bu.name as business_unit_name'])
+      .where('r.enterprise_id', '=', enterpriseId)
+      .where(sql.ref(`r.${owner}`), '=', ownerId)
+      .orderBy('le.name'),
+  );
+}
+
+const memberAssignments = namedAssignments('entity_roles', 'user_id');
+const serviceAccountAssignments = namedAssignments('service_account_entities', 'service_account_id');
 
 export async function findEnterpriseName(db: Executor, enterpriseId: string): Promise<string | null> {
   const [row] = await enterpriseName(db, enterpriseId);
@@ -25,22 +37,8 @@ export async function findEnterpriseName(db: Executor, enterpriseId: string): Pr
 }
 
 export async function listAssignments(db: Executor, enterpriseId: string, userId: string) {
-  return assignments(db, enterpriseId, userId);
+  return memberAssignments(db, enterpriseId, userId);
 }
-
-/** A service account's assignments (the identity module's table, read in this module's own statement). */
-const serviceAccountAssignments = preparedQuery((db, enterpriseId: string, accountId: string) =>
-  db
-    .selectFrom('service_account_entities as r')
-    .innerJoin('legal_entities as le', (join) =>
-      join.onRef('le.id', '=', 'r.legal_entity_id').onRef('le.enterprise_id', '=', 'r.enterprise_id'),
-    )
-    .leftJoin('business_units as bu', 'bu.id', 'r.business_unit_id')
-    .select(['r.legal_entity_id', 'r.business_unit_id', 'le.name', 'bu.name as business_unit_name'])
-    .where('r.enterprise_id', '=', enterpriseId)
-    .where('r.service_account_id', '=', accountId)
-    .orderBy('le.name'),
-);
 
 export async function listServiceAccountAssignments(db: Executor, enterpriseId: string, accountId: string) {
   return serviceAccountAssignments(db, enterpriseId, accountId);

@@ -2,6 +2,7 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
 import type { RiskLevel } from '../../platform/db/tables/governance.js';
 import { approvedBraSql, liveBraSql } from '../bras/bras.lifecycle.js';
+import { currentRatingJoin } from '../bras/current-rating.js';
 import { EFFECTIVENESS_LABELS } from '../controls/effectiveness-matrix.js';
 import { aboveAppetiteSql, applicableAppetite, braPlace } from '../governance/appetite-rules.js';
 
@@ -121,9 +122,7 @@ const APPETITE = sql`left join lateral ${applicableAppetite(braPlace('b'), sql`r
 const ABOVE_APPETITE = sql`coalesce(${aboveAppetiteSql('r.risk_score', 'ap.threshold_value')}, false) as above_appetite`;
 
 /** A current rating of link `l`, as `alias`. */
-const rating = (alias: string, type: 'inherent' | 'residual') =>
-  sql`left join bra_ratings ${sql.raw(alias)} on ${sql.raw(alias)}.enterprise_id = l.enterprise_id and ${sql.raw(alias)}.bra_risk_scenario_id = l.id
-                           and ${sql.raw(alias)}.rating_type = ${sql.lit(type)} and ${sql.raw(alias)}.superseded_at is null`;
+const rating = (alias: string, type: 'inherent' | 'residual') => sql`left join bra_ratings ${sql.raw(alias)} on ${currentRatingJoin(alias, type)}`;
 
 /** The register's columns, over `c` (chosen), `b`, `le`, `bu`, `l`, `rs`, `i`, `r` and `ap`. */
 const REGISTER_COLUMNS = sql`le.id as legal_entity_id, le.name as legal_entity_name,

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, csvMedia, errorResponses } from '../../platform/http/schemas.js';
+import { Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses, tableFileDownload } from '../../platform/http/schemas.js';
 import { BraStatus, Effectiveness, RatingObject, RiskLevel } from '../bras/bras.schemas.js';
 
 /** The risk register: GET /risk-register and its export. */
@@ -154,15 +154,5 @@ export const registerExportSchema = {
   operationId: 'reporting.register.export',
   tags,
   querystring: RegisterExportQuery,
-  produces: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
-  response: {
-    200: {
-      description: 'The file, streamed',
-      content: {
-        'text/csv': csvMedia(REGISTER_COLUMNS),
-        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: Type.String({ format: 'binary' }) },
-      },
-    },
-    ...errorResponses([]),
-  },
+  ...tableFileDownload(REGISTER_COLUMNS),
 };

@@ -1,4 +1,5 @@
 import { callerOf } from '../../platform/auth/principal.js';
+import { sendDownload } from '../../platform/http/download.js';
 import type { App } from '../../platform/module.js';
 import type { DashboardService } from './dashboard.service.js';
 import { dashboardSchema } from './dashboard.schemas.js';
@@ -22,11 +23,7 @@ export function registerReportingRoutes(api: App, { register, dashboard, report,
 
   api.get('/risk-register/export', { schema: registerExportSchema }, async (request, reply) => {
     const file = await register.export(callerOf(request), request.query);
-    return reply
-      .header('content-type', file.contentType)
-      .header('content-disposition', `attachment; filename="${file.fileName}"`)
-      .header('cache-control', 'no-store')
-      .send(file.stream as never); // a stream: the response schema documents the file, the bytes come from the cursor
+    return sendDownload(reply, file, file.stream);
   });
 
   api.get('/dashboard', { schema: dashboardSchema }, async (request) => ({
@@ -41,10 +38,6 @@ export function registerReportingRoutes(api: App, { register, dashboard, report,
 
   api.get('/bras/:bra_id/report', { schema: reportSchema }, async (request, reply) => {
     const file = await report.report(callerOf(request), request.params.bra_id, request.query);
-    return reply
-      .header('content-type', file.contentType)
-      .header('content-disposition', `attachment; filename="${file.fileName}"`)
-      .header('cache-control', 'no-store')
-      .send(file.file as never);
+    return sendDownload(reply, file, file.file);
   });
 }

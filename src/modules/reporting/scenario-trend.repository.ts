@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
 import { approvedBraSql } from '../bras/bras.lifecycle.js';
+import { currentRatingJoin } from '../bras/current-rating.js';
 
 /**
  * A catalogue scenario in every approved BRA the caller sees (the scope, a predicate over `b`), with its
@@ -20,12 +21,8 @@ export async function scenarioTrendRows(
     .innerJoin('bras as b', (join) => join.onRef('b.enterprise_id', '=', 'l.enterprise_id').onRef('b.id', '=', 'l.bra_id'))
     .innerJoin('legal_entities as le', (join) => join.onRef('le.enterprise_id', '=', 'b.enterprise_id').onRef('le.id', '=', 'b.legal_entity_id'))
     .leftJoin('business_units as bu', (join) => join.onRef('bu.enterprise_id', '=', 'b.enterprise_id').onRef('bu.id', '=', 'b.business_unit_id'))
-    .leftJoin('bra_ratings as i', (join) =>
-      join.onRef('i.enterprise_id', '=', 'l.enterprise_id').onRef('i.bra_risk_scenario_id', '=', 'l.id').on('i.rating_type', '=', 'inherent').on('i.superseded_at', 'is', null),
-    )
-    .leftJoin('bra_ratings as r', (join) =>
-      join.onRef('r.enterprise_id', '=', 'l.enterprise_id').onRef('r.bra_risk_scenario_id', '=', 'l.id').on('r.rating_type', '=', 'residual').on('r.superseded_at', 'is', null),
-    )
+    .leftJoin('bra_ratings as i', (join) => join.on(currentRatingJoin('i', 'inherent')))
+    .leftJoin('bra_ratings as r', (join) => join.on(currentRatingJoin('r', 'residual')))
     .select([
       'b.id as bra_id',
       'b.name as bra_name',

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import { findOwnRow, lockOwnRow, updateOwnRow } from '../../platform/db/own-rows.js';
+import { countRows, newestFirst } from '../../platform/db/page-queries.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { RiskScenariosTable } from '../../platform/db/tables/risk-scenarios.js';
 
@@ -47,26 +48,11 @@ function filtered(db: Executor, enterpriseId: string, filter: RiskScenarioFilter
 }
 
 export async function countRiskScenarios(db: Executor, enterpriseId: string, filter: RiskScenarioFilter): Promise<number> {
-  const row = await filtered(db, enterpriseId, filter)
-    .select((eb) => eb.fn.countAll<string | number>().as('total'))
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return countRows(filtered(db, enterpriseId, filter));
 }
 
-export async function listRiskScenarios(
-  db: Executor,
-  enterpriseId: string,
-  filter: RiskScenarioFilter,
-  limit: number,
-  offset: number,
-): Promise<RiskScenarioRow[]> {
-  return filtered(db, enterpriseId, filter)
-    .select(COLUMNS)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+export async function listRiskScenarios(db: Executor, enterpriseId: string, filter: RiskScenarioFilter, limit: number, offset: number): Promise<RiskScenarioRow[]> {
+  return newestFirst(filtered(db, enterpriseId, filter).select(COLUMNS), limit, offset).execute();
 }
 
 /** A scenario of the enterprise's catalogue. Also how other modules look one up (a BRA's scenario links). */

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { countRows } from '../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../platform/db/schema.js';
 
 /** SQL of an endpoint's deliveries as its admin sees them (webhook_deliveries). */
@@ -18,13 +19,7 @@ const DELIVERY_VIEW = [
 ] as const;
 
 export async function countDeliveries(db: Executor, enterpriseId: string, endpointId: string): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<string>().as('total'))
-    .where('enterprise_id', '=', enterpriseId)
-    .where('endpoint_id', '=', endpointId)
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return countRows(db.selectFrom('webhook_deliveries').where('enterprise_id', '=', enterpriseId).where('endpoint_id', '=', endpointId));
 }
 
 /** Newest first: the event order (seq) is the order they were queued in (webhook_deliveries_list_idx). */

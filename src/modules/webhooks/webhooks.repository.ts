@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import { findOwnRow, lockOwnRow, updateOwnRow } from '../../platform/db/own-rows.js';
+import { countRows, newestFirst } from '../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../platform/db/schema.js';
 
 /** SQL of the endpoints (webhook_endpoints), each query naming its enterprise. */
@@ -30,24 +31,11 @@ export async function insertEndpoint(
 }
 
 export async function countEndpoints(db: Executor, enterpriseId: string): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .select((eb) => eb.fn.countAll<string>().as('total'))
-    .where('enterprise_id', '=', enterpriseId)
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return countRows(db.selectFrom('webhook_endpoints').where('enterprise_id', '=', enterpriseId));
 }
 
 export async function listEndpoints(db: Executor, enterpriseId: string, limit: number, offset: number) {
-  return db
-    .selectFrom('webhook_endpoints')
-    .select(ENDPOINT_VIEW)
-    .where('enterprise_id', '=', enterpriseId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return newestFirst(db.selectFrom('webhook_endpoints').select(ENDPOINT_VIEW).where('enterprise_id', '=', enterpriseId), limit, offset).execute();
 }
 
 const VERSIONED_VIEW = [...ENDPOINT_VIEW, 'row_version'] as const;

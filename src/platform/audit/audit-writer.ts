@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
+import { insertInChunks } from '../db/chunked-insert.js';
 import type { DB } from '../db/schema.js';
 import type { AuditEvent } from './audit-events.js';
 import { GENESIS_HASH, entryHash, type ChainedContent } from './hash-chain.js';
@@ -7,7 +8,7 @@ import { GENESIS_HASH, entryHash, type ChainedContent } from './hash-chain.js';
 const PLATFORM_CHAIN = 'platform';
 
 /** Rows of one multi-row INSERT: well under PostgreSQL's 65,535 bind parameters at 16 columns a row. */
-const INSERT_CHUNK = 1000;
+const AUDIT_INSERT_CHUNK = 1000;
 
 /**
  * The one audit writer. It only takes a transaction, so an entry commits with its change or not at all.
@@ -78,9 +79,7 @@ export async function writeAuditEntries(trx: Transaction<DB>, events: readonly A
     prevHash = hash;
     return row;
   });
-  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-    await trx.insertInto('audit_log').values(rows.slice(start, start + INSERT_CHUNK)).execute();
-  }
+  await insertInChunks(rows, (chunk) => trx.insertInto('audit_log').values(chunk).execute(), AUDIT_INSERT_CHUNK);
   await trx
     .updateTable('audit_chain_heads')
     .set({ last_hash: prevHash, last_created_at: createdAt })

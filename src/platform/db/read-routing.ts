@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { withTimeout } from '../timeout.js';
 import { guardPool } from './connection-guard.js';
 import type { DB, Executor } from './schema.js';
 
@@ -256,12 +257,4 @@ export function replicaRouting(options: ReplicaRoutingOptions): ReadRouting {
       await marks.close();
     },
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -148,6 +148,12 @@ export class AccessLogController extends LogController {
 /** `,"name":"value"`, or nothing for a missing value (as pino leaves out an undefined member). */
 const member = (name: string, value: string | null | undefined) => (value == null ? '' : `,"${name}":${JSON.stringify(value)}`);
 
+/** The level methods of a logger: each writes a line at its level (`silent`, none). */
+const LEVEL_METHODS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+// The level methods come from LEVEL_METHODS (the class's static block), typed here by declaration merging.
+export interface RequestLogger extends Pick<FastifyBaseLogger, (typeof LEVEL_METHODS)[number]> {}
+
 /**
  * Fastify gives every request a child logger bound to its request id, which pino builds at once, running
  * the root's redaction over the binding. Most requests never log but for the access line, which has a
@@ -170,32 +176,19 @@ export class RequestLogger implements FastifyBaseLogger {
     return (this.#child ??= this.#parent.child(this.#bindings, this.#options));
   }
 
+  static {
+    for (const level of LEVEL_METHODS) {
+      RequestLogger.prototype[level] = function (this: RequestLogger, ...args: unknown[]): void {
+        (this.#logger()[level] as (...line: unknown[]) => void)(...args);
+      };
+    }
+  }
+
   get level(): string {
     return this.#logger().level;
   }
   set level(level: string) {
     this.#logger().level = level;
-  }
-  fatal(...args: unknown[]): void {
-    (this.#logger().fatal as (...line: unknown[]) => void)(...args);
-  }
-  error(...args: unknown[]): void {
-    (this.#logger().error as (...line: unknown[]) => void)(...args);
-  }
-  warn(...args: unknown[]): void {
-    (this.#logger().warn as (...line: unknown[]) => void)(...args);
-  }
-  info(...args: unknown[]): void {
-    (this.#logger().info as (...line: unknown[]) => void)(...args);
-  }
-  debug(...args: unknown[]): void {
-    (this.#logger().debug as (...line: unknown[]) => void)(...args);
-  }
-  trace(...args: unknown[]): void {
-    (this.#logger().trace as (...line: unknown[]) => void)(...args);
-  }
-  silent(...args: unknown[]): void {
-    (this.#logger().silent as (...line: unknown[]) => void)(...args);
   }
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
     return this.#logger().child(bindings, options);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors/app-error.js';
+import { refusedStringField } from './body-strings.js';
 
 /**
  * PostgreSQL refuses the NUL character in text and jsonb (22021, 22P05): a NUL that reached a query
@@ -11,25 +12,8 @@ import { AppError } from '../errors/app-error.js';
 const NUL = '\u0000';
 
 /** The path of the first string (value or member name) holding a NUL, or null. */
-export function nulField(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes(NUL) ? path || '(body)' : null;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = nulField(item, `${path}[${index}]`);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, member] of Object.entries(value)) {
-      const field = path === '' ? key : `${path}.${key}`;
-      if (key.includes(NUL)) return field.replaceAll(NUL, '\\u0000');
-      const found = nulField(member, field);
-      if (found !== null) return found;
-    }
-  }
-  return null;
-}
+export const nulField = (value: unknown): string | null =>
+  refusedStringField(value, (text) => text.includes(NUL), (path) => path.replaceAll(NUL, '\\u0000'));
 
 export function nulBodyError(field: string): AppError {
   return new AppError('VALIDATION_ERROR', `Request body failed validation: ${field} must not contain the NUL character`, {

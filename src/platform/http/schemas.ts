@@ -113,3 +113,25 @@ export function csvMedia(columns: readonly string[]) {
     example: `${columns.join(',')}\r\n`,
   };
 }
+
+const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/**
+ * A table export's media types and answer, spread into its route schema: the rows streamed as CSV (its
+ * header row the columns given, as csvMedia) or as an XLSX workbook.
+ */
+export function tableFileDownload(columns: readonly string[]) {
+  return {
+    produces: ['text/csv', XLSX_MEDIA_TYPE],
+    response: {
+      200: {
+        description: 'The file, streamed',
+        content: {
+          'text/csv': csvMedia(columns),
+          [XLSX_MEDIA_TYPE]: { schema: Type.String({ format: 'binary' }) },
+        },
+      },
+      ...errorResponses([]),
+    },
+  };
+}

@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error.js';
+import { refusedStringField } from './body-strings.js';
 
 /**
  * JSON may carry a lone UTF-16 surrogate (`"x\ud800y"`), which is no character and has no UTF-8 form. The
@@ -10,25 +11,8 @@ import { AppError } from '../errors/app-error.js';
 const UNPAIRED = /\p{Cs}/u;
 const wellFormed = (text: string) => !UNPAIRED.test(text);
 
-export function unpairedSurrogateField(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return wellFormed(value) ? null : path || '(body)';
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = unpairedSurrogateField(item, `${path}[${index}]`);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, member] of Object.entries(value)) {
-      const field = path === '' ? key : `${path}.${key}`;
-      if (!wellFormed(key)) return field.replace(/\p{Cs}/gu, '\uFFFD');
-      const found = unpairedSurrogateField(member, field);
-      if (found !== null) return found;
-    }
-  }
-  return null;
-}
+export const unpairedSurrogateField = (value: unknown): string | null =>
+  refusedStringField(value, (text) => !wellFormed(text), (path) => path.replace(/\p{Cs}/gu, '\uFFFD'));
 
 export function unpairedSurrogateError(field: string): AppError {
   return new AppError('VALIDATION_ERROR', `Request body failed validation: ${field} must be valid Unicode text`, {

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { isDatabaseUnavailable } from '../db/constraint-errors.js';
 import type { Database } from '../db/engine.js';
 import type { ReadRouting } from '../db/read-routing.js';
+import { withTimeout } from '../timeout.js';
 import type { Monitor } from './monitor.js';
 
 const ReplicaHealth = Type.Object(
@@ -77,12 +78,4 @@ async function pingTwice(database: Database): Promise<void> {
     if (!isDatabaseUnavailable(error)) throw error;
     await database.ping();
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { newestFirst } from '../../../platform/db/page-queries.js';
 import { preparedQuery } from '../../../platform/db/prepared.js';
 import type { SubscriptionTier } from '../../../config.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
@@ -29,8 +30,8 @@ function statements() {
      * One page, newest first, with both counts computed by correlated subqueries in the same statement
      * (each an index lookup on enterprise_id): no query per enterprise.
      */
-    page: preparedQuery((db, limit: number, offset: number, ...values: [] | [Status]) =>
-      filtered(db, values[0] ?? null)
+    page: preparedQuery((db, limit: number, offset: number, ...values: [] | [Status]) => {
+      const page = filtered(db, values[0] ?? null)
         .selectAll('e')
         .select((eb) => [
           eb
@@ -47,12 +48,9 @@ function statements() {
             .whereRef('b.enterprise_id', '=', 'e.id')
             .where(braStatusSql(NOT_CANCELLED, 'b'))
             .as('bra_count'),
-        ])
-        .orderBy('e.created_at', 'desc')
-        .orderBy('e.id', 'desc')
-        .limit(limit)
-        .offset(offset),
-    ),
+        ]);
+      return newestFirst(page, limit, offset, 'e');
+    }),
   };
 }
 

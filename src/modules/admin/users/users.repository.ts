@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { countRows } from '../../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 import type { MemberRole } from '../../../platform/db/tables/users.js';
 
@@ -126,13 +127,7 @@ export async function setMemberActivity(trx: Transaction<DB>, enterpriseId: stri
 }
 
 export async function countAssignments(db: Executor, enterpriseId: string, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('entity_roles')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('enterprise_id', '=', enterpriseId)
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('entity_roles').where('enterprise_id', '=', enterpriseId).where('user_id', '=', userId));
 }
 
 /**

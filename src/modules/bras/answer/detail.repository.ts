@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 import { aboveAppetiteSql } from '../../governance/appetite-rules.js';
+import { currentRatingJoin } from '../current-rating.js';
 import type { BraRiskScenariosTable } from '../../../platform/db/tables/bras.js';
 import type { SummaryCounts } from './summary.js';
 
@@ -16,20 +17,8 @@ import type { SummaryCounts } from './summary.js';
  */
 function withCurrentRatings(links: SelectQueryBuilder<DB & { l: BraRiskScenariosTable }, 'l', {}>) {
   return links
-    .leftJoin('bra_ratings as i', (join) =>
-      join
-        .onRef('i.enterprise_id', '=', 'l.enterprise_id')
-        .onRef('i.bra_risk_scenario_id', '=', 'l.id')
-        .on('i.rating_type', '=', 'inherent')
-        .on('i.superseded_at', 'is', null),
-    )
-    .leftJoin('bra_ratings as r', (join) =>
-      join
-        .onRef('r.enterprise_id', '=', 'l.enterprise_id')
-        .onRef('r.bra_risk_scenario_id', '=', 'l.id')
-        .on('r.rating_type', '=', 'residual')
-        .on('r.superseded_at', 'is', null),
-    );
+    .leftJoin('bra_ratings as i', (join) => join.on(currentRatingJoin('i', 'inherent')))
+    .leftJoin('bra_ratings as r', (join) => join.on(currentRatingJoin('r', 'residual')));
 }
 
 /** Scenario links with the catalogue name and the current inherent and residual ratings (null when missing). */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../../platform/db/schema.js';
+import { currentRatingJoin } from '../current-rating.js';
 
 /**
  * The copies a roll-forward makes (SQL only): one INSERT … SELECT for the scenario links, one for the control
@@ -24,13 +25,7 @@ export async function copyScenarioLinks(db: Executor, enterpriseId: string, from
     .expression((eb) =>
       eb
         .selectFrom('bra_risk_scenarios as l')
-        .leftJoin('bra_ratings as r', (join) =>
-          join
-            .onRef('r.enterprise_id', '=', 'l.enterprise_id')
-            .onRef('r.bra_risk_scenario_id', '=', 'l.id')
-            .on('r.rating_type', '=', 'residual')
-            .on('r.superseded_at', 'is', null),
-        )
+        .leftJoin('bra_ratings as r', (join) => join.on(currentRatingJoin('r', 'residual')))
         .select([
           'l.enterprise_id',
           sql.lit(to.braId).as('bra_id'),

@@ -1,3 +1,4 @@
+import { countRows } from '../../../platform/db/page-queries.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import type { BraCommentVerdict } from '../../../platform/db/tables/bras.js';
 
@@ -20,10 +21,7 @@ function commentsOf(db: Executor, enterpriseId: string, braId: string) {
 }
 
 export async function countComments(db: Executor, enterpriseId: string, braId: string): Promise<number> {
-  const row = await commentsOf(db, enterpriseId, braId)
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return countRows(commentsOf(db, enterpriseId, braId));
 }
 
 /** A page of comments, oldest first, each with its author's name; or one comment by id. */

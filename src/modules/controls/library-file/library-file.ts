@@ -1,6 +1,7 @@
 import type { TestOfDesign, TestOfEffectiveness } from '../../../platform/db/tables/controls.js';
 import { csvRow, formulaSafe } from '../../../platform/export/csv-cell.js';
 import { TOD_LEVELS, TOE_LEVELS } from '../effectiveness-matrix.js';
+import { TEST_RESULT_COLUMNS } from '../test-result.js';
 
 /**
  * The control library as a file (CSV or XLSX): one row per active sub-control, with its key control's
@@ -12,14 +13,7 @@ export const LIBRARY_COLUMNS = [
   'key_control_description',
   'sub_control',
   'sub_control_description',
-  'tod',
-  'toe',
-  'total_effectiveness',
-  'testing_date',
-  'tested_by',
-  'evidence_notes',
-  'tod_justification',
-  'toe_justification',
+  ...TEST_RESULT_COLUMNS,
 ] as const;
 export type LibraryColumn = (typeof LIBRARY_COLUMNS)[number];
 

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../../platform/auth/principal.js';
 import { AppError } from '../../../platform/errors/app-error.js';
+import { sendDownload } from '../../../platform/http/download.js';
 import type { App } from '../../../platform/module.js';
 import type { LibraryExportService } from './library-export.service.js';
 import type { LibraryImportService } from './library-import.service.js';
@@ -24,11 +25,7 @@ export async function registerLibraryRoutes(app: App, { libraryExport, libraryIm
 
   api.get('/controls/export', { schema: exportLibrarySchema }, async (request, reply) => {
     const file = libraryExport.export(callerOf(request), request.query.format ?? 'csv');
-    return reply
-      .header('content-type', file.contentType)
-      .header('content-disposition', `attachment; filename="${file.fileName}"`)
-      .header('cache-control', 'no-store')
-      .send(file.stream as never); // a stream: the response schema documents the file
+    return sendDownload(reply, file, file.stream);
   });
 
   await api.register(async (scoped) => {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { csvMedia, errorResponses } from '../../../platform/http/schemas.js';
+import { errorResponses, tableFileDownload } from '../../../platform/http/schemas.js';
 import { LIBRARY_COLUMNS, MAX_IMPORT_ROWS } from './library-file.js';
 
 const TAGS = ['controls'];
@@ -17,17 +17,7 @@ export const exportLibrarySchema = {
   querystring: Type.Object({
     format: Type.Optional(Type.Enum(['csv', 'xlsx'], { default: 'csv', description: 'File format (default csv)' })),
   }),
-  produces: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
-  response: {
-    200: {
-      description: 'The file, streamed',
-      content: {
-        'text/csv': csvMedia(LIBRARY_COLUMNS),
-        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: Type.String({ format: 'binary' }) },
-      },
-    },
-    ...errorResponses([]),
-  },
+  ...tableFileDownload(LIBRARY_COLUMNS),
 };
 
 const Counts = Type.Object({

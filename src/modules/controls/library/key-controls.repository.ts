@@ -1,6 +1,8 @@
 import { sql, type Selectable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { insertInChunks } from '../../../platform/db/chunked-insert.js';
 import { lockOwnRow, updateOwnRow } from '../../../platform/db/own-rows.js';
+import { countRows, newestFirst } from '../../../platform/db/page-queries.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import type { KeyControlsTable, SubControlsTable } from '../../../platform/db/tables/controls.js';
 
@@ -27,21 +29,19 @@ export async function insertKeyControl(
     .executeTakeFirstOrThrow();
 }
 
-/** Rows of one multi-row INSERT: far under PostgreSQL's 65,535 bind parameters. */
-export const BULK_CHUNK = 500;
-
 /** Many key controls in multi-row INSERTs (an import), returned in the order given. */
 export async function insertKeyControls(
   db: Executor,
   enterpriseId: string,
   values: ReadonlyArray<{ name: string; description: string | null; created_by: string }>,
 ): Promise<KeyControlRow[]> {
-  const rows: KeyControlRow[] = [];
-  for (let start = 0; start < values.length; start += BULK_CHUNK) {
-    const chunk = values.slice(start, start + BULK_CHUNK).map((value) => ({ enterprise_id: enterpriseId, ...value }));
-    rows.push(...(await db.insertInto('key_controls').values(chunk).returning(KEY_CONTROL_COLUMNS).execute()));
-  }
-  return rows;
+  return insertInChunks(values, (chunk) =>
+    db
+      .insertInto('key_controls')
+      .values(chunk.map((value) => ({ enterprise_id: enterpriseId, ...value })))
+      .returning(KEY_CONTROL_COLUMNS)
+      .execute(),
+  );
 }
 
 /** The row locked for the rest of the transaction, so concurrent changes apply one after another. */
@@ -74,10 +74,7 @@ function filtered(db: Executor, enterpriseId: string, includeArchived: boolean) 
 }
 
 export async function countKeyControls(db: Executor, enterpriseId: string, includeArchived: boolean): Promise<number> {
-  const row = await filtered(db, enterpriseId, includeArchived)
-    .select((eb) => eb.fn.countAll<string | number>().as('total'))
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return countRows(filtered(db, enterpriseId, includeArchived));
 }
 
 /**
@@ -85,31 +82,26 @@ export async function countKeyControls(db: Executor, enterpriseId: string, inclu
  * newest first at both levels (D2.5). Archived sub-controls only when archived items are asked for.
  */
 export async function listKeyControls(db: Executor, enterpriseId: string, includeArchived: boolean, limit: number, offset: number) {
-  return filtered(db, enterpriseId, includeArchived)
-    .select((eb) => [
-      'kc.id',
-      'kc.name',
-      'kc.description',
-      'kc.archived',
-      'kc.created_at',
-      'kc.updated_at',
-      jsonArrayFrom(
-        eb
-          .selectFrom('sub_controls as sc')
-          .select(['sc.id', 'sc.name', 'sc.tod', 'sc.toe', 'sc.total_effectiveness', 'sc.archived'])
-          .where('sc.enterprise_id', '=', enterpriseId)
-          .whereRef('sc.key_control_id', '=', 'kc.id')
-          .$if(!includeArchived, (q) => q.where('sc.archived', '=', false))
-          .orderBy('sc.created_at', 'desc')
-          .orderBy('sc.id', 'desc'),
-      )
-        // The text column toe stays text in JSON ('1'..'5'); Kysely's JSON typing would call it a number.
-        .$castTo<NestedSubControlRow[]>()
-        .as('sub_controls'),
-    ])
-    .orderBy('kc.created_at', 'desc')
-    .orderBy('kc.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const page = filtered(db, enterpriseId, includeArchived).select((eb) => [
+    'kc.id',
+    'kc.name',
+    'kc.description',
+    'kc.archived',
+    'kc.created_at',
+    'kc.updated_at',
+    jsonArrayFrom(
+      eb
+        .selectFrom('sub_controls as sc')
+        .select(['sc.id', 'sc.name', 'sc.tod', 'sc.toe', 'sc.total_effectiveness', 'sc.archived'])
+        .where('sc.enterprise_id', '=', enterpriseId)
+        .whereRef('sc.key_control_id', '=', 'kc.id')
+        .$if(!includeArchived, (q) => q.where('sc.archived', '=', false))
+        .orderBy('sc.created_at', 'desc')
+        .orderBy('sc.id', 'desc'),
+    )
+      // The text column toe stays text in JSON ('1'..'5'); Kysely's JSON typing would call it a number.
+      .$castTo<NestedSubControlRow[]>()
+      .as('sub_controls'),
+  ]);
+  return newestFirst(page, limit, offset, 'kc').execute();
 }

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
+import { insertInChunks } from '../../../platform/db/chunked-insert.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import type { SubControlTestsTable, TestRecordSource } from '../../../platform/db/tables/controls.js';
-import { BULK_CHUNK } from './key-controls.repository.js';
 
 /** The result fields a test record keeps: the sub-control's state once the test was entered. */
 export type TestResult = Pick<
@@ -82,10 +82,12 @@ type NewRecord = TestResult & { sub_control_id: string; source: TestRecordSource
 
 /** Many records in multi-row INSERTs (an import). */
 export async function appendTestRecords(db: Executor, enterpriseId: string, records: readonly NewRecord[]): Promise<void> {
-  for (let start = 0; start < records.length; start += BULK_CHUNK) {
-    const chunk = records.slice(start, start + BULK_CHUNK).map((record) => ({ enterprise_id: enterpriseId, ...record }));
-    await db.insertInto('sub_control_tests').values(chunk).execute();
-  }
+  await insertInChunks(records, (chunk) =>
+    db
+      .insertInto('sub_control_tests')
+      .values(chunk.map((record) => ({ enterprise_id: enterpriseId, ...record })))
+      .execute(),
+  );
 }
 
 /** The record of the result a sub-control holds now. */

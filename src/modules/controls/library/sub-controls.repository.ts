@@ -1,9 +1,11 @@
 import { sql, type Selectable } from 'kysely';
+import { insertInChunks } from '../../../platform/db/chunked-insert.js';
 import { findOwnRow, lockOwnRow, updateOwnRow } from '../../../platform/db/own-rows.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import type { SubControlsTable, TestOfDesign, TestOfEffectiveness, TotalEffectiveness } from '../../../platform/db/tables/controls.js';
 import { subControlsInScope, type CountScope } from '../effectiveness/effectiveness.repository.js';
-import { ARCHIVED_NOW, BULK_CHUNK } from './key-controls.repository.js';
+import { TEST_RESULT_COLUMNS, type TestResultColumn } from '../test-result.js';
+import { ARCHIVED_NOW } from './key-controls.repository.js';
 
 /** The sub-control columns the API returns. */
 export const SUB_CONTROL_COLUMNS = [
@@ -11,14 +13,7 @@ export const SUB_CONTROL_COLUMNS = [
   'key_control_id',
   'name',
   'description',
-  'tod',
-  'toe',
-  'total_effectiveness',
-  'testing_date',
-  'tested_by',
-  'evidence_notes',
-  'tod_justification',
-  'toe_justification',
+  ...TEST_RESULT_COLUMNS,
   'archived',
   'created_at',
   'updated_at',
@@ -30,12 +25,7 @@ export type VersionedSubControlRow = SubControlRow & { row_version: number };
 const VERSIONED_COLUMNS = [...SUB_CONTROL_COLUMNS, 'row_version'] as const;
 
 /** The columns a test-result change may set (total_effectiveness only ever from the matrix). */
-export type SubControlChanges = Partial<
-  Pick<
-    SubControlsTable,
-    'tod' | 'toe' | 'total_effectiveness' | 'testing_date' | 'tested_by' | 'evidence_notes' | 'tod_justification' | 'toe_justification'
-  >
->;
+export type SubControlChanges = Partial<Pick<SubControlsTable, TestResultColumn>>;
 
 export async function insertSubControl(
   db: Executor,
@@ -66,12 +56,13 @@ export type NewSubControl = Parameters<typeof insertSubControl>[2];
 
 /** Many sub-controls in multi-row INSERTs (an import), returned in the order given. */
 export async function insertSubControls(db: Executor, enterpriseId: string, values: readonly NewSubControl[]): Promise<SubControlRow[]> {
-  const rows: SubControlRow[] = [];
-  for (let start = 0; start < values.length; start += BULK_CHUNK) {
-    const chunk = values.slice(start, start + BULK_CHUNK).map((value) => ({ enterprise_id: enterpriseId, ...value }));
-    rows.push(...(await db.insertInto('sub_controls').values(chunk).returning(SUB_CONTROL_COLUMNS).execute()));
-  }
-  return rows;
+  return insertInChunks(values, (chunk) =>
+    db
+      .insertInto('sub_controls')
+      .values(chunk.map((value) => ({ enterprise_id: enterpriseId, ...value })))
+      .returning(SUB_CONTROL_COLUMNS)
+      .execute(),
+  );
 }
 
 /** The row locked for the rest of the transaction: tod and toe change one request after another. */

@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { countRows } from '../../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 import type { ScimGroupRole } from '../../../platform/db/tables/scim.js';
 
@@ -40,9 +41,9 @@ export async function listGroups(db: Executor, enterpriseId: string, displayName
 }
 
 export async function countGroups(db: Executor, enterpriseId: string, displayName: string | null): Promise<number> {
-  let query = db.selectFrom('scim_groups as g').select((eb) => eb.fn.countAll<string>().as('n')).where('g.enterprise_id', '=', enterpriseId);
+  let query = db.selectFrom('scim_groups as g').where('g.enterprise_id', '=', enterpriseId);
   if (displayName !== null) query = query.where(sql`lower(g.display_name)`, '=', displayName.toLowerCase());
-  return Number((await query.executeTakeFirstOrThrow()).n);
+  return countRows(query);
 }
 
 export async function findGroup(db: Executor, enterpriseId: string, id: string) {

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { countRows, newestFirst } from '../../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 
 const COLUMNS = ['id', 'name', 'hint', 'expires_at', 'last_used_at', 'last_used_ip', 'revoked_at', 'created_by', 'created_at'] as const;
@@ -12,12 +13,11 @@ export async function insertScimToken(
 }
 
 export async function listScimTokens(db: Executor, enterpriseId: string, limit: number, offset: number) {
-  return db.selectFrom('scim_tokens').select(COLUMNS).where('enterprise_id', '=', enterpriseId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  return newestFirst(db.selectFrom('scim_tokens').select(COLUMNS).where('enterprise_id', '=', enterpriseId), limit, offset).execute();
 }
 
 export async function countScimTokens(db: Executor, enterpriseId: string): Promise<number> {
-  const row = await db.selectFrom('scim_tokens').select((eb) => eb.fn.countAll<string>().as('n')).where('enterprise_id', '=', enterpriseId).executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('scim_tokens').where('enterprise_id', '=', enterpriseId));
 }
 
 export async function lockScimToken(trx: Transaction<DB>, enterpriseId: string, id: string) {

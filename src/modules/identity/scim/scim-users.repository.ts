@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { countRows } from '../../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 
 export type UserFilter = { attribute: 'userName' | 'externalId' | 'id'; value: string } | null;
@@ -47,8 +48,7 @@ export async function listUsers(db: Executor, enterpriseId: string, filter: User
 }
 
 export async function countUsers(db: Executor, enterpriseId: string, filter: UserFilter): Promise<number> {
-  const rows = await filtered(db, enterpriseId, filter).clearSelect().select((eb) => eb.fn.countAll<string>().as('n')).execute();
-  return Number(rows[0]?.n ?? 0);
+  return countRows(filtered(db, enterpriseId, filter));
 }
 
 export async function findUser(db: Executor, enterpriseId: string, userId: string) {

@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { countRows, newestFirst } from '../../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 import type { MemberRole } from '../../../platform/db/tables/users.js';
 
@@ -50,13 +51,13 @@ export type ServiceAccountRow = Awaited<ReturnType<ReturnType<typeof accountQuer
 export async function listServiceAccounts(db: Executor, enterpriseId: string, includeInactive: boolean, limit: number, offset: number) {
   let query = accountQuery(db, enterpriseId);
   if (!includeInactive) query = query.where('a.active', '=', true);
-  return query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(limit).offset(offset).execute();
+  return newestFirst(query, limit, offset, 'a').execute();
 }
 
 export async function countServiceAccounts(db: Executor, enterpriseId: string, includeInactive: boolean): Promise<number> {
-  let query = db.selectFrom('service_accounts').select((eb) => eb.fn.countAll<string>().as('n')).where('enterprise_id', '=', enterpriseId);
+  let query = db.selectFrom('service_accounts').where('enterprise_id', '=', enterpriseId);
   if (!includeInactive) query = query.where('active', '=', true);
-  return Number((await query.executeTakeFirstOrThrow()).n);
+  return countRows(query);
 }
 
 export async function findServiceAccount(db: Executor, enterpriseId: string, id: string) {

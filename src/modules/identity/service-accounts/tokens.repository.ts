@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { EntityAssignment } from '../../../platform/auth/principal.js';
+import { countRows, newestFirst } from '../../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 
 const TOKEN_COLUMNS = [
@@ -35,38 +36,21 @@ export async function insertToken(
   return trx.insertInto('service_account_tokens').values({ ...values, enterprise_id: enterpriseId }).returning(TOKEN_COLUMNS).executeTakeFirstOrThrow();
 }
 
+/** The tokens of one account of the enterprise: what the list, its count and a token's lock read. */
+function tokensOf(db: Executor, enterpriseId: string, accountId: string) {
+  return db.selectFrom('service_account_tokens').where('enterprise_id', '=', enterpriseId).where('service_account_id', '=', accountId);
+}
+
 export async function listTokens(db: Executor, enterpriseId: string, accountId: string, limit: number, offset: number) {
-  return db
-    .selectFrom('service_account_tokens')
-    .select(TOKEN_COLUMNS)
-    .where('enterprise_id', '=', enterpriseId)
-    .where('service_account_id', '=', accountId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return newestFirst(tokensOf(db, enterpriseId, accountId).select(TOKEN_COLUMNS), limit, offset).execute();
 }
 
 export async function countTokens(db: Executor, enterpriseId: string, accountId: string): Promise<number> {
-  const row = await db
-    .selectFrom('service_account_tokens')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('enterprise_id', '=', enterpriseId)
-    .where('service_account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(tokensOf(db, enterpriseId, accountId));
 }
 
 export async function lockToken(trx: Transaction<DB>, enterpriseId: string, accountId: string, tokenId: string) {
-  return trx
-    .selectFrom('service_account_tokens')
-    .select(TOKEN_COLUMNS)
-    .where('enterprise_id', '=', enterpriseId)
-    .where('service_account_id', '=', accountId)
-    .where('id', '=', tokenId)
-    .forUpdate()
-    .executeTakeFirst();
+  return tokensOf(trx, enterpriseId, accountId).select(TOKEN_COLUMNS).where('id', '=', tokenId).forUpdate().executeTakeFirst();
 }
 
 export async function revokeToken(trx: Transaction<DB>, enterpriseId: string, tokenId: string, by: string, at: Date) {

@@ -17,7 +17,8 @@ interface TestResultColumns {
   toe_justification: string | null;
 }
 
-export interface KeyControlsTable {
+/** What key controls and sub-controls both are: named, archivable, versioned items of an enterprise's library. */
+interface LibraryItemColumns {
   id: Generated<string>;
   enterprise_id: string;
   name: string;
@@ -31,19 +32,10 @@ export interface KeyControlsTable {
   row_version: Generated<number>;
 }
 
-export interface SubControlsTable extends TestResultColumns {
-  id: Generated<string>;
-  enterprise_id: string;
+export interface KeyControlsTable extends LibraryItemColumns {}
+
+export interface SubControlsTable extends LibraryItemColumns, TestResultColumns {
   key_control_id: string;
-  name: string;
-  description: string | null;
-  archived: Generated<boolean>;
-  archived_at: Date | null;
-  created_by: string | null;
-  created_at: CreatedAt;
-  updated_at: UpdatedAt;
-  /** One more at every change of the row (a trigger; for a BRA also of its scenarios, ratings and control links): the ETag's version. */
-  row_version: Generated<number>;
 }
 
 /**

@@ -23,6 +23,7 @@ import { equalityFilter } from './scim-filter.js';
 import { groupFromResource, groupPatch, type GroupChanges } from './scim-patch.js';
 import { listResponse, pageOf, presentGroup } from './scim-resources.js';
 import type { ScimCaller } from './scim-users.service.js';
+import { replaceAndPatch } from './scim-writes.js';
 
 /**
  * SCIM Groups: what the directory pushes. Members must be the enterprise's users (another's ids are
@@ -92,15 +93,7 @@ export function createScimGroupsService(db: Kysely<DB>, deps: MembersProvisionin
       return read(caller, id);
     },
 
-    async replace(caller: ScimCaller, id: string, body: unknown) {
-      await change(caller, id, groupFromResource(body));
-      return read(caller, id);
-    },
-
-    async patch(caller: ScimCaller, id: string, body: unknown) {
-      await change(caller, id, groupPatch(body));
-      return read(caller, id);
-    },
+    ...replaceAndPatch({ fromResource: groupFromResource, fromPatch: groupPatch, apply: change, read }),
 
     /** The group and its memberships go; its members' roles are derived again without it. */
     async remove(caller: ScimCaller, id: string) {

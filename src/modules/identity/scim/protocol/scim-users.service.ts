@@ -9,6 +9,7 @@ import { equalityFilter } from './scim-filter.js';
 import { fullNameOf, userFromResource, userPatch, type UserChanges } from './scim-patch.js';
 import { listResponse, pageOf, presentUser } from './scim-resources.js';
 import { deriveRoles } from './role-derivation.js';
+import { replaceAndPatch } from './scim-writes.js';
 import { invalidValue } from './scim-errors.js';
 
 /** Where a SCIM call comes from: its token's enterprise (the only one it may touch) and the audit actor. */
@@ -84,16 +85,7 @@ export function createScimUsersService(db: Kysely<DB>, deps: MembersProvisioning
       return read(caller, userId);
     },
 
-    /** PUT: the resource as a whole; what the service does not keep is ignored. */
-    async replace(caller: ScimCaller, userId: string, body: unknown) {
-      await apply(caller, userId, userFromResource(body));
-      return read(caller, userId);
-    },
-
-    async patch(caller: ScimCaller, userId: string, body: unknown) {
-      await apply(caller, userId, userPatch(body));
-      return read(caller, userId);
-    },
+    ...replaceAndPatch({ fromResource: userFromResource, fromPatch: userPatch, apply, read }),
 
     /** DELETE deactivates (D9.3's soft delete: history kept, sessions ended); a later GET shows active false. */
     async remove(caller: ScimCaller, userId: string) {

@@ -28,6 +28,40 @@ type IdParams = { id: string };
 
 const callerOf = (request: FastifyRequest): ScimCaller => request.scimCaller!;
 const scim = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).type(SCIM_MEDIA_TYPE).send(body);
+/** Left out of the OpenAPI document, and public to the /api/v1 gate: the SCIM gate guards these routes. */
+const route = (operationId: string) => ({ schema: { hide: true, operationId }, config: { public: true } });
+
+/** What a SCIM resource's endpoints call: list, create, read, replace, patch and delete. */
+interface ScimResourceService {
+  list(caller: ScimCaller, query: Query): Promise<unknown>;
+  create(caller: ScimCaller, body: unknown): Promise<unknown>;
+  get(caller: ScimCaller, id: string): Promise<unknown>;
+  replace(caller: ScimCaller, id: string, body: unknown): Promise<unknown>;
+  patch(caller: ScimCaller, id: string, body: unknown): Promise<unknown>;
+  remove(caller: ScimCaller, id: string): Promise<void>;
+}
+
+/**
+ * A resource's endpoints as RFC 7644 §3 lays them out, the same for Users and Groups: `/Users` lists (GET) and
+ * creates (POST, 201), `/Users/{id}` reads, replaces (PUT), patches and deletes (204). Operation names follow
+ * the path: `scim.v2.users.list`, `scim.v2.groups.delete`.
+ */
+function registerResource(scope: App, path: 'Users' | 'Groups', service: ScimResourceService): void {
+  const name = `scim.v2.${path.toLowerCase()}`;
+  scope.get<{ Querystring: Query }>(`/${path}`, route(`${name}.list`), async (request, reply) => scim(reply, 200, await service.list(callerOf(request), request.query)));
+  scope.post(`/${path}`, route(`${name}.create`), async (request, reply) => scim(reply, 201, await service.create(callerOf(request), request.body)));
+  scope.get<{ Params: IdParams }>(`/${path}/:id`, route(`${name}.get`), async (request, reply) => scim(reply, 200, await service.get(callerOf(request), uuidOf(request.params.id))));
+  scope.put<{ Params: IdParams }>(`/${path}/:id`, route(`${name}.replace`), async (request, reply) =>
+    scim(reply, 200, await service.replace(callerOf(request), uuidOf(request.params.id), request.body)),
+  );
+  scope.patch<{ Params: IdParams }>(`/${path}/:id`, route(`${name}.patch`), async (request, reply) =>
+    scim(reply, 200, await service.patch(callerOf(request), uuidOf(request.params.id), request.body)),
+  );
+  scope.delete<{ Params: IdParams }>(`/${path}/:id`, route(`${name}.delete`), async (request, reply) => {
+    await service.remove(callerOf(request), uuidOf(request.params.id));
+    return reply.code(204).send();
+  });
+}
 
 /**
  * SCIM 2.0 (RFC 7644) under /scim/v2, outside the /api/v1 gate: its own bearer tokens (scim-gate.ts), its
@@ -46,39 +80,13 @@ export async function registerScimRoutes(app: App, deps: ScimRouteDeps): Promise
         return scim(reply, appError.status, scimErrorBody(appError));
       });
       scope.setNotFoundHandler(async (request, reply) => scim(reply, 404, scimErrorBody(new AppError('NOT_FOUND', `No SCIM resource at ${request.url.split('?')[0]}`))));
-      const route = (operationId: string) => ({ schema: { hide: true, operationId }, config: { public: true } });
       const base = () => `${deps.publicUrl}${SCIM_PREFIX}`;
 
       scope.get('/ServiceProviderConfig', route('scim.v2.service_provider_config'), async (_request, reply) => scim(reply, 200, serviceProviderConfig(base())));
       scope.get('/ResourceTypes', route('scim.v2.resource_types'), async (_request, reply) => scim(reply, 200, resourceTypes(base())));
 
-      scope.get<{ Querystring: Query }>('/Users', route('scim.v2.users.list'), async (request, reply) => scim(reply, 200, await users.list(callerOf(request), request.query)));
-      scope.post('/Users', route('scim.v2.users.create'), async (request, reply) => scim(reply, 201, await users.create(callerOf(request), request.body)));
-      scope.get<{ Params: IdParams }>('/Users/:id', route('scim.v2.users.get'), async (request, reply) => scim(reply, 200, await users.get(callerOf(request), uuidOf(request.params.id))));
-      scope.put<{ Params: IdParams }>('/Users/:id', route('scim.v2.users.replace'), async (request, reply) =>
-        scim(reply, 200, await users.replace(callerOf(request), uuidOf(request.params.id), request.body)),
-      );
-      scope.patch<{ Params: IdParams }>('/Users/:id', route('scim.v2.users.patch'), async (request, reply) =>
-        scim(reply, 200, await users.patch(callerOf(request), uuidOf(request.params.id), request.body)),
-      );
-      scope.delete<{ Params: IdParams }>('/Users/:id', route('scim.v2.users.delete'), async (request, reply) => {
-        await users.remove(callerOf(request), uuidOf(request.params.id));
-        return reply.code(204).send();
-      });
-
-      scope.get<{ Querystring: Query }>('/Groups', route('scim.v2.groups.list'), async (request, reply) => scim(reply, 200, await groups.list(callerOf(request), request.query)));
-      scope.post('/Groups', route('scim.v2.groups.create'), async (request, reply) => scim(reply, 201, await groups.create(callerOf(request), request.body)));
-      scope.get<{ Params: IdParams }>('/Groups/:id', route('scim.v2.groups.get'), async (request, reply) => scim(reply, 200, await groups.get(callerOf(request), uuidOf(request.params.id))));
-      scope.put<{ Params: IdParams }>('/Groups/:id', route('scim.v2.groups.replace'), async (request, reply) =>
-        scim(reply, 200, await groups.replace(callerOf(request), uuidOf(request.params.id), request.body)),
-      );
-      scope.patch<{ Params: IdParams }>('/Groups/:id', route('scim.v2.groups.patch'), async (request, reply) =>
-        scim(reply, 200, await groups.patch(callerOf(request), uuidOf(request.params.id), request.body)),
-      );
-      scope.delete<{ Params: IdParams }>('/Groups/:id', route('scim.v2.groups.delete'), async (request, reply) => {
-        await groups.remove(callerOf(request), uuidOf(request.params.id));
-        return reply.code(204).send();
-      });
+      registerResource(scope, 'Users', users);
+      registerResource(scope, 'Groups', groups);
     },
     { prefix: SCIM_PREFIX },
   );
