@@ -1,7 +1,5 @@
-import { Anchor, Button, Group, Progress, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
-import '@mantine/dropzone/styles.css';
-import { useRef } from 'react';
+import { Anchor, Progress, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { FileDrop } from '../../components/file-drop';
 import { ConfirmButton, toastDone } from '../../components/confirm-button';
 import { ErrorDisplay } from '../../components/error-display';
 import { QueryState } from '../../components/page-states';
@@ -18,7 +16,6 @@ export function EvidencePanel({ record, title = 'Evidence' }: { record: Evidence
   const { attach, progress } = useAttachEvidence(record);
   const remove = useRemoveEvidence(record);
   const download = useDownloadEvidence();
-  const openRef = useRef<() => void>(null);
   const send = (files: File[]) => {
     for (const file of files) attach.mutate(file, { onSuccess: () => toastDone(`${file.name} is attached.`) });
   };
@@ -81,12 +78,7 @@ export function EvidencePanel({ record, title = 'Evidence' }: { record: Evidence
               </Table.ScrollContainer>
             )}
             {abilities.attach && (
-              <Dropzone onDrop={send} openRef={openRef} activateOnClick={false} loading={attach.isPending} aria-label={`Drop files here to attach them as ${title.toLowerCase()}`} p="sm">
-                <Group justify="space-between" wrap="wrap" style={{ pointerEvents: 'all' }}>
-                  <Text size="sm">Drop files here: PDF, Office documents, images or text.</Text>
-                  <Button size="xs" variant="light" onClick={() => openRef.current?.()}>Choose a file</Button>
-                </Group>
-              </Dropzone>
+              <FileDrop onFiles={send} busy={attach.isPending} label={`Attach files as ${title.toLowerCase()}`} hint="Drop files here: PDF, Office documents, images or text." />
             )}
             {progress !== null && <Progress value={progress * 100} aria-label="Upload progress" animated />}
           </>
