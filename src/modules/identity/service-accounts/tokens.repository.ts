@@ -1,7 +1,8 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { EntityAssignment } from '../../../platform/auth/principal.js';
 import { countRows, newestFirst } from '../../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
+import type { ServiceAccountTokensTable } from '../../../platform/db/tables/service-accounts.js';
 
 const TOKEN_COLUMNS = [
   'id',
@@ -18,21 +19,12 @@ const TOKEN_COLUMNS = [
   'created_at',
 ] as const;
 
-export async function insertToken(
-  trx: Transaction<DB>,
-  enterpriseId: string,
-  values: {
-    id: string;
-    service_account_id: string;
-    name: string;
-    secret_hash: string;
-    hint: string;
-    expires_at: Date;
-    allowed_ips: string[] | null;
-    rotated_from: string | null;
-    created_by: string;
-  },
-) {
+/** What issuing a token writes: its columns but the enterprise's and those of its later life (use, revocation). */
+type NewToken = Omit<Selectable<ServiceAccountTokensTable>, 'enterprise_id' | 'last_used_at' | 'last_used_ip' | 'revoked_at' | 'revoked_by' | 'created_at'> & {
+  created_by: string;
+};
+
+export async function insertToken(trx: Transaction<DB>, enterpriseId: string, values: NewToken) {
   return trx.insertInto('service_account_tokens').values({ ...values, enterprise_id: enterpriseId }).returning(TOKEN_COLUMNS).executeTakeFirstOrThrow();
 }
 
