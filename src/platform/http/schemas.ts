@@ -62,9 +62,9 @@ export const ListResponse = <T extends TSchema>(item: T) => Type.Object({ data: 
 export const PageResponse = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), pagination: Pagination, message: Type.Optional(Message) });
 /** A page without a message; `pagination` for a list whose pagination says more (the audit search's estimate). */
-export const PageOnly = <T extends TSchema>(item: T, options: { description?: string; pagination?: TSchema } = {}) =>
+export const PageOnly = <T extends TSchema, P extends TSchema = typeof Pagination>(item: T, options: { description?: string; pagination?: P } = {}) =>
   Type.Object(
-    { data: Type.Array(item), pagination: options.pagination ?? Pagination },
+    { data: Type.Array(item), pagination: (options.pagination ?? Pagination) as P },
     options.description === undefined ? {} : { description: options.description },
   );
 
