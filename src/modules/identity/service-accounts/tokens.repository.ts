@@ -1,5 +1,6 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { EntityAssignment } from '../../../platform/auth/principal.js';
+import { updateOwnRow } from '../../../platform/db/own-rows.js';
 import { countRows, newestFirst } from '../../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 import type { ServiceAccountTokensTable } from '../../../platform/db/tables/service-accounts.js';
@@ -46,13 +47,7 @@ export async function lockToken(trx: Transaction<DB>, enterpriseId: string, acco
 }
 
 export async function revokeToken(trx: Transaction<DB>, enterpriseId: string, tokenId: string, by: string, at: Date) {
-  return trx
-    .updateTable('service_account_tokens')
-    .set({ revoked_at: at, revoked_by: by })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', tokenId)
-    .returning(TOKEN_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return updateOwnRow(trx, 'service_account_tokens', enterpriseId, tokenId, { revoked_at: at, revoked_by: by }, TOKEN_COLUMNS);
 }
 
 /** Every token of the account still live, revoked (its deactivation); returns their ids. */
@@ -70,13 +65,7 @@ export async function revokeAccountTokens(trx: Transaction<DB>, enterpriseId: st
 
 /** A rotated token stops at the end of its overlap, or earlier if it expired before. */
 export async function shortenExpiry(trx: Transaction<DB>, enterpriseId: string, tokenId: string, until: Date) {
-  return trx
-    .updateTable('service_account_tokens')
-    .set((eb) => ({ expires_at: sql<Date>`least(${eb.ref('expires_at')}, ${until})` }))
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', tokenId)
-    .returning(TOKEN_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return updateOwnRow(trx, 'service_account_tokens', enterpriseId, tokenId, { expires_at: sql<Date>`least(${sql.ref('expires_at')}, ${until})` }, TOKEN_COLUMNS);
 }
 
 /**
