@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { FreeText, Message, Nullable, Pagination, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
+import { FreeText, Message, Nullable, PageOnly, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
 
 const AlertType = Type.Enum(['enterprise_health', 'authentication', 'performance', 'database', 'system'], {
   description: 'What the alert is about (D9.5 states the condition of each type)',
@@ -66,10 +66,7 @@ export const listAlertsSchema = {
   operationId: 'admin.alerts.list',
   tags: ['admin'],
   querystring: ListAlertsQuery,
-  response: {
-    200: Type.Object({ data: Type.Array(AlertView), pagination: Pagination }, { description: 'One page of alerts' }),
-    ...errorResponses([]),
-  },
+  response: { 200: PageOnly(AlertView, { description: 'One page of alerts' }), ...errorResponses([]) },
 };
 
 export const updateAlertSchema = {

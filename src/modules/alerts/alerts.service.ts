@@ -1,5 +1,4 @@
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { recordChange } from '../../platform/audit/record-change.js';
 import type { Caller, Principal } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { AlertStatus } from '../../platform/db/tables/monitoring.js';
@@ -78,9 +77,8 @@ export function createAlertsService({ db }: AlertsServiceDeps) {
             : present(await markResolved(trx, alertId, caller.userId, change.resolution), presentResolution);
         if (updated === null) throw invalidState(`The alert is no longer ${current.status}`);
         const text = change.status === 'acknowledged' ? { notes: change.notes } : { resolution: change.resolution };
-        await writeAudit(trx, {
+        await recordChange(trx, caller, {
           enterpriseId: null,
-          ...auditFrom(caller),
           action: 'update',
           entityType: 'system_alert',
           entityId: alertId,

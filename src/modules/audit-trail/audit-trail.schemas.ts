@@ -4,6 +4,7 @@ import {
   CalendarDate,
   DataResponse,
   Nullable,
+  PageOnly,
   Pagination,
   PaginationQuery,
   Timestamp,
@@ -165,10 +166,7 @@ export const searchAuditSchema = {
   operationId: 'audit.search',
   tags: TAGS,
   querystring: SearchAuditQuery,
-  response: {
-    200: Type.Object({ data: Type.Array(AuditEntryView), pagination: AuditPagination }, { description: 'One page of entries' }),
-    ...errorResponses([]),
-  },
+  response: { 200: PageOnly(AuditEntryView, { description: 'One page of entries', pagination: AuditPagination }), ...errorResponses([]) },
 };
 
 export const exportAuditSchema = {
@@ -229,10 +227,7 @@ export const listCheckpointsSchema = {
   operationId: 'audit.checkpoints.list',
   tags: TAGS,
   querystring: Type.Object({ ...PaginationQuery }),
-  response: {
-    200: Type.Object({ data: Type.Array(CheckpointView), pagination: Pagination }, { description: 'One page of checkpoints' }),
-    ...errorResponses([]),
-  },
+  response: { 200: PageOnly(CheckpointView, { description: 'One page of checkpoints' }), ...errorResponses([]) },
 };
 
 export const createCheckpointSchema = {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../../platform/auth/principal.js';
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { recordChange } from '../../platform/audit/record-change.js';
 import type { ChainAnchor } from '../../platform/audit/chain-verifier.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../platform/db/transaction.js';
@@ -85,14 +84,7 @@ export function createCheckpointsService({ db, keys }: { db: Executor; keys: () 
       const enterpriseId = caller.enterpriseId;
       return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const id = randomUUID();
-        await writeAudit(trx, {
-          enterpriseId,
-          ...auditFrom(caller),
-          action: 'create',
-          entityType: 'audit_checkpoint',
-          entityId: id,
-          details: {},
-        });
+        await recordChange(trx, caller, { action: 'create', entityType: 'audit_checkpoint', entityId: id, details: {} });
         const row = await signHead(trx, enterpriseId, id);
         return present(row!);
       });

@@ -100,14 +100,19 @@ export const RatingObject = Type.Object({
   justification: Nullable(Type.String({ description: 'Why these scores, as the rater wrote it' })),
 });
 
+const ratingScores = {
+  impact_score: Type.Integer({ minimum: 1, maximum: 5 }),
+  likelihood_score: Type.Integer({ minimum: 1, maximum: 5 }),
+  risk_score: Type.Integer({ minimum: 1, maximum: 25 }),
+  risk_level: RiskLevel,
+};
+
+/** A rating's scores alone (no justification): what a diff and a scenario's trend compare. */
+export const RatingScores = Type.Object(ratingScores);
+
 /** What a roll-forward carries from the approved BRA: a reference for the assessor, not a rating of this BRA. */
 export const PreviousRating = Type.Object(
-  {
-    impact_score: Type.Integer({ minimum: 1, maximum: 5 }),
-    likelihood_score: Type.Integer({ minimum: 1, maximum: 5 }),
-    risk_score: Type.Integer({ minimum: 1, maximum: 25 }),
-    risk_level: RiskLevel,
-  },
+  ratingScores,
   {
     description:
       'The residual rating this scenario had in the approved BRA this one was rolled forward from; null otherwise. A reference only: the summary, approval and appetite ignore it',

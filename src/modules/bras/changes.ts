@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
-import { auditFrom, type AuditAction } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import type { AuditAction } from '../../platform/audit/audit-events.js';
+import { recordChange } from '../../platform/audit/record-change.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { DB } from '../../platform/db/schema.js';
 import type { BraStatus } from '../../platform/db/tables/bras.js';
@@ -21,9 +21,8 @@ export async function recordBraChange(
   details: Record<string, unknown>,
   action: Extract<AuditAction, 'create' | 'update' | 'approve' | 'cancel'> = 'update',
 ): Promise<void> {
-  await writeAudit(trx, {
+  await recordChange(trx, caller, {
     enterpriseId: bra.enterprise_id,
-    ...auditFrom(caller),
     action,
     entityType: 'bra',
     entityId: bra.id,

@@ -1,4 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
+import { lockOwnRow, updateOwnRow } from '../../platform/db/own-rows.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { RiskLevel } from '../../platform/db/tables/governance.js';
 import { appetiteCandidates, MOST_SPECIFIC_FIRST, placeOf } from './appetite-rules.js';
@@ -130,23 +131,11 @@ export async function updateAppetite(
   id: string,
   values: { risk_level: RiskLevel; threshold_value: number; description: string | null; updated_by: string },
 ) {
-  return db
-    .updateTable('risk_appetites')
-    .set({ ...values, updated_at: sql<Date>`now()` })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .returning(APPETITE_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return updateOwnRow(db, 'risk_appetites', enterpriseId, id, { ...values, updated_at: sql<Date>`now()` }, APPETITE_COLUMNS);
 }
 
 export async function findAppetiteForUpdate(db: Executor, enterpriseId: string, id: string) {
-  return db
-    .selectFrom('risk_appetites')
-    .select(APPETITE_COLUMNS)
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
+  return lockOwnRow(db, 'risk_appetites', enterpriseId, id, APPETITE_COLUMNS);
 }
 
 export async function deleteAppetite(db: Executor, enterpriseId: string, id: string): Promise<void> {

@@ -1,5 +1,4 @@
-import { auditFrom } from '../../platform/audit/audit-events.js';
-import { writeAudit } from '../../platform/audit/audit-writer.js';
+import { recordChange } from '../../platform/audit/record-change.js';
 import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
@@ -27,9 +26,7 @@ export function createReportService({ db }: { db: Executor }) {
       const file = format === 'pdf' ? await renderReportPdf(model) : await renderReportXlsx(model);
       const fileName = `bra-report-${source.content.id}.${format}`;
       await inTransaction(db, async ({ trx }) =>
-        writeAudit(trx, {
-          enterpriseId: caller.enterpriseId,
-          ...auditFrom(caller),
+        recordChange(trx, caller, {
           action: 'export',
           entityType: 'bra',
           entityId: source.content.id,

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DataResponse, Nullable, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
-import { RiskLevel } from '../bras/bras.schemas.js';
+import { RatingScores } from '../bras/bras.schemas.js';
 
 /** GET /risk-scenarios/{id}/trend: one catalogue scenario across the approved BRAs the caller sees. */
 
@@ -12,12 +12,6 @@ export const ScenarioTrendQuery = Type.Object({
 });
 export type ScenarioTrendQuery = Static<typeof ScenarioTrendQuery>;
 
-const Rating = Type.Object({
-  impact_score: Type.Integer({ minimum: 1, maximum: 5 }),
-  likelihood_score: Type.Integer({ minimum: 1, maximum: 5 }),
-  risk_score: Type.Integer({ minimum: 1, maximum: 25 }),
-  risk_level: RiskLevel,
-});
 const NamedRef = (what: string) => Type.Object({ id: Uuid(`The ${what}`), name: Type.String({ description: `Name of the ${what}` }) });
 
 export const TrendPoint = Type.Object({
@@ -32,8 +26,8 @@ export const TrendPoint = Type.Object({
   legal_entity: NamedRef('legal entity'),
   business_unit: Nullable(NamedRef('business unit')),
   bra_risk_scenario_id: Uuid('The scenario link in that BRA'),
-  inherent_rating: Nullable(Rating),
-  residual_rating: Nullable(Rating),
+  inherent_rating: Nullable(RatingScores),
+  residual_rating: Nullable(RatingScores),
 });
 export type TrendPoint = Static<typeof TrendPoint>;
 

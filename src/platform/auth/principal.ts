@@ -10,6 +10,19 @@ export interface EntityAssignment {
   business_unit_id: string | null;
 }
 
+/** An assignment with the names of its entity and unit, as the lists of members, accounts and groups show it. */
+export interface NamedAssignment extends EntityAssignment {
+  name: string;
+  business_unit_name: string | null;
+}
+
+/** One string per place (an entity, or a unit of it): assignments are compared by it. */
+export const assignmentKey = (assignment: EntityAssignment): string => `${assignment.legal_entity_id}/${assignment.business_unit_id ?? ''}`;
+
+/** Whether two lists assign the same places, whatever their order. */
+export const sameAssignments = (a: readonly EntityAssignment[], b: readonly EntityAssignment[]): boolean =>
+  JSON.stringify(a.map(assignmentKey).sort()) === JSON.stringify(b.map(assignmentKey).sort());
+
 /**
  * Who is calling, resolved once per request from our own records (never from token claims beyond `sub`)
  * and handed to domain code explicitly.

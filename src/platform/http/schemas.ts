@@ -61,6 +61,12 @@ export const DataResponse = <T extends TSchema>(data: T) => Type.Object({ data, 
 export const ListResponse = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item) });
 export const PageResponse = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), pagination: Pagination, message: Type.Optional(Message) });
+/** A page without a message; `pagination` for a list whose pagination says more (the audit search's estimate). */
+export const PageOnly = <T extends TSchema, P extends TSchema = typeof Pagination>(item: T, options: { description?: string; pagination?: P } = {}) =>
+  Type.Object(
+    { data: Type.Array(item), pagination: (options.pagination ?? Pagination) as P },
+    options.description === undefined ? {} : { description: options.description },
+  );
 
 /**
  * What the caller may do to a record now (issue 45), each member a boolean computed by the same policy

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { assignmentKey, type EntityAssignment } from '../../../platform/auth/principal.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 
 const ROLE_COLUMNS = ['r.id', 'r.user_id', 'r.legal_entity_id', 'r.business_unit_id', 'r.created_at'] as const;
@@ -50,9 +51,8 @@ export async function replaceEntityRoles(
   trx: Transaction<DB>,
   enterpriseId: string,
   userId: string,
-  wanted: readonly { legal_entity_id: string; business_unit_id: string | null }[],
+  wanted: readonly EntityAssignment[],
 ) {
-  const key = (r: { legal_entity_id: string; business_unit_id: string | null }) => `${r.legal_entity_id}/${r.business_unit_id ?? ''}`;
   const current = await trx
     .selectFrom('entity_roles')
     .select(['id', 'legal_entity_id', 'business_unit_id'])
@@ -60,10 +60,10 @@ export async function replaceEntityRoles(
     .where('user_id', '=', userId)
     .forUpdate()
     .execute();
-  const wantedKeys = new Set(wanted.map(key));
-  const currentKeys = new Set(current.map(key));
-  const removed = current.filter((row) => !wantedKeys.has(key(row)));
-  const added = wanted.filter((row) => !currentKeys.has(key(row)));
+  const wantedKeys = new Set(wanted.map(assignmentKey));
+  const currentKeys = new Set(current.map(assignmentKey));
+  const removed = current.filter((row) => !wantedKeys.has(assignmentKey(row)));
+  const added = wanted.filter((row) => !currentKeys.has(assignmentKey(row)));
   if (removed.length > 0) {
     await trx.deleteFrom('entity_roles').where('enterprise_id', '=', enterpriseId).where('id', 'in', removed.map((row) => row.id)).execute();
   }

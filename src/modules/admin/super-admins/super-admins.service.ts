@@ -1,6 +1,5 @@
 import type { Static } from 'typebox';
-import { auditFrom } from '../../../platform/audit/audit-events.js';
-import { writeAudit } from '../../../platform/audit/audit-writer.js';
+import { recordChange } from '../../../platform/audit/record-change.js';
 import { createIdentityService } from '../../identity/identity.service.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
@@ -18,6 +17,9 @@ export interface SuperAdminsServiceDeps {
   principals: Pick<PrincipalResolver, 'invalidateUser'>;
   mail: Platform['mail'];
 }
+
+/** A super admin's grant, creation and revocation: entries about a user on the platform's trail (no enterprise). */
+const SUPER_ADMIN_ENTRY = { enterpriseId: null, entityType: 'user' } as const;
 
 /** The platform's administrators: listed, added (promoted or invited) and removed, never down to none. */
 export function createSuperAdminsService({ db, principals, mail }: SuperAdminsServiceDeps) {
@@ -37,7 +39,6 @@ export function createSuperAdminsService({ db, principals, mail }: SuperAdminsSe
         if (existing?.is_member) {
           throw new AppError('CONFLICT', 'This user belongs to an enterprise: super admins belong to none (deactivate the membership first)');
         }
-        const audit = { enterpriseId: null, ...auditFrom(caller), entityType: 'user' as const };
         if (existing !== undefined) {
           await identity.setSuperAdmin(existing.user_id, true, new Date());
           // A promoted user who never set a password gets the link to set one, as a new super admin does.
@@ -49,7 +50,7 @@ export function createSuperAdminsService({ db, principals, mail }: SuperAdminsSe
                 inviter: { userId: caller.userId, fullName: caller.fullName },
                 role: 'super_admin',
               });
-          await writeAudit(trx, { ...audit, action: 'update', entityId: existing.user_id, details: { change: 'super_admin_granted', email, invited: invitation !== null } });
+          await recordChange(trx, caller, { ...SUPER_ADMIN_ENTRY, action: 'update', entityId: existing.user_id, details: { change: 'super_admin_granted', email, invited: invitation !== null } });
           return { created: false, data: { ...(await findSuperAdmin(trx, existing.user_id)), invitation } };
         }
         const user = await identity.createUser({ email, full_name: body.full_name, is_super_admin: true });
@@ -59,8 +60,8 @@ export function createSuperAdminsService({ db, principals, mail }: SuperAdminsSe
           inviter: { userId: caller.userId, fullName: caller.fullName },
           role: 'super_admin',
         });
-        await writeAudit(trx, {
-          ...audit,
+        await recordChange(trx, caller, {
+          ...SUPER_ADMIN_ENTRY,
           action: 'create',
           entityId: user.id,
           details: { email, super_admin: true, invitation_expires_at: invitation.expires_at.toISOString() },
@@ -77,11 +78,9 @@ export function createSuperAdminsService({ db, principals, mail }: SuperAdminsSe
         if (!active.some((row) => row.id === userId)) throw notFound('Super admin');
         if (active.length <= 1) throw invalidState('The last active super admin cannot be removed');
         await createIdentityService({ db: trx, principals, mail }).setSuperAdmin(userId, false, new Date());
-        await writeAudit(trx, {
-          enterpriseId: null,
-          ...auditFrom(caller),
+        await recordChange(trx, caller, {
+          ...SUPER_ADMIN_ENTRY,
           action: 'update',
-          entityType: 'user',
           entityId: userId,
           details: { change: 'super_admin_revoked', self: userId === caller.userId, remaining: active.length - 1 },
         });

@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import type { NamedAssignment } from '../../../platform/auth/principal.js';
 import { countRows } from '../../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 import type { MemberRole } from '../../../platform/db/tables/users.js';
@@ -12,13 +13,6 @@ export interface InvitationRow {
   delivery_attempts: number;
   delivery_error: string | null;
   delivered_at: string | null;
-}
-
-export interface AssignmentRow {
-  legal_entity_id: string;
-  name: string;
-  business_unit_id: string | null;
-  business_unit_name: string | null;
 }
 
 /**
@@ -58,7 +52,7 @@ function memberViews(db: Executor, enterpriseId: string) {
         )
         .leftJoin('business_units as bu', 'bu.id', 'r.business_unit_id')
         .select(
-          sql<AssignmentRow[]>`coalesce(json_agg(json_build_object(
+          sql<NamedAssignment[]>`coalesce(json_agg(json_build_object(
             'legal_entity_id', r.legal_entity_id, 'name', le.name,
             'business_unit_id', r.business_unit_id, 'business_unit_name', bu.name
           ) order by le.name, bu.name nulls first), '[]'::json)`.as('assignments'),

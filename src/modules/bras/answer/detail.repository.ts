@@ -21,9 +21,20 @@ function withCurrentRatings(links: SelectQueryBuilder<DB & { l: BraRiskScenarios
     .leftJoin('bra_ratings as r', (join) => join.on(currentRatingJoin('r', 'residual')));
 }
 
+/** The links of one BRA (`alias`: scenario links or control links), or only the one asked for; newest first. */
+function ofBra<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, alias: 'l' | 'c', enterpriseId: string, braId: string, linkId?: string) {
+  const column = (name: string) => sql.ref(`${alias}.${name}`);
+  return query
+    .where(column('enterprise_id'), '=', enterpriseId)
+    .where(column('bra_id'), '=', braId)
+    .$if(linkId !== undefined, (links) => links.where(column('id'), '=', linkId!))
+    .orderBy(column('created_at'), 'desc')
+    .orderBy(column('id'), 'desc');
+}
+
 /** Scenario links with the catalogue name and the current inherent and residual ratings (null when missing). */
 export async function listScenarioRows(db: Executor, enterpriseId: string, braId: string, linkId?: string) {
-  let query = withCurrentRatings(db.selectFrom('bra_risk_scenarios as l'))
+  const links = withCurrentRatings(db.selectFrom('bra_risk_scenarios as l'))
     .innerJoin('risk_scenarios as rs', (join) => join.onRef('rs.enterprise_id', '=', 'l.enterprise_id').onRef('rs.id', '=', 'l.risk_scenario_id'))
     .select([
       'l.id',
@@ -45,11 +56,8 @@ export async function listScenarioRows(db: Executor, enterpriseId: string, braId
       'l.previous_residual_likelihood',
       'l.previous_residual_score',
       'l.previous_residual_level',
-    ])
-    .where('l.enterprise_id', '=', enterpriseId)
-    .where('l.bra_id', '=', braId);
-  if (linkId !== undefined) query = query.where('l.id', '=', linkId);
-  return query.orderBy('l.created_at', 'desc').orderBy('l.id', 'desc').execute();
+    ]);
+  return ofBra(links, 'l', enterpriseId, braId, linkId).execute();
 }
 export type ScenarioRow = Awaited<ReturnType<typeof listScenarioRows>>[number];
 
@@ -59,7 +67,7 @@ export type ScenarioRow = Awaited<ReturnType<typeof listScenarioRows>>[number];
  * so that one statement serves any number of links and the values are always current.
  */
 export async function listControlRows(db: Executor, enterpriseId: string, braId: string, linkId?: string) {
-  let query = db
+  const links = db
     .selectFrom('bra_controls as c')
     .innerJoin('sub_controls as sc', (join) => join.onRef('sc.enterprise_id', '=', 'c.enterprise_id').onRef('sc.id', '=', 'c.sub_control_id'))
     .innerJoin('key_controls as kc', (join) => join.onRef('kc.enterprise_id', '=', 'sc.enterprise_id').onRef('kc.id', '=', 'sc.key_control_id'))
@@ -73,11 +81,8 @@ export async function listControlRows(db: Executor, enterpriseId: string, braId:
       'sc.tod',
       'sc.toe',
       'sc.total_effectiveness',
-    ])
-    .where('c.enterprise_id', '=', enterpriseId)
-    .where('c.bra_id', '=', braId);
-  if (linkId !== undefined) query = query.where('c.id', '=', linkId);
-  return query.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').execute();
+    ]);
+  return ofBra(links, 'c', enterpriseId, braId, linkId).execute();
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   errorResponses,
 } from '../../../platform/http/schemas.js';
 import { BraAnswerView } from '../answer/answer.schemas.js';
-import { BraParams, BraStatus, BraView, braProperties } from '../bras.schemas.js';
+import { BraParams, BraStatus, BraView } from '../bras.schemas.js';
 
 /** The BRAs themselves (4.2): list, create, read and change. */
 
@@ -40,19 +40,8 @@ export const CreateBraBody = Type.Object(
 );
 export type CreateBraBody = Static<typeof CreateBraBody>;
 
-export const CreatedBraView = Type.Object({
-  id: braProperties.id,
-  name: braProperties.name,
-  description: braProperties.description,
-  legal_entity_id: braProperties.legal_entity_id,
-  business_unit_id: braProperties.business_unit_id,
-  status: BraStatus,
-  period: braProperties.period,
-  assessor: braProperties.assessor,
-  start_date: braProperties.start_date,
-  created_at: braProperties.created_at,
-  updated_at: braProperties.updated_at,
-});
+/** What a creation answers: the BRA's own fields, as the BRA view has them. */
+export const CreatedBraView = Type.Pick(BraView, ['id', 'name', 'description', 'legal_entity_id', 'business_unit_id', 'status', 'period', 'assessor', 'start_date', 'created_at', 'updated_at']);
 
 // legal_entity_id, business_unit_id and status are not members: sending them is a 422 (D6.7).
 export const UpdateBraBody = Type.Object(
@@ -66,15 +55,8 @@ export const UpdateBraBody = Type.Object(
 );
 export type UpdateBraBody = Static<typeof UpdateBraBody>;
 
-export const UpdatedBraView = Type.Object({
-  id: braProperties.id,
-  name: braProperties.name,
-  description: braProperties.description,
-  status: BraStatus,
-  period: braProperties.period,
-  assessor: braProperties.assessor,
-  updated_at: braProperties.updated_at,
-});
+/** What a change answers: the fields it may change, and the status and time. */
+export const UpdatedBraView = Type.Pick(BraView, ['id', 'name', 'description', 'status', 'period', 'assessor', 'updated_at']);
 
 const tags = ['bras'];
 

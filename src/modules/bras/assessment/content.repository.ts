@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { updateOwnRow } from '../../../platform/db/own-rows.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import type { RatingType } from '../../../platform/db/tables/bras.js';
 import type { RiskRating } from '../risk-rating.js';
@@ -27,13 +28,8 @@ export async function findScenarioLink(db: Executor, enterpriseId: string, braId
     .executeTakeFirst();
 }
 
-export async function setScenarioIncluded(db: Executor, enterpriseId: string, linkId: string, included: boolean) {
-  await db
-    .updateTable('bra_risk_scenarios')
-    .set({ included, updated_at: sql<Date>`now()` })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', linkId)
-    .execute();
+export async function setScenarioIncluded(db: Executor, enterpriseId: string, linkId: string, included: boolean): Promise<void> {
+  await updateOwnRow(db, 'bra_risk_scenarios', enterpriseId, linkId, { included, updated_at: sql<Date>`now()` }, ['id']);
 }
 
 const RATING_COLUMNS = [

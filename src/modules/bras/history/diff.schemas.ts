@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DataResponse, Nullable, Timestamp, Uuid, errorResponses } from '../../../platform/http/schemas.js';
-import { BRA_READERS, BraParams, RiskLevel } from '../bras.schemas.js';
+import { BRA_READERS, BraParams, RatingScores, RiskLevel } from '../bras.schemas.js';
 
 /** GET /bras/{bra_id}/diff: what changed between two snapshots of a BRA, or a snapshot and its live content. */
 
@@ -16,13 +16,6 @@ export const BraDiffQuery = Type.Object({
 });
 export type BraDiffQuery = Static<typeof BraDiffQuery>;
 
-const Score = Type.Object({
-  impact_score: Type.Integer({ minimum: 1, maximum: 5 }),
-  likelihood_score: Type.Integer({ minimum: 1, maximum: 5 }),
-  risk_score: Type.Integer({ minimum: 1, maximum: 25 }),
-  risk_level: RiskLevel,
-});
-
 const scenarioRef = {
   risk_scenario_id: Uuid('The catalogue scenario: what scenarios are matched by, across BRAs too'),
   name: Type.String({ description: 'Name of the catalogue scenario' }),
@@ -32,8 +25,8 @@ const ScenarioRef = Type.Object(scenarioRef);
 const ScenarioEntry = Type.Object({
   ...scenarioRef,
   included: Type.Boolean(),
-  inherent_rating: Nullable(Score),
-  residual_rating: Nullable(Score),
+  inherent_rating: Nullable(RatingScores),
+  residual_rating: Nullable(RatingScores),
 });
 
 const controlRef = {
@@ -77,8 +70,8 @@ export const BraDiffView = Type.Object(
       Type.Object({
         ...scenarioRef,
         rating_type: Type.Enum(['inherent', 'residual']),
-        from: Nullable(Score),
-        to: Nullable(Score),
+        from: Nullable(RatingScores),
+        to: Nullable(RatingScores),
       }),
       {
         description:

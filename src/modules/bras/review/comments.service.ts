@@ -1,5 +1,4 @@
-import { auditFrom } from '../../../platform/audit/audit-events.js';
-import { writeAudit } from '../../../platform/audit/audit-writer.js';
+import { recordChange } from '../../../platform/audit/record-change.js';
 import type { Caller } from '../../../platform/auth/principal.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
@@ -52,9 +51,8 @@ export function createBraCommentsService({ db }: { db: Executor }) {
           body: body.body,
           verdict,
         });
-        await writeAudit(trx, {
+        await recordChange(trx, caller, {
           enterpriseId: bra.enterprise_id,
-          ...auditFrom(caller),
           action: 'create',
           entityType: 'bra_comment',
           entityId: id,

@@ -141,10 +141,5 @@ export async function findKeyControlState(
 
 /** A sub-control of the enterprise's library, by id. Also how other modules look one up (a BRA's control links). */
 export async function findSubControl(db: Executor, enterpriseId: string, subControlId: string) {
-  return db
-    .selectFrom('sub_controls')
-    .select(['id', 'name', 'archived'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', subControlId)
-    .executeTakeFirst();
+  return findOwnRow(db, 'sub_controls', enterpriseId, subControlId, ['id', 'name', 'archived']);
 }

@@ -1,12 +1,8 @@
 import { sql, type Transaction } from 'kysely';
+import type { EntityAssignment, NamedAssignment } from '../../../platform/auth/principal.js';
 import { countRows } from '../../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 import type { ScimGroupRole } from '../../../platform/db/tables/scim.js';
-
-export interface GroupAssignment {
-  legal_entity_id: string;
-  business_unit_id: string | null;
-}
 
 /** A group with its mapping (role, named entity assignments) and its member count: one statement. */
 function groupQuery(db: Executor, enterpriseId: string) {
@@ -20,7 +16,7 @@ function groupQuery(db: Executor, enterpriseId: string) {
       'g.created_at',
       'g.updated_at',
       'g.row_version',
-      sql<(GroupAssignment & { name: string; business_unit_name: string | null })[]>`(
+      sql<NamedAssignment[]>`(
         select coalesce(json_agg(json_build_object('legal_entity_id', a.legal_entity_id, 'name', le.name,
           'business_unit_id', a.business_unit_id, 'business_unit_name', bu.name) order by le.name, bu.name nulls first), '[]'::json)
         from scim_group_entities a
@@ -66,7 +62,7 @@ export async function deleteGroup(trx: Transaction<DB>, enterpriseId: string, id
   await trx.deleteFrom('scim_groups').where('enterprise_id', '=', enterpriseId).where('id', '=', id).execute();
 }
 
-export async function replaceGroupAssignments(trx: Transaction<DB>, enterpriseId: string, groupId: string, assignments: readonly GroupAssignment[]) {
+export async function replaceGroupAssignments(trx: Transaction<DB>, enterpriseId: string, groupId: string, assignments: readonly EntityAssignment[]) {
   await trx.deleteFrom('scim_group_entities').where('enterprise_id', '=', enterpriseId).where('group_id', '=', groupId).execute();
   if (assignments.length > 0) {
     await trx.insertInto('scim_group_entities').values(assignments.map((a) => ({ ...a, enterprise_id: enterpriseId, group_id: groupId }))).execute();
@@ -111,7 +107,7 @@ export async function mappedGroupsOf(db: Executor, enterpriseId: string, userIds
     .select([
       'm.user_id',
       'g.role',
-      sql<GroupAssignment[]>`(select coalesce(json_agg(json_build_object('legal_entity_id', a.legal_entity_id, 'business_unit_id', a.business_unit_id)), '[]'::json)
+      sql<EntityAssignment[]>`(select coalesce(json_agg(json_build_object('legal_entity_id', a.legal_entity_id, 'business_unit_id', a.business_unit_id)), '[]'::json)
         from scim_group_entities a where a.enterprise_id = g.enterprise_id and a.group_id = g.id)`.as('assignments'),
     ])
     .where('m.enterprise_id', '=', enterpriseId)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { recordChange } from '../../../platform/audit/record-change.js';
-import type { Caller } from '../../../platform/auth/principal.js';
+import { sameAssignments, type Caller } from '../../../platform/auth/principal.js';
 import { updateVersioned } from '../../../platform/changes/versioned-change.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
@@ -93,8 +93,7 @@ export function createScimSettingsService({ db, publicUrl, ...deps }: ScimSettin
           diff: (before) => {
             const wantedRole = body.role;
             const role = wantedRole === undefined || Object.is(wantedRole, before.role) ? undefined : wantedRole;
-            const key = (list: { legal_entity_id: string; business_unit_id: string | null }[]) => JSON.stringify(list.map((a) => `${a.legal_entity_id}/${a.business_unit_id ?? ''}`).sort());
-            const entities = assignments === undefined || key(assignments) === key(before.entity_assignments) ? undefined : assignments;
+            const entities = assignments === undefined || sameAssignments(assignments, before.entity_assignments) ? undefined : assignments;
             return role === undefined && entities === undefined ? null : { role, entities };
           },
           write: async (_before, { role, entities }) => {

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { lockOwnRow, updateOwnRow } from '../../../platform/db/own-rows.js';
 import { countRows, newestFirst } from '../../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 
@@ -21,11 +22,11 @@ export async function countScimTokens(db: Executor, enterpriseId: string): Promi
 }
 
 export async function lockScimToken(trx: Transaction<DB>, enterpriseId: string, id: string) {
-  return trx.selectFrom('scim_tokens').select(COLUMNS).where('enterprise_id', '=', enterpriseId).where('id', '=', id).forUpdate().executeTakeFirst();
+  return lockOwnRow(trx, 'scim_tokens', enterpriseId, id, COLUMNS);
 }
 
 export async function revokeScimToken(trx: Transaction<DB>, enterpriseId: string, id: string, by: string, at: Date) {
-  return trx.updateTable('scim_tokens').set({ revoked_at: at, revoked_by: by }).where('enterprise_id', '=', enterpriseId).where('id', '=', id).returning(COLUMNS).executeTakeFirstOrThrow();
+  return updateOwnRow(trx, 'scim_tokens', enterpriseId, id, { revoked_at: at, revoked_by: by }, COLUMNS);
 }
 
 /** The SCIM gate's lookup, by the token's id alone (the primary key's leading column). */

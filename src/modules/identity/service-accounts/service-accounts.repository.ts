@@ -1,17 +1,8 @@
 import { sql, type Transaction } from 'kysely';
+import type { EntityAssignment, NamedAssignment } from '../../../platform/auth/principal.js';
 import { countRows, newestFirst } from '../../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
 import type { MemberRole } from '../../../platform/db/tables/users.js';
-
-export interface AssignmentInput {
-  legal_entity_id: string;
-  business_unit_id: string | null;
-}
-
-export interface AssignmentRow extends AssignmentInput {
-  name: string;
-  business_unit_name: string | null;
-}
 
 /** An account with its assignments (named) and its tokens' summary: one statement, no query per account. */
 function accountQuery(db: Executor, enterpriseId: string) {
@@ -28,7 +19,7 @@ function accountQuery(db: Executor, enterpriseId: string) {
       'a.created_at',
       'a.updated_at',
       'a.row_version',
-      sql<AssignmentRow[]>`(
+      sql<NamedAssignment[]>`(
         select coalesce(json_agg(json_build_object(
           'legal_entity_id', e.legal_entity_id, 'name', le.name,
           'business_unit_id', e.business_unit_id, 'business_unit_name', bu.name
@@ -92,7 +83,7 @@ export async function updateServiceAccount(
 }
 
 /** The account's assignments become exactly `assignments`. */
-export async function replaceAssignments(trx: Transaction<DB>, enterpriseId: string, id: string, assignments: readonly AssignmentInput[]) {
+export async function replaceAssignments(trx: Transaction<DB>, enterpriseId: string, id: string, assignments: readonly EntityAssignment[]) {
   await trx.deleteFrom('service_account_entities').where('enterprise_id', '=', enterpriseId).where('service_account_id', '=', id).execute();
   if (assignments.length === 0) return;
   await trx

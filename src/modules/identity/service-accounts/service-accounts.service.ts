@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { recordChange } from '../../../platform/audit/record-change.js';
-import type { Caller } from '../../../platform/auth/principal.js';
+import { sameAssignments, type Caller, type EntityAssignment } from '../../../platform/auth/principal.js';
 import type { PrincipalResolver } from '../../../platform/auth/principal-resolver.js';
 import { diffFields, fromTo } from '../../../platform/changes/field-diff.js';
 import { lockForChange, updateVersioned, type RecordLookup } from '../../../platform/changes/versioned-change.js';
@@ -23,7 +23,6 @@ import {
   lockServiceAccount,
   replaceAssignments,
   updateServiceAccount,
-  type AssignmentInput,
   type ServiceAccountRow,
 } from './service-accounts.repository.js';
 import { revokeAccountTokens } from './tokens.repository.js';
@@ -55,12 +54,8 @@ const presentAccount = (row: ServiceAccountRow): ServiceAccountView => ({
   deactivated_at: row.deactivated_at,
 });
 
-const assignmentsOf = (input: CreateServiceAccountBody['entity_assignments']): AssignmentInput[] =>
+const assignmentsOf = (input: CreateServiceAccountBody['entity_assignments']): EntityAssignment[] =>
   (input ?? []).map((a) => ({ legal_entity_id: a.legal_entity_id, business_unit_id: a.business_unit_id ?? null }));
-
-const assignmentKey = (a: AssignmentInput) => `${a.legal_entity_id}/${a.business_unit_id ?? ''}`;
-const sameAssignments = (a: readonly AssignmentInput[], b: readonly AssignmentInput[]) =>
-  JSON.stringify(a.map(assignmentKey).sort()) === JSON.stringify(b.map(assignmentKey).sort());
 
 export const oneAccount = (trx: Transaction<DB>, enterpriseId: string, id: string): RecordLookup<ServiceAccountRow> => ({
   noun: 'Service account',

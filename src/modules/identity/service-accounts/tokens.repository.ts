@@ -1,7 +1,9 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { EntityAssignment } from '../../../platform/auth/principal.js';
+import { updateOwnRow } from '../../../platform/db/own-rows.js';
 import { countRows, newestFirst } from '../../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../../platform/db/schema.js';
+import type { ServiceAccountTokensTable } from '../../../platform/db/tables/service-accounts.js';
 
 const TOKEN_COLUMNS = [
   'id',
@@ -18,21 +20,12 @@ const TOKEN_COLUMNS = [
   'created_at',
 ] as const;
 
-export async function insertToken(
-  trx: Transaction<DB>,
-  enterpriseId: string,
-  values: {
-    id: string;
-    service_account_id: string;
-    name: string;
-    secret_hash: string;
-    hint: string;
-    expires_at: Date;
-    allowed_ips: string[] | null;
-    rotated_from: string | null;
-    created_by: string;
-  },
-) {
+/** What issuing a token writes: its columns but the enterprise's and those of its later life (use, revocation). */
+type NewToken = Omit<Selectable<ServiceAccountTokensTable>, 'enterprise_id' | 'last_used_at' | 'last_used_ip' | 'revoked_at' | 'revoked_by' | 'created_at'> & {
+  created_by: string;
+};
+
+export async function insertToken(trx: Transaction<DB>, enterpriseId: string, values: NewToken) {
   return trx.insertInto('service_account_tokens').values({ ...values, enterprise_id: enterpriseId }).returning(TOKEN_COLUMNS).executeTakeFirstOrThrow();
 }
 
@@ -54,13 +47,7 @@ export async function lockToken(trx: Transaction<DB>, enterpriseId: string, acco
 }
 
 export async function revokeToken(trx: Transaction<DB>, enterpriseId: string, tokenId: string, by: string, at: Date) {
-  return trx
-    .updateTable('service_account_tokens')
-    .set({ revoked_at: at, revoked_by: by })
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', tokenId)
-    .returning(TOKEN_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return updateOwnRow(trx, 'service_account_tokens', enterpriseId, tokenId, { revoked_at: at, revoked_by: by }, TOKEN_COLUMNS);
 }
 
 /** Every token of the account still live, revoked (its deactivation); returns their ids. */
@@ -78,13 +65,7 @@ export async function revokeAccountTokens(trx: Transaction<DB>, enterpriseId: st
 
 /** A rotated token stops at the end of its overlap, or earlier if it expired before. */
 export async function shortenExpiry(trx: Transaction<DB>, enterpriseId: string, tokenId: string, until: Date) {
-  return trx
-    .updateTable('service_account_tokens')
-    .set((eb) => ({ expires_at: sql<Date>`least(${eb.ref('expires_at')}, ${until})` }))
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', tokenId)
-    .returning(TOKEN_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return updateOwnRow(trx, 'service_account_tokens', enterpriseId, tokenId, { expires_at: sql<Date>`least(${sql.ref('expires_at')}, ${until})` }, TOKEN_COLUMNS);
 }
 
 /**

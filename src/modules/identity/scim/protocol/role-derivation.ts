@@ -1,8 +1,9 @@
 import type { Transaction } from 'kysely';
+import { assignmentKey, type EntityAssignment } from '../../../../platform/auth/principal.js';
 import type { DB } from '../../../../platform/db/schema.js';
 import type { MembersProvisioning } from '../../../admin/members-provisioning.service.js';
 import { UNMAPPED_ROLE, directoryDecidesRoleOf, groupsOfRole, roleDiffers, strongestMappedRole } from '../../integrations.policy.js';
-import { mappedGroupsOf, type GroupAssignment } from '../scim-groups.repository.js';
+import { mappedGroupsOf } from '../scim-groups.repository.js';
 
 /**
  * A provisioned member's role and entity roles follow their mapped groups (decisions.md, "SCIM
@@ -19,9 +20,9 @@ export async function deriveRoles(trx: Transaction<DB>, enterpriseId: string, us
     if (member === undefined || !directoryDecidesRoleOf(member.role)) continue;
     const mine = groups.filter((group) => group.user_id === userId);
     const role = strongestMappedRole(mine.map((group) => group.role!)) ?? UNMAPPED_ROLE;
-    const assignments = new Map<string, GroupAssignment>();
+    const assignments = new Map<string, EntityAssignment>();
     for (const group of groupsOfRole(mine, role)) {
-      for (const a of group.assignments) assignments.set(`${a.legal_entity_id}/${a.business_unit_id ?? ''}`, a);
+      for (const a of group.assignments) assignments.set(assignmentKey(a), a);
     }
     if (roleDiffers(member.role, role)) await members.setRole(enterpriseId, userId, member.id, member.role, role);
     await members.setEntityRoles(enterpriseId, userId, [...assignments.values()]);
