@@ -16,8 +16,16 @@ export function EvidencePanel({ record, title = 'Evidence' }: { record: Evidence
   const { attach, progress } = useAttachEvidence(record);
   const remove = useRemoveEvidence(record);
   const download = useDownloadEvidence();
-  const send = (files: File[]) => {
-    for (const file of files) attach.mutate(file, { onSuccess: () => toastDone(`${file.name} is attached.`) });
+  // One file after the other: a mutation confirms only its latest call, and the progress bar is one file's.
+  const send = async (files: File[]) => {
+    for (const file of files) {
+      try {
+        await attach.mutateAsync(file);
+        toastDone(`${file.name} is attached.`);
+      } catch {
+        return; // the refusal is shown below; the files after it are not sent
+      }
+    }
   };
   return (
     <Stack gap="xs" data-testid={`evidence-${record.record_type}`}>
