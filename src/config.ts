@@ -125,6 +125,8 @@ export interface Config {
     perMinute: number;
     perHour: number;
   };
+  /** RISK_ACCEPTANCE_MAX_DAYS: how far ahead a risk acceptance may expire, in days from today (issue 48). */
+  riskAcceptanceMaxDays: number;
   evidence: {
     /** EVIDENCE_MAX_FILE_MB: the largest evidence file, in MiB (decimal bytes: `maxFileBytes`). */
     maxFileBytes: number;
@@ -349,6 +351,7 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       perMinute: integer(env, 'RATE_LIMIT_SCIM_PER_MINUTE', 600, 1, 1_000_000),
       perHour: integer(env, 'RATE_LIMIT_SCIM_PER_HOUR', 20_000, 1, 100_000_000),
     },
+    riskAcceptanceMaxDays: integer(env, 'RISK_ACCEPTANCE_MAX_DAYS', 365, 1, 3650),
     evidence: {
       maxFileBytes: integer(env, 'EVIDENCE_MAX_FILE_MB', 250, 1, 10_240) * MIB,
       quotaBytes: integer(env, 'EVIDENCE_QUOTA_MB', 20_480, 1, 10_485_760) * MIB,

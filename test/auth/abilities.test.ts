@@ -54,9 +54,9 @@ describe('abilities: the read says what the service allows', async () => {
   it("each role's BRA abilities, as the policies decide them (an approved BRA rolls forward; a cancelled one does nothing)", async () => {
     const inProgress = await createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: w.entity.id, createdBy: w.assessor.id, status: 'in_progress' });
     const abilitiesOf = async (user: TestUser, id: string) => (await call(user, 'GET', `/bras/${id}`)).json().data.abilities;
-    expect(await abilitiesOf(w.admin, inProgress.id)).toEqual({ update: true, submit: true, approve: true, return: false, cancel: true, comment: true, give_verdict: true, roll_forward: false });
-    expect(await abilitiesOf(w.assessor, inProgress.id)).toEqual({ update: true, submit: true, approve: false, return: false, cancel: false, comment: true, give_verdict: false, roll_forward: false });
-    expect(await abilitiesOf(w.reviewer, inProgress.id)).toEqual({ update: false, submit: false, approve: false, return: false, cancel: false, comment: true, give_verdict: true, roll_forward: false });
+    expect(await abilitiesOf(w.admin, inProgress.id)).toEqual({ update: true, submit: true, approve: true, return: false, cancel: true, comment: true, give_verdict: true, roll_forward: false, accept_risks: true });
+    expect(await abilitiesOf(w.assessor, inProgress.id)).toEqual({ update: true, submit: true, approve: false, return: false, cancel: false, comment: true, give_verdict: false, roll_forward: false, accept_risks: false });
+    expect(await abilitiesOf(w.reviewer, inProgress.id)).toEqual({ update: false, submit: false, approve: false, return: false, cancel: false, comment: true, give_verdict: true, roll_forward: false, accept_risks: false });
     const approved = await createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: w.entity.id, createdBy: w.assessor.id, status: 'approved' });
     expect((await abilitiesOf(w.assessor, approved.id)).roll_forward).toBe(true);
     expect((await abilitiesOf(w.reviewer, approved.id)).roll_forward).toBe(false);

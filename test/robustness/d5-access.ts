@@ -58,6 +58,11 @@ export const D5_ROUTE_ACCESS: Record<string, RouteAccess> = {
   'POST /bras/:bra_id/comments': BRA_READ,
 
   // Evidence keeps to its record's rules; the matrix's records are BRAs.
+  'POST /bras/:bra_id/scenarios/:scenario_id/acceptances': ADMIN_ONLY,
+  'GET /risk-acceptances': BRA_READ,
+  'GET /risk-acceptances/:acceptance_id': BRA_READ,
+  'POST /risk-acceptances/:acceptance_id/renew': ADMIN_ONLY,
+  'POST /risk-acceptances/:acceptance_id/revoke': ADMIN_ONLY,
   'GET /evidence': BRA_READ,
   'POST /evidence': BRA_WRITE,
   'GET /evidence/:evidence_id/content': BRA_READ,

@@ -60,7 +60,24 @@ async function assessedEntity(ctx: TestContext, enterpriseId: string, mark: stri
   const action = await insertAction(ctx, { enterpriseId, braId: bra.id, linkId: link.id, action: `${mark} action`, createdBy });
   const appetite = await createAppetite(ctx, enterpriseId, { threshold: 7, legalEntityId: entity.id });
   const evidence = await evidenceOf(ctx, enterpriseId, bra.id, `${mark} evidence.pdf`);
-  return { entity, bra, link, snapshot, action, appetite, evidence };
+  const acceptance = await ctx.db
+    .insertInto('risk_acceptances')
+    .values({
+      enterprise_id: enterpriseId,
+      bra_id: bra.id,
+      bra_risk_scenario_id: link.id,
+      rationale: `${mark} acceptance`,
+      conditions: null,
+      mitigation_action_id: null,
+      expires_on: '2099-12-31',
+      accepted_residual_score: 4,
+      accepted_threshold: 3,
+      accepted_by: createdBy,
+      renews_id: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { entity, bra, link, snapshot, action, appetite, evidence, acceptance };
 }
 
 /**
@@ -103,6 +120,8 @@ export async function createMatrixWorld(ctx: TestContext) {
     action_id: place.action.id,
     risk_appetite_id: place.appetite.id,
     evidence_id: place.evidence.id,
+    acceptance_id: place.acceptance.id,
+    scenario_id: place.link.id,
     // The record an evidence list or upload names (its record_type samples as `bra`, the enum's first).
     record_id: place.bra.id,
   });
@@ -141,7 +160,7 @@ export async function createMatrixWorld(ctx: TestContext) {
     /** B's names only, for answers that may quote the ids a caller asked for (the audit trail). */
     foreignNames: [FOREIGN_MARK],
     /** What an assessor or reviewer of E1 may not see where D5 says "assigned". */
-    unassignedLeaks: [UNASSIGNED_MARK, unassigned.entity.id, unassigned.bra.id, unassigned.action.id, unassigned.appetite.id, unassigned.evidence.id],
+    unassignedLeaks: [UNASSIGNED_MARK, unassigned.entity.id, unassigned.bra.id, unassigned.action.id, unassigned.appetite.id, unassigned.evidence.id, unassigned.acceptance.id],
     otherAdmin,
   };
 }

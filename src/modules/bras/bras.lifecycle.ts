@@ -65,6 +65,12 @@ export const LIVE: Statuses = ['draft', 'in_progress', 'under_review'];
  */
 export const APPROVED: Statuses = ['approved'];
 
+/**
+ * A scenario above appetite may be formally accepted (issue 48): while the assessment is under way and on
+ * the approved record; not on a draft (nothing is assessed yet) nor a cancelled one.
+ */
+export const ACCEPTABLE: Statuses = ['in_progress', 'under_review', 'approved'];
+
 /** Every BRA but a cancelled one: what an enterprise's BRA count and its health score count. */
 export const NOT_CANCELLED: Statuses = ['draft', 'in_progress', 'under_review', 'approved'];
 

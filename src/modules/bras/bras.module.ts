@@ -18,6 +18,10 @@ import { registerBraRoutes } from './assessment/bras.routes.js';
 import { registerBulkScenarioRoutes } from './assessment/bulk-scenarios.routes.js';
 import { createBulkScenariosService } from './assessment/bulk-scenarios.service.js';
 import { createBrasService } from './assessment/bras.service.js';
+import { registerRiskAcceptanceRoutes } from './review/acceptances.routes.js';
+import { createRiskAcceptancesService } from './review/acceptances.service.js';
+import { expireLapsedAcceptances } from './acceptance/acceptance-expiry.js';
+import { intervalJob } from '../../platform/jobs.js';
 
 /**
  * After an approval, the enterprise's chain head is signed (audit-trail's checkpoints), when a checkpoint
@@ -44,6 +48,7 @@ export const brasModule = defineModule({
     rollForward: createRollForwardService({ db }),
     comments: createBraCommentsService({ db }),
     bulkScenarios: createBulkScenariosService({ db }),
+    acceptances: createRiskAcceptancesService({ db, maxDays: platform.config.riskAcceptanceMaxDays }),
   }),
   routes(api, services) {
     registerBraRoutes(api, services.bras);
@@ -54,5 +59,12 @@ export const brasModule = defineModule({
     registerRollForwardRoutes(api, services.rollForward);
     registerBraCommentRoutes(api, services.comments);
     registerBulkScenarioRoutes(api, services.bulkScenarios);
+    registerRiskAcceptanceRoutes(api, services.acceptances);
   },
+  jobs: (platform) => [
+    // Risk acceptances past their last day: marked expired, announced, and one alert per enterprise and day.
+    intervalJob('bras.acceptance_expiry', 60_000, platform.log, async () => {
+      await expireLapsedAcceptances(platform.database.db, new Date());
+    }, { oncePerPeriod: platform.database.db }),
+  ],
 });

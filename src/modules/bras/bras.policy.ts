@@ -3,7 +3,7 @@ import { assignedScope, permits, requireAssigned, requireMember, requireRole, se
 import type { Principal } from '../../platform/auth/principal.js';
 import { forbidden } from '../../platform/errors/app-error.js';
 import type { BraStatus } from '../../platform/db/tables/bras.js';
-import { APPROVED, COMMENTABLE, EDITABLE, canMove, hasStatus } from './bras.lifecycle.js';
+import { ACCEPTABLE, APPROVED, COMMENTABLE, EDITABLE, canMove, hasStatus } from './bras.lifecycle.js';
 
 /**
  * Who may do what with a BRA (D5). Each rule is a check the services call (a refusal is a 403 and an
@@ -95,6 +95,17 @@ export function requireBraApprover(caller: Principal): void {
 export const canApproveBra = (caller: Principal): boolean => permits(() => requireBraApprover(caller));
 
 /**
+ * Accept, renew and revoke a risk above appetite (issue 48): client admins only, the people who approve the
+ * assessment; an assessor proposes, the enterprise's administrator decides (docs/decisions.md).
+ */
+export function requireRiskAcceptor(caller: Principal): void {
+  requireMember(caller);
+  requireRole(caller, ['admin'], 'accepting, renewing or revoking risks');
+}
+
+export const canAcceptRisks = (caller: Principal): boolean => permits(() => requireRiskAcceptor(caller));
+
+/**
  * Review comments (issue 35): whoever reads the BRA and is a client admin, an assessor or a reviewer may
  * comment (the state, in progress or under review, is the service's business: 409).
  */
@@ -131,5 +142,6 @@ export function braAbilities(caller: Principal, bra: BraPlace & { created_by: st
     comment: commentable && canCommentOnBra(caller, bra),
     give_verdict: commentable && canGiveBraVerdict(caller, bra),
     roll_forward: hasStatus(bra, APPROVED) && canRollForwardBra(caller, bra),
+    accept_risks: hasStatus(bra, ACCEPTABLE) && canAcceptRisks(caller),
   };
 }

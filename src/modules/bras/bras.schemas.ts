@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { CalendarDate, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import { BRA_STATUSES } from './bras.lifecycle.js';
+import { RiskAcceptanceView } from './acceptance/acceptances.schemas.js';
 
 /**
  * A BRA on the wire (2.1): the shapes every part of the module shares, from its status to the get-BRA data a
@@ -17,12 +18,8 @@ export const RiskLevel = Type.Enum(['Low', 'Medium', 'High', 'Very High'], {
 const NamedRef = (what: string) =>
   Type.Object({ id: Uuid(`The ${what}`), name: Type.String({ description: `Name of the ${what}` }) });
 
-/** A user as a BRA answer names them, so a reader needs no user lookup they may not be allowed. */
-export const UserRef = Type.Object(
-  { id: Uuid('The user'), full_name: Type.String({ description: 'Their full name' }) },
-  { description: 'The user named by the sibling id member, with their name', examples: [{ id: '2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e', full_name: 'Olivia Hart' }] },
-);
-export type UserRef = Static<typeof UserRef>;
+/** A user as an answer names them (platform/http/schemas.ts), re-exported for the module's shapes. */
+export { UserRef } from '../../platform/http/schemas.js';
 
 export const AppetiteBreachView = Type.Object(
   {
@@ -157,6 +154,13 @@ export const DetailScenarioView = Type.Object({
     Type.Enum([...Effectiveness.enum], {
       description:
         'The weakest total effectiveness among the controls linked to this scenario; null when none of them is assessed (or none is linked)',
+    }),
+  ),
+  acceptance: Type.Optional(
+    Type.Union([RiskAcceptanceView, Type.Null()], {
+      description:
+        'The risk acceptance in force today (issue 48): the scenario is above appetite, accepted until its expires_on; null when none. ' +
+        'A snapshot carries those in force when it was taken (absent from snapshots taken before acceptances existed).',
     }),
   ),
 });

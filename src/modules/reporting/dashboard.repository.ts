@@ -10,6 +10,10 @@ import { registerFiguresCte, type RegisterQuery } from './register.repository.js
  * status, their overdue actions by priority, the control library's sub-controls in scope, and the trend of
  * residual scores per approval period. Each part is an aggregate; no row of the data leaves the database.
  */
+/** The dashboard's acceptances expiring soon: those in force whose last day is within 30 days, the 10 soonest. */
+export const EXPIRING_WITHIN_DAYS = 30;
+const EXPIRING_LISTED = 10;
+
 export interface DashboardQuery extends RegisterQuery {
   /** The caller's list of actions (D5), a predicate over `a` and its BRA `b`. */
   actionScope: Expression<SqlBool>;
@@ -19,6 +23,8 @@ export interface DashboardRow {
   bras_by_status: Record<string, number> | null;
   assessed: number;
   above_appetite: number;
+  above_appetite_accepted: number;
+  acceptances_expiring: Array<{ acceptance_id: string; bra_id: string; bra_name: string; scenario_id: string; scenario_name: string; expires_on: string }>;
   inherent_cells: CellCount[];
   residual_cells: CellCount[];
   overdue_by_priority: Record<string, number> | null;
@@ -63,6 +69,15 @@ select
   ) as bras_by_status,
   (select count(*)::int from register where inherent_score is not null and residual_score is not null) as assessed,
   (select count(*)::int from register where above_appetite) as above_appetite,
+  (select count(*)::int from register where above_appetite and acceptance_id is not null) as above_appetite_accepted,
+  (select coalesce(json_agg(x order by x.expires_on, x.acceptance_id), '[]'::json) from (
+     select g.acceptance_id, g.bra_id, g.bra_name, g.scenario_link_id as scenario_id, rs.name as scenario_name, g.accepted_until as expires_on
+       from register g
+       join risk_scenarios rs on rs.enterprise_id = ${enterpriseId} and rs.id = g.risk_scenario_id
+      where g.acceptance_id is not null and g.accepted_until <= ${today}::date + ${EXPIRING_WITHIN_DAYS}::int
+      order by g.accepted_until, g.acceptance_id
+      limit ${EXPIRING_LISTED}) x
+  ) as acceptances_expiring,
   ${cells('inherent')} as inherent_cells,
   ${cells('residual')} as residual_cells,
   (select json_object_agg(p.priority, p.n) from (

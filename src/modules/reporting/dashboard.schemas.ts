@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
+import { CalendarDate, Nullable, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
 import { RiskLevel } from '../bras/bras.schemas.js';
 
 /** GET /dashboard: the enterprise's risk picture in one call. */
@@ -49,6 +49,8 @@ export const DashboardView = Type.Object(
       {
         assessed: Count('Register rows with an inherent and a residual rating'),
         above_appetite: Count('Register rows whose residual score exceeds the applicable appetite'),
+        above_appetite_accepted: Count('Of those, the ones with a risk acceptance in force today (issue 48)'),
+        above_appetite_unaccepted: Count('Of those, the ones without: above_appetite − above_appetite_accepted'),
         within_appetite: Count('assessed − above_appetite'),
         within_appetite_percentage: Type.Integer({ description: 'round(100 × within / assessed); 0 when nothing is assessed' }),
       },
@@ -83,16 +85,37 @@ export const DashboardView = Type.Object(
       }),
       { description: 'Per approval period, oldest first: is the residual risk getting better?' },
     ),
+    acceptances_expiring: Type.Array(
+      Type.Object({
+        acceptance_id: Uuid('The risk acceptance (GET /risk-acceptances/{id})'),
+        bra_id: Uuid('Its BRA'),
+        bra_name: Type.String(),
+        scenario_id: Uuid('The scenario link accepted'),
+        scenario_name: Type.String(),
+        expires_on: CalendarDate('Its last day'),
+      }),
+      { description: 'Risk acceptances in force on register rows whose last day is within 30 days, soonest first, at most 10 (issue 48)' },
+    ),
   },
   {
     examples: [
       {
         bras_by_status: { draft: 1, in_progress: 2, under_review: 1, approved: 1, cancelled: 1, total: 6 },
-        scenarios: { assessed: 3, above_appetite: 1, within_appetite: 2, within_appetite_percentage: 67 },
+        scenarios: { assessed: 3, above_appetite: 1, above_appetite_accepted: 1, above_appetite_unaccepted: 0, within_appetite: 2, within_appetite_percentage: 67 },
         heat_maps: { inherent: { impact_levels: [1, 2, 3, 4, 5], likelihood_levels: [1, 2, 3, 4, 5], cells: [], total: 3 }, residual: { impact_levels: [1, 2, 3, 4, 5], likelihood_levels: [1, 2, 3, 4, 5], cells: [], total: 3 } },
         overdue_actions: { low: 0, medium: 1, high: 2, critical: 0, total: 3 },
         sub_controls: { highly_effective: 2, effective: 3, moderately_effective: 1, less_effective: 1, not_effective: 0, not_assessed: 2, total: 9, untested_over_12_months: 3 },
         trend: [{ period: 'FY2026', first_approved_at: '2026-06-30T14:05:00.000Z', bras: 1, scenarios: 3, average_residual_score: 8.33, max_residual_score: 12 }],
+        acceptances_expiring: [
+          {
+            acceptance_id: '3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b',
+            bra_id: '7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d',
+            bra_name: 'Retail Banking BRA FY2026',
+            scenario_id: '9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01',
+            scenario_name: 'Card-not-present fraud',
+            expires_on: '2026-12-20',
+          },
+        ],
       },
     ],
   },

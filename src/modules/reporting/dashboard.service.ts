@@ -54,6 +54,8 @@ export function createDashboardService({ db: primary, reads = PRIMARY_READS }: {
         scenarios: {
           assessed: figures.assessed,
           above_appetite: figures.above_appetite,
+          above_appetite_accepted: figures.above_appetite_accepted,
+          above_appetite_unaccepted: figures.above_appetite - figures.above_appetite_accepted,
           within_appetite: within,
           within_appetite_percentage: completionPercentage(within, figures.assessed),
         },
@@ -64,6 +66,7 @@ export function createDashboardService({ db: primary, reads = PRIMARY_READS }: {
         overdue_actions: { ...overdue, total: sum(Object.values(overdue)) },
         sub_controls: { ...effectiveness, total: figures.sub_controls_total, untested_over_12_months: figures.untested_12_months },
         trend: figures.trend,
+        acceptances_expiring: figures.acceptances_expiring,
       };
     },
   };

@@ -28,6 +28,8 @@ export function toRegisterRowView(row: RegisterRow): RegisterRowView {
     residual_rating: rating(row.residual_impact, row.residual_likelihood, row.residual_score, row.residual_level),
     appetite_threshold: row.appetite_threshold,
     above_appetite: row.above_appetite,
+    acceptance_id: row.acceptance_id,
+    accepted_until: row.accepted_until,
     control_effectiveness: row.control_effectiveness as RegisterRowView['control_effectiveness'],
     open_actions: row.open_actions,
     overdue_actions: row.overdue_actions,
@@ -63,6 +65,7 @@ export function toRegisterCells(row: RegisterRow): Cell[] {
     control_effectiveness: row.control_effectiveness,
     open_actions: Number(row.open_actions),
     overdue_actions: Number(row.overdue_actions),
+    accepted_until: row.accepted_until,
   };
   return REGISTER_COLUMNS.map((column) => cells[column]);
 }

@@ -5,6 +5,7 @@ import { approvedBraSql, liveBraSql } from '../bras/bras.lifecycle.js';
 import { currentRatingJoin } from '../bras/current-rating.js';
 import { EFFECTIVENESS_LABELS } from '../controls/effectiveness-matrix.js';
 import { aboveAppetiteSql, applicableAppetite, braPlace } from '../governance/appetite-rules.js';
+import { acceptanceInForceJoin } from '../bras/acceptance/acceptance-rules.js';
 
 /**
  * The risk register in SQL: one row per included scenario of the newest approved BRA of each legal entity
@@ -23,6 +24,8 @@ export interface RegisterFilter {
   category?: string | undefined;
   risk_level?: RiskLevel | undefined;
   above_appetite?: boolean | undefined;
+  /** Above appetite and accepted (true), or above appetite without an acceptance in force (false). */
+  accepted?: boolean | undefined;
   include_live?: boolean | undefined;
   inherent_impact?: number | undefined;
   inherent_likelihood?: number | undefined;
@@ -68,6 +71,9 @@ export interface RegisterRow {
   appetite_threshold: number | null;
   appetite_level: RiskLevel | null;
   above_appetite: boolean;
+  /** The acceptance in force today and its last day (issue 48); null when none. */
+  acceptance_id: string | null;
+  accepted_until: string | null;
   control_effectiveness: string | null;
   open_actions: number;
   overdue_actions: number;
@@ -90,6 +96,7 @@ function rowFilter(filter: RegisterFilter): RawBuilder<SqlBool> {
   if (filter.category !== undefined) clauses.push(sql<SqlBool>`category = ${filter.category}`);
   if (filter.risk_level !== undefined) clauses.push(sql<SqlBool>`residual_level = ${filter.risk_level}`);
   if (filter.above_appetite !== undefined) clauses.push(sql<SqlBool>`above_appetite = ${filter.above_appetite}`);
+  if (filter.accepted !== undefined) clauses.push(sql<SqlBool>`above_appetite and (acceptance_id is not null) = ${filter.accepted}`);
   for (const column of ['inherent_impact', 'inherent_likelihood', 'residual_impact', 'residual_likelihood'] as const) {
     const value = filter[column];
     if (value !== undefined) clauses.push(sql<SqlBool>`${sql.ref(column)} = ${value}`);
@@ -121,6 +128,10 @@ const APPETITE = sql`left join lateral ${applicableAppetite(braPlace('b'), sql`r
 /** Whether the residual score of the row is above its appetite (none: false). */
 const ABOVE_APPETITE = sql`coalesce(${aboveAppetiteSql('r.risk_score', 'ap.threshold_value')}, false) as above_appetite`;
 
+/** The acceptance in force of link `l` today (acceptance-rules.ts), as `acc`. */
+const acceptance = (today: string) => acceptanceInForceJoin('l', today, 'acc');
+const ACCEPTANCE_COLUMNS = sql`acc.id as acceptance_id, acc.expires_on as accepted_until`;
+
 /** A current rating of link `l`, as `alias`. */
 const rating = (alias: string, type: 'inherent' | 'residual') => sql`left join bra_ratings ${sql.raw(alias)} on ${currentRatingJoin(alias, type)}`;
 
@@ -133,7 +144,7 @@ const REGISTER_COLUMNS = sql`le.id as legal_entity_id, le.name as legal_entity_n
          i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood, i.risk_score as inherent_score, i.risk_level as inherent_level,
          r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score, r.risk_level as residual_level,
          ap.threshold_value as appetite_threshold, ap.risk_level as appetite_level,
-         ${ABOVE_APPETITE}`;
+         ${ABOVE_APPETITE}, ${ACCEPTANCE_COLUMNS}`;
 
 /** `with chosen as (…), register as (…)`: the CTEs every register and dashboard statement starts from. */
 export function registerCte(query: RegisterQuery): RawBuilder<unknown> {
@@ -151,6 +162,7 @@ register as (
     ${rating('i', 'inherent')}
     ${rating('r', 'residual')}
     ${APPETITE}
+    ${acceptance(query.today)}
 )`;
 }
 
@@ -166,13 +178,14 @@ with ${chosenCte(query)},
 register as (
   select i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood, i.risk_score as inherent_score,
          r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score,
-         ${ABOVE_APPETITE}
+         ${ABOVE_APPETITE}, ${ACCEPTANCE_COLUMNS}, b.id as bra_id, b.name as bra_name, l.id as scenario_link_id, l.risk_scenario_id
     from chosen c
     join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.id
     join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
     ${rating('i', 'inherent')}
     ${rating('r', 'residual')}
     ${APPETITE}
+    ${acceptance(query.today)}
 )`;
 }
 
@@ -184,7 +197,8 @@ register as (
 function registerKeysCte(query: RegisterQuery): RawBuilder<unknown> {
   const { enterpriseId, filter } = query;
   const inherent = filter.inherent_impact !== undefined || filter.inherent_likelihood !== undefined;
-  const appetite = filter.above_appetite !== undefined;
+  const accepted = filter.accepted !== undefined;
+  const appetite = filter.above_appetite !== undefined || accepted;
   return sql`
 with ${chosenCte(query)},
 keys as (
@@ -192,6 +206,7 @@ keys as (
          r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score, r.risk_level as residual_level
          ${inherent ? sql`, i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood` : sql``}
          ${appetite ? sql`, ${ABOVE_APPETITE}` : sql``}
+         ${accepted ? sql`, acc.id as acceptance_id` : sql``}
     from chosen c
     join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.id
     join legal_entities le on le.enterprise_id = b.enterprise_id and le.id = b.legal_entity_id
@@ -200,6 +215,7 @@ keys as (
     ${inherent ? rating('i', 'inherent') : sql``}
     ${rating('r', 'residual')}
     ${appetite ? APPETITE : sql``}
+    ${accepted ? acceptance(query.today) : sql``}
 )`;
 }
 
@@ -268,6 +284,7 @@ selected as (
     ${rating('i', 'inherent')}
     ${rating('r', 'residual')}
     ${APPETITE}
+    ${acceptance(query.today)}
 )
 select selected.*, ${extras.columns}
   from selected

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses, tableFileDownload } from '../../platform/http/schemas.js';
+import { CalendarDate, Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses, tableFileDownload } from '../../platform/http/schemas.js';
 import { BraStatus, Effectiveness, RatingObject, RiskLevel } from '../bras/bras.schemas.js';
 
 /** The risk register: GET /risk-register and its export. */
@@ -12,6 +12,9 @@ const registerFilters = {
   category: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only scenarios of this catalogue category' })),
   risk_level: Type.Optional(RiskLevel),
   above_appetite: Type.Optional(Type.Boolean({ description: 'true: only residual ratings above the applicable appetite; false: only those within it' })),
+  accepted: Type.Optional(
+    Type.Boolean({ description: 'true: only rows above appetite with a risk acceptance in force; false: only rows above appetite without one (issue 48)' }),
+  ),
   include_live: Type.Optional(
     Type.Boolean({ default: false, description: 'true adds the scenarios of live BRAs (draft, in progress, under review), marked live' }),
   ),
@@ -65,6 +68,8 @@ export const RegisterRowView = Type.Object(
     residual_rating: Nullable(Type.Omit(RatingObject, ['justification'])),
     appetite_threshold: Nullable(Type.Integer({ description: "The threshold of the BRA's applicable appetite now (D6.9)" })),
     above_appetite: Type.Boolean({ description: 'The residual risk score exceeds the threshold (false without a residual rating)' }),
+    acceptance_id: Nullable(Uuid('The risk acceptance in force today (GET /risk-acceptances/{id}); null when none')),
+    accepted_until: Nullable(CalendarDate('The last day of the acceptance in force: the risk is above appetite, accepted until then; null when none')),
     control_effectiveness: Nullable(
       Type.Enum([...Effectiveness.enum], { description: 'The weakest total effectiveness of the controls linked to the scenario; null when none is assessed' }),
     ),
@@ -90,6 +95,8 @@ export const RegisterRowView = Type.Object(
         residual_rating: { impact_score: 4, likelihood_score: 3, risk_score: 12, risk_level: 'High' },
         appetite_threshold: 9,
         above_appetite: true,
+        acceptance_id: '3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b',
+        accepted_until: '2027-06-30',
         control_effectiveness: 'Moderately Effective',
         open_actions: 2,
         overdue_actions: 1,
@@ -142,6 +149,7 @@ export const REGISTER_COLUMNS = [
   'control_effectiveness',
   'open_actions',
   'overdue_actions',
+  'accepted_until',
 ] as const;
 
 export const registerExportSchema = {

@@ -19,6 +19,7 @@ const FILTER_KEYS = [
   'category',
   'risk_level',
   'above_appetite',
+  'accepted',
   'include_live',
   'inherent_impact',
   'inherent_likelihood',

@@ -30,6 +30,7 @@ export const AUDIT_ENTITY_TYPES = [
   'scim_token',
   'scim_group',
   'evidence_file',
+  'risk_acceptance',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -8,6 +8,8 @@ export const EVENT_TYPES = [
   'bra.approved',
   'bra.cancelled',
   'risk.above_appetite',
+  'risk.accepted',
+  'risk.acceptance_expired',
   'mitigation_action.overdue',
   'mitigation_action.completed',
   'risk_appetite.changed',

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 /** Shared TypeBox schemas: one definition serves validation, serialization, types and the OpenAPI document. */
 export const Uuid = (description?: string) =>
@@ -52,6 +52,13 @@ export const Pagination = Type.Object({
   has_next: Type.Boolean(),
   has_prev: Type.Boolean(),
 });
+
+/** A user as an answer names them, so a reader needs no user lookup they may not be allowed. */
+export const UserRef = Type.Object(
+  { id: Uuid('The user'), full_name: Type.String({ description: 'Their full name' }) },
+  { description: 'The user named by the sibling id member, with their name', examples: [{ id: '2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e', full_name: 'Olivia Hart' }] },
+);
+export type UserRef = Static<typeof UserRef>;
 
 export const Message = Type.String({ description: 'Human-readable success text' });
 

@@ -11,6 +11,9 @@ import { RISK_BANDS } from '../risk-rating.js';
 import { controlsByScenario, weakestEffectiveness } from './scenario-controls.js';
 import { withAppetite } from './appetite-flags.js';
 import type { TotalEffectiveness } from '../../../platform/db/tables/controls.js';
+import { utcToday } from '../../actions/overdue.js';
+import { acceptancesInForceOfBra } from '../acceptance/acceptances.repository.js';
+import { toAcceptanceView } from '../acceptance/acceptance.presenter.js';
 
 /** The bands and the appetite record that applied, as a snapshot pins them. */
 export type Methodology = Static<typeof MethodologySchema> & { appetite: NonNullable<Static<typeof MethodologySchema>['appetite']> };
@@ -37,18 +40,21 @@ export async function methodologyOf(
 }
 
 /**
- * The get-BRA data (2.1), each scenario with the controls linked to it and their weakest effectiveness:
- * four statements (the BRA, its scenarios, its controls, the summary counts)
+ * The get-BRA data (2.1), each scenario with the controls linked to it and their weakest effectiveness, and
+ * its risk acceptance in force (issue 48): five statements (the BRA, its scenarios, its controls, the summary
+ * counts, the acceptances)
  * whatever the number of scenarios and controls, each scenario flagged against the threshold and the
  * summary listing those above it (appetite-flags.ts). Also what a snapshot stores.
  */
-export async function loadBraDetail(db: Executor, enterpriseId: string, braId: string, threshold: number): Promise<BraDetailView> {
-  const [bra, scenarios, controls, counts] = await Promise.all([
+export async function loadBraDetail(db: Executor, enterpriseId: string, braId: string, threshold: number, now = new Date()): Promise<BraDetailView> {
+  const [bra, scenarios, controls, counts, acceptances] = await Promise.all([
     findBraWithNames(db, enterpriseId, braId),
     listScenarioRows(db, enterpriseId, braId),
     listControlRows(db, enterpriseId, braId),
     summaryCounts(db, enterpriseId, braId, threshold),
+    acceptancesInForceOfBra(db, enterpriseId, braId, utcToday(now)),
   ]);
+  const acceptanceOf = new Map(acceptances.map((row) => [row.scenario_id, toAcceptanceView(row)]));
   if (bra === undefined) throw new Error(`BRA ${braId} vanished while it was being read`);
   const controlViews = controls.map(toControlView);
   const byScenario = controlsByScenario(controlViews);
@@ -56,7 +62,12 @@ export async function loadBraDetail(db: Executor, enterpriseId: string, braId: s
     ...toBraView(bra),
     scenarios: scenarios.map((row) => {
       const linked = byScenario.get(row.id) ?? [];
-      return { ...toScenarioView(row), controls: linked, control_effectiveness: weakestEffectiveness(linked.map((c) => c.total_effectiveness as TotalEffectiveness | null)) };
+      return {
+        ...toScenarioView(row),
+        controls: linked,
+        control_effectiveness: weakestEffectiveness(linked.map((c) => c.total_effectiveness as TotalEffectiveness | null)),
+        acceptance: acceptanceOf.get(row.id) ?? null,
+      };
     }),
     controls: controlViews,
     summary: summarise(counts),

@@ -93,6 +93,7 @@ export const BraReadView = Type.Object({
     comment: 'Comment on it (in progress or under review)',
     give_verdict: 'Comment with a verdict (recommend approval or request changes)',
     roll_forward: 'Roll it forward to a new period (approved BRAs)',
+    accept_risks: 'Accept, renew or revoke the acceptance of its scenarios above appetite (in progress, under review or approved; client admins)',
   }),
 });
 

@@ -25,6 +25,7 @@ import type { AddScenarioBody, LinkControlBody, RecordRatingBody, RatingView } f
 import { requireBraEditor } from '../bras.policy.js';
 import type { ControlView, ScenarioView } from '../bras.schemas.js';
 import { rateRisk } from '../risk-rating.js';
+import { endOutgrownAcceptance } from '../acceptance/outgrown-acceptance.js';
 import { announceResidualCrossing } from './appetite-crossing.js';
 import { withCreatorNames } from '../answer/people.js';
 
@@ -126,6 +127,7 @@ export function createBraContentService({ db }: { db: Executor }) {
         });
         await touchBra(trx, caller, bra, 'rating recorded');
         await announceResidualCrossing(trx, bra, rating, supersededScore);
+        await endOutgrownAcceptance(trx, caller, bra, rating);
         const [named] = await withCreatorNames(trx, [rating]);
         return named!;
       });

@@ -106,6 +106,7 @@ export interface BrasTables {
   bra_snapshots: BraSnapshotsTable;
   bra_controls: BraControlsTable;
   bra_comments: BraCommentsTable;
+  risk_acceptances: RiskAcceptancesTable;
 }
 
 export type BraCommentVerdict = 'recommend_approval' | 'changes_requested';
@@ -120,4 +121,29 @@ export interface BraCommentsTable {
   body: string;
   verdict: BraCommentVerdict | null;
   created_at: CreatedAt;
+}
+
+/** How an acceptance stands: in force (`active`, while expires_on is not past), or how it ended. */
+export type RiskAcceptanceStatus = 'active' | 'renewed' | 'revoked' | 'expired' | 'ended';
+
+/** A formal acceptance of a scenario link above appetite (issue 48). Its terms never change; only its end is written. */
+export interface RiskAcceptancesTable {
+  id: Generated<string>;
+  enterprise_id: string;
+  bra_id: string;
+  bra_risk_scenario_id: string;
+  rationale: string;
+  conditions: string | null;
+  mitigation_action_id: string | null;
+  /** date: 'YYYY-MM-DD' (pg's date parser is set to keep dates as text). */
+  expires_on: ColumnType<string, string, never>;
+  accepted_residual_score: number;
+  accepted_threshold: number;
+  accepted_by: string;
+  accepted_at: CreatedAt;
+  renews_id: string | null;
+  status: Generated<RiskAcceptanceStatus>;
+  ended_at: Date | null;
+  ended_by: string | null;
+  end_reason: string | null;
 }
