@@ -7,10 +7,10 @@ import { freshDatabase } from '../support/database.js';
 type Rating = { impact_score: number; likelihood_score: number; risk_score: number };
 type Bra = { id: string; status: string; legal_entity_id: string; business_unit_id: string | null; approved_at: string | null; period: string };
 type Detail = Bra & {
-  scenarios: { id: string; included: boolean; inherent_rating: Rating | null; residual_rating: Rating | null }[];
-  summary: { assessed_scenarios: number; risks_above_appetite: number };
+  scenarios: { id: string; included: boolean; inherent_rating: Rating | null; residual_rating: Rating | null; acceptance?: { id: string } | null }[];
+  summary: { assessed_scenarios: number; risks_above_appetite: number; scenarios_above_appetite: { id: string }[] };
   /** Approved BRAs: the breaches under today's appetite (their summary keeps the appetite of their approval). */
-  current_appetite_breaches?: unknown[];
+  current_appetite_breaches?: { id: string }[];
 };
 
 /**
@@ -61,9 +61,14 @@ describe('the dashboard on the demo data', async () => {
         const assessed = details.reduce((n, d) => n + d.summary.assessed_scenarios, 0);
         // The dashboard judges against today's appetite: an approved BRA's current breaches.
         const above = details.reduce((n, d) => n + (d.current_appetite_breaches?.length ?? d.summary.risks_above_appetite), 0);
+        // Of those, the ones with a risk acceptance in force (issue 48), as each BRA's answer shows them.
+        const breaches = details.flatMap((d) => (d.current_appetite_breaches ?? d.summary.scenarios_above_appetite).map((b) => b.id));
+        const accepted = details.flatMap((d) => d.scenarios).filter((s) => s.acceptance != null && breaches.includes(s.id)).length;
         expect(dashboard.scenarios).toEqual({
           assessed,
           above_appetite: above,
+          above_appetite_accepted: accepted,
+          above_appetite_unaccepted: above - accepted,
           within_appetite: assessed - above,
           within_appetite_percentage: assessed === 0 ? 0 : Math.round((100 * (assessed - above)) / assessed),
         });

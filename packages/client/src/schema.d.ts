@@ -716,6 +716,26 @@ export interface paths {
         patch: operations["bras.scenario.update"];
         trace?: never;
     };
+    "/api/v1/bras/{bra_id}/scenarios/{scenario_id}/acceptances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a risk above appetite
+         * @description Client admins only (403 otherwise). The BRA must be in progress, under review or approved (else 409 INVALID_STATE), the scenario included, rated and its residual score above the applicable appetite (on an approved BRA, the appetite its approval pinned; else 409 INVALID_STATE). One active acceptance per scenario: 409 CONFLICT when one exists (renew it instead). Audited (create of a risk_acceptance) and announced (`risk.accepted`) in the same transaction. The BRA answer, the register and the dashboard show the risk as accepted until expires_on.
+         */
+        post: operations["risk_acceptances.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bras/{bra_id}/scenarios/bulk": {
         parameters: {
             query?: never;
@@ -1404,6 +1424,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/risk-acceptances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List risk acceptances
+         * @description Readable by client admins, and by assessors and reviewers assigned to the BRA’s entity or unit (D5). Those of the BRAs the caller reads, newest first (soonest expiry first with expiring_within_days), paginated.
+         */
+        get: operations["risk_acceptances.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk-acceptances/{acceptance_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a risk acceptance
+         * @description Readable by client admins, and by assessors and reviewers assigned to the BRA’s entity or unit (D5). Another enterprise’s, or an unknown id, is 404.
+         */
+        get: operations["risk_acceptances.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk-acceptances/{acceptance_id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew a risk acceptance
+         * @description Client admins only. Renews an active acceptance (in force or lapsed but not yet marked) or an expired one, with new terms: a new acceptance replaces it (the old one ends as `renewed`), under the same rules as accepting (state, above appetite, expiry). A renewed, revoked or ended acceptance, or a scenario that has another active acceptance, is 409. Audited (create of the new risk_acceptance) and announced (`risk.accepted`).
+         */
+        post: operations["risk_acceptances.renew"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/risk-acceptances/{acceptance_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a risk acceptance
+         * @description Client admins only. Ends an active acceptance now, with a reason; the risk is unaccepted again. Anything but an active acceptance is 409 INVALID_STATE. Audited (update of the risk_acceptance, with the reason).
+         */
+        post: operations["risk_acceptances.revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/risk-register": {
         parameters: {
             query?: never;
@@ -1433,7 +1533,7 @@ export interface paths {
         };
         /**
          * Export the risk register as CSV or XLSX
-         * @description The rows of the register under the same filters and sort, all of them, streamed as a download in constant memory: CSV (RFC 4180, UTF-8) or XLSX (one sheet, written as it streams). Columns: legal_entity, business_unit, bra_id, bra_name, bra_period, bra_status, bra_approved_at, live, scenario_id, scenario_name, category, inherent_impact, inherent_likelihood, inherent_score, inherent_level, residual_impact, residual_likelihood, residual_score, residual_level, appetite_threshold, above_appetite, control_effectiveness, open_actions, overdue_actions. Text a spreadsheet would read as a formula (starting with =, +, -, @, tab or CR) is prefixed with '. File name risk-register-<YYYYMMDD>.<csv|xlsx>. Audited as an export. Client admins see the whole enterprise; assessors and reviewers their assigned entities and units (D5). A filter naming an entity or unit unknown in the enterprise is 400 INVALID_REFERENCE, one not assigned to the caller 403.
+         * @description The rows of the register under the same filters and sort, all of them, streamed as a download in constant memory: CSV (RFC 4180, UTF-8) or XLSX (one sheet, written as it streams). Columns: legal_entity, business_unit, bra_id, bra_name, bra_period, bra_status, bra_approved_at, live, scenario_id, scenario_name, category, inherent_impact, inherent_likelihood, inherent_score, inherent_level, residual_impact, residual_likelihood, residual_score, residual_level, appetite_threshold, above_appetite, control_effectiveness, open_actions, overdue_actions, accepted_until. Text a spreadsheet would read as a formula (starting with =, +, -, @, tab or CR) is prefixed with '. File name risk-register-<YYYYMMDD>.<csv|xlsx>. Audited as an export. Client admins see the whole enterprise; assessors and reviewers their assigned entities and units (D5). A filter naming an entity or unit unknown in the enterprise is 400 INVALID_REFERENCE, one not assigned to the caller 403.
          */
         get: operations["reporting.register.export"];
         put?: never;
@@ -5716,7 +5816,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "evidence_file";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "evidence_file" | "risk_acceptance";
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Items per page; values above 100 are clamped to 100 */
@@ -6223,7 +6323,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "evidence_file";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "evidence_file" | "risk_acceptance";
                 /** @description File format (default json) */
                 format?: "json" | "csv";
                 /** @description Entries from this UTC date on (inclusive), YYYY-MM-DD */
@@ -7256,7 +7356,33 @@ export interface operations {
                      *                 "total_effectiveness": "total effectiveness"
                      *               }
                      *             ],
-                     *             "control_effectiveness": "Highly Effective"
+                     *             "control_effectiveness": "Highly Effective",
+                     *             "acceptance": {
+                     *               "id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                     *               "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                     *               "bra_name": "Retail Banking BRA FY2026",
+                     *               "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *               "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *               "scenario_name": "Card-not-present fraud",
+                     *               "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                     *               "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                     *               "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e",
+                     *               "expires_on": "2027-06-30",
+                     *               "accepted_residual_score": 15,
+                     *               "accepted_threshold": 12,
+                     *               "accepted_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *               "accepted_by_user": {
+                     *                 "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *                 "full_name": "Olivia Hart"
+                     *               },
+                     *               "accepted_at": "2026-12-01T10:15:00.000Z",
+                     *               "renews_id": null,
+                     *               "status": "active",
+                     *               "in_force": true,
+                     *               "ended_at": null,
+                     *               "ended_by": null,
+                     *               "end_reason": null
+                     *             }
                      *           }
                      *         ],
                      *         "controls": [
@@ -7350,7 +7476,8 @@ export interface operations {
                      *           "cancel": true,
                      *           "comment": false,
                      *           "give_verdict": true,
-                     *           "roll_forward": true
+                     *           "roll_forward": true,
+                     *           "accept_risks": false
                      *         }
                      *       },
                      *       "message": "Done"
@@ -7368,10 +7495,13 @@ export interface operations {
                              *       "cancel": true,
                              *       "comment": false,
                              *       "give_verdict": true,
-                             *       "roll_forward": true
+                             *       "roll_forward": true,
+                             *       "accept_risks": false
                              *     }
                              */
                             abilities: {
+                                /** @description Accept, renew or revoke the acceptance of its scenarios above appetite (in progress, under review or approved; client admins) */
+                                accept_risks: boolean;
                                 /** @description Approve it */
                                 approve: boolean;
                                 /** @description Cancel it */
@@ -7560,6 +7690,78 @@ export interface operations {
                             /** @description Newest first */
                             scenarios: {
                                 above_appetite: boolean | null;
+                                /** @description The risk acceptance in force today (issue 48): the scenario is above appetite, accepted until its expires_on; null when none. A snapshot carries those in force when it was taken (absent from snapshots taken before acceptances existed). */
+                                acceptance?: {
+                                    /** Format: date-time */
+                                    accepted_at: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The client admin who accepted it
+                                     */
+                                    accepted_by: string;
+                                    /**
+                                     * @description The user named by the sibling id member, with their name
+                                     * @example {
+                                     *       "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                                     *       "full_name": "Olivia Hart"
+                                     *     }
+                                     */
+                                    accepted_by_user: {
+                                        /** @description Their full name */
+                                        full_name: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description The user
+                                         */
+                                        id: string;
+                                    };
+                                    /** @description The residual score accepted: a new residual rating above it ends the acceptance */
+                                    accepted_residual_score: number;
+                                    /** @description The applicable appetite threshold it was above when accepted */
+                                    accepted_threshold: number;
+                                    /**
+                                     * Format: uuid
+                                     * @description The BRA
+                                     */
+                                    bra_id: string;
+                                    bra_name: string;
+                                    conditions: string | null;
+                                    end_reason: string | null;
+                                    ended_at: string | null;
+                                    ended_by: string | null;
+                                    /**
+                                     * Format: date
+                                     * @description The last day the acceptance holds (UTC); the risk is unaccepted again the next day
+                                     */
+                                    expires_on: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The acceptance
+                                     */
+                                    id: string;
+                                    /** @description Active and not past expires_on today (UTC) */
+                                    in_force: boolean;
+                                    mitigation_action_id: string | null;
+                                    /** @description Why the risk is accepted */
+                                    rationale: string;
+                                    renews_id: string | null;
+                                    /**
+                                     * Format: uuid
+                                     * @description The catalogue scenario
+                                     */
+                                    risk_scenario_id: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The scenario link accepted (the `id` of a scenario of the get-BRA)
+                                     */
+                                    scenario_id: string;
+                                    scenario_name: string;
+                                    /**
+                                     * @description active: not ended (in force through expires_on); renewed: replaced by a renewal; revoked: withdrawn by a client admin; expired: past expires_on; ended: a new residual rating above the accepted one ended it
+                                     * @enum {unknown}
+                                     */
+                                    status: "active" | "renewed" | "revoked" | "expired" | "ended";
+                                } | null;
                                 applicable_threshold: number | null;
                                 /** @description Category of the catalogue scenario */
                                 category: string;
@@ -10615,7 +10817,33 @@ export interface operations {
                      *                 "total_effectiveness": "total effectiveness"
                      *               }
                      *             ],
-                     *             "control_effectiveness": "Highly Effective"
+                     *             "control_effectiveness": "Highly Effective",
+                     *             "acceptance": {
+                     *               "id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                     *               "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                     *               "bra_name": "Retail Banking BRA FY2026",
+                     *               "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *               "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *               "scenario_name": "Card-not-present fraud",
+                     *               "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                     *               "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                     *               "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e",
+                     *               "expires_on": "2027-06-30",
+                     *               "accepted_residual_score": 15,
+                     *               "accepted_threshold": 12,
+                     *               "accepted_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *               "accepted_by_user": {
+                     *                 "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *                 "full_name": "Olivia Hart"
+                     *               },
+                     *               "accepted_at": "2026-12-01T10:15:00.000Z",
+                     *               "renews_id": null,
+                     *               "status": "active",
+                     *               "in_force": true,
+                     *               "ended_at": null,
+                     *               "ended_by": null,
+                     *               "end_reason": null
+                     *             }
                      *           }
                      *         ],
                      *         "controls": [
@@ -10748,6 +10976,78 @@ export interface operations {
                             /** @description Newest first */
                             scenarios: {
                                 above_appetite: boolean | null;
+                                /** @description The risk acceptance in force today (issue 48): the scenario is above appetite, accepted until its expires_on; null when none. A snapshot carries those in force when it was taken (absent from snapshots taken before acceptances existed). */
+                                acceptance?: {
+                                    /** Format: date-time */
+                                    accepted_at: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The client admin who accepted it
+                                     */
+                                    accepted_by: string;
+                                    /**
+                                     * @description The user named by the sibling id member, with their name
+                                     * @example {
+                                     *       "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                                     *       "full_name": "Olivia Hart"
+                                     *     }
+                                     */
+                                    accepted_by_user: {
+                                        /** @description Their full name */
+                                        full_name: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description The user
+                                         */
+                                        id: string;
+                                    };
+                                    /** @description The residual score accepted: a new residual rating above it ends the acceptance */
+                                    accepted_residual_score: number;
+                                    /** @description The applicable appetite threshold it was above when accepted */
+                                    accepted_threshold: number;
+                                    /**
+                                     * Format: uuid
+                                     * @description The BRA
+                                     */
+                                    bra_id: string;
+                                    bra_name: string;
+                                    conditions: string | null;
+                                    end_reason: string | null;
+                                    ended_at: string | null;
+                                    ended_by: string | null;
+                                    /**
+                                     * Format: date
+                                     * @description The last day the acceptance holds (UTC); the risk is unaccepted again the next day
+                                     */
+                                    expires_on: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The acceptance
+                                     */
+                                    id: string;
+                                    /** @description Active and not past expires_on today (UTC) */
+                                    in_force: boolean;
+                                    mitigation_action_id: string | null;
+                                    /** @description Why the risk is accepted */
+                                    rationale: string;
+                                    renews_id: string | null;
+                                    /**
+                                     * Format: uuid
+                                     * @description The catalogue scenario
+                                     */
+                                    risk_scenario_id: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The scenario link accepted (the `id` of a scenario of the get-BRA)
+                                     */
+                                    scenario_id: string;
+                                    scenario_name: string;
+                                    /**
+                                     * @description active: not ended (in force through expires_on); renewed: replaced by a renewal; revoked: withdrawn by a client admin; expired: past expires_on; ended: a new residual rating above the accepted one ended it
+                                     * @enum {unknown}
+                                     */
+                                    status: "active" | "renewed" | "revoked" | "expired" | "ended";
+                                } | null;
                                 applicable_threshold: number | null;
                                 /** @description Category of the catalogue scenario */
                                 category: string;
@@ -11678,6 +11978,302 @@ export interface operations {
             };
         };
     };
+    "risk_acceptances.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (a UUID): a retry with the same key and the same request replays the first answer for 24 hours instead of acting twice. Over 255 characters: 400.
+                 * @example 5c0e5f9e-8d0b-4f3a-9a57-5d2f3b1c7e21
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The BRA */
+                bra_id: string;
+                /** @description The scenario link (the `id` of a scenario of the get-BRA) */
+                scenario_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                 *       "expires_on": "2027-06-30",
+                 *       "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                 *       "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e"
+                 *     }
+                 */
+                "application/json": {
+                    conditions?: string | null;
+                    /**
+                     * Format: date
+                     * @description The last day it holds: after today and at most RISK_ACCEPTANCE_MAX_DAYS (default 365) days ahead, else 422
+                     */
+                    expires_on: string;
+                    mitigation_action_id?: string | null;
+                    /** @description Why the risk is accepted, 1 to 5,000 characters */
+                    rationale: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: accept a risk above appetite */
+            201: {
+                headers: {
+                    /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                     *         "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                     *         "bra_name": "Retail Banking BRA FY2026",
+                     *         "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *         "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *         "scenario_name": "Card-not-present fraud",
+                     *         "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                     *         "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                     *         "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e",
+                     *         "expires_on": "2027-06-30",
+                     *         "accepted_residual_score": 15,
+                     *         "accepted_threshold": 12,
+                     *         "accepted_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *         "accepted_by_user": {
+                     *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "full_name": "Olivia Hart"
+                     *         },
+                     *         "accepted_at": "2026-12-01T10:15:00.000Z",
+                     *         "renews_id": null,
+                     *         "status": "active",
+                     *         "in_force": true,
+                     *         "ended_at": null,
+                     *         "ended_by": null,
+                     *         "end_reason": null
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                         *       "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                         *       "bra_name": "Retail Banking BRA FY2026",
+                         *       "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                         *       "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                         *       "scenario_name": "Card-not-present fraud",
+                         *       "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                         *       "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                         *       "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e",
+                         *       "expires_on": "2027-06-30",
+                         *       "accepted_residual_score": 15,
+                         *       "accepted_threshold": 12,
+                         *       "accepted_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                         *       "accepted_by_user": {
+                         *         "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                         *         "full_name": "Olivia Hart"
+                         *       },
+                         *       "accepted_at": "2026-12-01T10:15:00.000Z",
+                         *       "renews_id": null,
+                         *       "status": "active",
+                         *       "in_force": true,
+                         *       "ended_at": null,
+                         *       "ended_by": null,
+                         *       "end_reason": null
+                         *     }
+                         */
+                        data: {
+                            /** Format: date-time */
+                            accepted_at: string;
+                            /**
+                             * Format: uuid
+                             * @description The client admin who accepted it
+                             */
+                            accepted_by: string;
+                            /**
+                             * @description The user named by the sibling id member, with their name
+                             * @example {
+                             *       "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                             *       "full_name": "Olivia Hart"
+                             *     }
+                             */
+                            accepted_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            };
+                            /** @description The residual score accepted: a new residual rating above it ends the acceptance */
+                            accepted_residual_score: number;
+                            /** @description The applicable appetite threshold it was above when accepted */
+                            accepted_threshold: number;
+                            /**
+                             * Format: uuid
+                             * @description The BRA
+                             */
+                            bra_id: string;
+                            bra_name: string;
+                            conditions: string | null;
+                            end_reason: string | null;
+                            ended_at: string | null;
+                            ended_by: string | null;
+                            /**
+                             * Format: date
+                             * @description The last day the acceptance holds (UTC); the risk is unaccepted again the next day
+                             */
+                            expires_on: string;
+                            /**
+                             * Format: uuid
+                             * @description The acceptance
+                             */
+                            id: string;
+                            /** @description Active and not past expires_on today (UTC) */
+                            in_force: boolean;
+                            mitigation_action_id: string | null;
+                            /** @description Why the risk is accepted */
+                            rationale: string;
+                            renews_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The catalogue scenario
+                             */
+                            risk_scenario_id: string;
+                            /**
+                             * Format: uuid
+                             * @description The scenario link accepted (the `id` of a scenario of the get-BRA)
+                             */
+                            scenario_id: string;
+                            scenario_name: string;
+                            /**
+                             * @description active: not ended (in force through expires_on); renewed: replaced by a renewal; revoked: withdrawn by a client admin; expired: past expires_on; ended: a new residual rating above the accepted one ended it
+                             * @enum {unknown}
+                             */
+                            status: "active" | "renewed" | "revoked" | "expired" | "ended";
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state; or IDEMPOTENCY_IN_PROGRESS: a request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema; or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "bras.scenario.bulk_add": {
         parameters: {
             query?: never;
@@ -12183,7 +12779,33 @@ export interface operations {
                      *                   "total_effectiveness": "total effectiveness"
                      *                 }
                      *               ],
-                     *               "control_effectiveness": "Highly Effective"
+                     *               "control_effectiveness": "Highly Effective",
+                     *               "acceptance": {
+                     *                 "id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                     *                 "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                     *                 "bra_name": "Retail Banking BRA FY2026",
+                     *                 "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *                 "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *                 "scenario_name": "Card-not-present fraud",
+                     *                 "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                     *                 "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                     *                 "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e",
+                     *                 "expires_on": "2027-06-30",
+                     *                 "accepted_residual_score": 15,
+                     *                 "accepted_threshold": 12,
+                     *                 "accepted_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *                 "accepted_by_user": {
+                     *                   "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *                   "full_name": "Olivia Hart"
+                     *                 },
+                     *                 "accepted_at": "2026-12-01T10:15:00.000Z",
+                     *                 "renews_id": null,
+                     *                 "status": "active",
+                     *                 "in_force": true,
+                     *                 "ended_at": null,
+                     *                 "ended_by": null,
+                     *                 "end_reason": null
+                     *               }
                      *             }
                      *           ],
                      *           "controls": [
@@ -12334,6 +12956,78 @@ export interface operations {
                                 /** @description Newest first */
                                 scenarios: {
                                     above_appetite: boolean | null;
+                                    /** @description The risk acceptance in force today (issue 48): the scenario is above appetite, accepted until its expires_on; null when none. A snapshot carries those in force when it was taken (absent from snapshots taken before acceptances existed). */
+                                    acceptance?: {
+                                        /** Format: date-time */
+                                        accepted_at: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description The client admin who accepted it
+                                         */
+                                        accepted_by: string;
+                                        /**
+                                         * @description The user named by the sibling id member, with their name
+                                         * @example {
+                                         *       "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                                         *       "full_name": "Olivia Hart"
+                                         *     }
+                                         */
+                                        accepted_by_user: {
+                                            /** @description Their full name */
+                                            full_name: string;
+                                            /**
+                                             * Format: uuid
+                                             * @description The user
+                                             */
+                                            id: string;
+                                        };
+                                        /** @description The residual score accepted: a new residual rating above it ends the acceptance */
+                                        accepted_residual_score: number;
+                                        /** @description The applicable appetite threshold it was above when accepted */
+                                        accepted_threshold: number;
+                                        /**
+                                         * Format: uuid
+                                         * @description The BRA
+                                         */
+                                        bra_id: string;
+                                        bra_name: string;
+                                        conditions: string | null;
+                                        end_reason: string | null;
+                                        ended_at: string | null;
+                                        ended_by: string | null;
+                                        /**
+                                         * Format: date
+                                         * @description The last day the acceptance holds (UTC); the risk is unaccepted again the next day
+                                         */
+                                        expires_on: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description The acceptance
+                                         */
+                                        id: string;
+                                        /** @description Active and not past expires_on today (UTC) */
+                                        in_force: boolean;
+                                        mitigation_action_id: string | null;
+                                        /** @description Why the risk is accepted */
+                                        rationale: string;
+                                        renews_id: string | null;
+                                        /**
+                                         * Format: uuid
+                                         * @description The catalogue scenario
+                                         */
+                                        risk_scenario_id: string;
+                                        /**
+                                         * Format: uuid
+                                         * @description The scenario link accepted (the `id` of a scenario of the get-BRA)
+                                         */
+                                        scenario_id: string;
+                                        scenario_name: string;
+                                        /**
+                                         * @description active: not ended (in force through expires_on); renewed: replaced by a renewal; revoked: withdrawn by a client admin; expired: past expires_on; ended: a new residual rating above the accepted one ended it
+                                         * @enum {unknown}
+                                         */
+                                        status: "active" | "renewed" | "revoked" | "expired" | "ended";
+                                    } | null;
                                     applicable_threshold: number | null;
                                     /** @description Category of the catalogue scenario */
                                     category: string;
@@ -17037,6 +17731,8 @@ export interface operations {
                      *         "scenarios": {
                      *           "assessed": 3,
                      *           "above_appetite": 1,
+                     *           "above_appetite_accepted": 1,
+                     *           "above_appetite_unaccepted": 0,
                      *           "within_appetite": 2,
                      *           "within_appetite_percentage": 67
                      *         },
@@ -17104,6 +17800,16 @@ export interface operations {
                      *             "average_residual_score": 8.33,
                      *             "max_residual_score": 12
                      *           }
+                     *         ],
+                     *         "acceptances_expiring": [
+                     *           {
+                     *             "acceptance_id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                     *             "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                     *             "bra_name": "Retail Banking BRA FY2026",
+                     *             "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *             "scenario_name": "Card-not-present fraud",
+                     *             "expires_on": "2026-12-20"
+                     *           }
                      *         ]
                      *       },
                      *       "message": "Done"
@@ -17123,6 +17829,8 @@ export interface operations {
                          *       "scenarios": {
                          *         "assessed": 3,
                          *         "above_appetite": 1,
+                         *         "above_appetite_accepted": 1,
+                         *         "above_appetite_unaccepted": 0,
                          *         "within_appetite": 2,
                          *         "within_appetite_percentage": 67
                          *       },
@@ -17190,10 +17898,45 @@ export interface operations {
                          *           "average_residual_score": 8.33,
                          *           "max_residual_score": 12
                          *         }
+                         *       ],
+                         *       "acceptances_expiring": [
+                         *         {
+                         *           "acceptance_id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                         *           "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                         *           "bra_name": "Retail Banking BRA FY2026",
+                         *           "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                         *           "scenario_name": "Card-not-present fraud",
+                         *           "expires_on": "2026-12-20"
+                         *         }
                          *       ]
                          *     }
                          */
                         data: {
+                            /** @description Risk acceptances in force on register rows whose last day is within 30 days, soonest first, at most 10 (issue 48) */
+                            acceptances_expiring: {
+                                /**
+                                 * Format: uuid
+                                 * @description The risk acceptance (GET /risk-acceptances/{id})
+                                 */
+                                acceptance_id: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its BRA
+                                 */
+                                bra_id: string;
+                                bra_name: string;
+                                /**
+                                 * Format: date
+                                 * @description Its last day
+                                 */
+                                expires_on: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The scenario link accepted
+                                 */
+                                scenario_id: string;
+                                scenario_name: string;
+                            }[];
                             /** @description The BRAs GET /bras lists with the same filters, by status */
                             bras_by_status: {
                                 approved: number;
@@ -17270,6 +18013,10 @@ export interface operations {
                             scenarios: {
                                 /** @description Register rows whose residual score exceeds the applicable appetite */
                                 above_appetite: number;
+                                /** @description Of those, the ones with a risk acceptance in force today (issue 48) */
+                                above_appetite_accepted: number;
+                                /** @description Of those, the ones without: above_appetite − above_appetite_accepted */
+                                above_appetite_unaccepted: number;
                                 /** @description Register rows with an inherent and a residual rating */
                                 assessed: number;
                                 /** @description assessed − above_appetite */
@@ -20436,11 +21183,1069 @@ export interface operations {
             };
         };
     };
+    "risk_acceptances.list": {
+        parameters: {
+            query?: {
+                /** @description Only this BRA’s (400 INVALID_REFERENCE when it names no BRA of the enterprise) */
+                bra_id?: string;
+                /** @description Only those in force whose last day is at most this many days ahead; soonest first */
+                expiring_within_days?: number;
+                /** @description Only those in force today (true), or only those not (false) */
+                in_force?: boolean;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page; values above 100 are clamped to 100 */
+                page_size?: number;
+                /** @description active: not ended (in force through expires_on); renewed: replaced by a renewal; revoked: withdrawn by a client admin; expired: past expires_on; ended: a new residual rating above the accepted one ended it */
+                status?: "active" | "renewed" | "revoked" | "expired" | "ended";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: list risk acceptances */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                     *           "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                     *           "bra_name": "Retail Banking BRA FY2026",
+                     *           "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *           "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *           "scenario_name": "Card-not-present fraud",
+                     *           "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                     *           "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                     *           "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e",
+                     *           "expires_on": "2027-06-30",
+                     *           "accepted_residual_score": 15,
+                     *           "accepted_threshold": 12,
+                     *           "accepted_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "accepted_by_user": {
+                     *             "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *             "full_name": "Olivia Hart"
+                     *           },
+                     *           "accepted_at": "2026-12-01T10:15:00.000Z",
+                     *           "renews_id": null,
+                     *           "status": "active",
+                     *           "in_force": true,
+                     *           "ended_at": null,
+                     *           "ended_by": null,
+                     *           "end_reason": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "page_size": 1,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": true,
+                     *         "has_prev": true
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            accepted_at: string;
+                            /**
+                             * Format: uuid
+                             * @description The client admin who accepted it
+                             */
+                            accepted_by: string;
+                            /**
+                             * @description The user named by the sibling id member, with their name
+                             * @example {
+                             *       "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                             *       "full_name": "Olivia Hart"
+                             *     }
+                             */
+                            accepted_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            };
+                            /** @description The residual score accepted: a new residual rating above it ends the acceptance */
+                            accepted_residual_score: number;
+                            /** @description The applicable appetite threshold it was above when accepted */
+                            accepted_threshold: number;
+                            /**
+                             * Format: uuid
+                             * @description The BRA
+                             */
+                            bra_id: string;
+                            bra_name: string;
+                            conditions: string | null;
+                            end_reason: string | null;
+                            ended_at: string | null;
+                            ended_by: string | null;
+                            /**
+                             * Format: date
+                             * @description The last day the acceptance holds (UTC); the risk is unaccepted again the next day
+                             */
+                            expires_on: string;
+                            /**
+                             * Format: uuid
+                             * @description The acceptance
+                             */
+                            id: string;
+                            /** @description Active and not past expires_on today (UTC) */
+                            in_force: boolean;
+                            mitigation_action_id: string | null;
+                            /** @description Why the risk is accepted */
+                            rationale: string;
+                            renews_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The catalogue scenario
+                             */
+                            risk_scenario_id: string;
+                            /**
+                             * Format: uuid
+                             * @description The scenario link accepted (the `id` of a scenario of the get-BRA)
+                             */
+                            scenario_id: string;
+                            scenario_name: string;
+                            /**
+                             * @description active: not ended (in force through expires_on); renewed: replaced by a renewal; revoked: withdrawn by a client admin; expired: past expires_on; ended: a new residual rating above the accepted one ended it
+                             * @enum {unknown}
+                             */
+                            status: "active" | "renewed" | "revoked" | "expired" | "ended";
+                        }[];
+                        /** @description Human-readable success text */
+                        message?: string;
+                        pagination: {
+                            has_next: boolean;
+                            has_prev: boolean;
+                            page: number;
+                            /** @description The page size used (after clamping) */
+                            page_size: number;
+                            total: number;
+                            total_pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "risk_acceptances.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of the copy you hold: 304 Not Modified, without a body, while it is still current
+                 * @example "7"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                acceptance_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: get a risk acceptance */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the resource's state: the same on a read and on the answer to a change. Send it in If-None-Match on a read, in If-Match on a change */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                     *         "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                     *         "bra_name": "Retail Banking BRA FY2026",
+                     *         "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *         "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *         "scenario_name": "Card-not-present fraud",
+                     *         "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                     *         "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                     *         "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e",
+                     *         "expires_on": "2027-06-30",
+                     *         "accepted_residual_score": 15,
+                     *         "accepted_threshold": 12,
+                     *         "accepted_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *         "accepted_by_user": {
+                     *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "full_name": "Olivia Hart"
+                     *         },
+                     *         "accepted_at": "2026-12-01T10:15:00.000Z",
+                     *         "renews_id": null,
+                     *         "status": "active",
+                     *         "in_force": true,
+                     *         "ended_at": null,
+                     *         "ended_by": null,
+                     *         "end_reason": null
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                         *       "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                         *       "bra_name": "Retail Banking BRA FY2026",
+                         *       "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                         *       "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                         *       "scenario_name": "Card-not-present fraud",
+                         *       "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                         *       "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                         *       "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e",
+                         *       "expires_on": "2027-06-30",
+                         *       "accepted_residual_score": 15,
+                         *       "accepted_threshold": 12,
+                         *       "accepted_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                         *       "accepted_by_user": {
+                         *         "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                         *         "full_name": "Olivia Hart"
+                         *       },
+                         *       "accepted_at": "2026-12-01T10:15:00.000Z",
+                         *       "renews_id": null,
+                         *       "status": "active",
+                         *       "in_force": true,
+                         *       "ended_at": null,
+                         *       "ended_by": null,
+                         *       "end_reason": null
+                         *     }
+                         */
+                        data: {
+                            /** Format: date-time */
+                            accepted_at: string;
+                            /**
+                             * Format: uuid
+                             * @description The client admin who accepted it
+                             */
+                            accepted_by: string;
+                            /**
+                             * @description The user named by the sibling id member, with their name
+                             * @example {
+                             *       "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                             *       "full_name": "Olivia Hart"
+                             *     }
+                             */
+                            accepted_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            };
+                            /** @description The residual score accepted: a new residual rating above it ends the acceptance */
+                            accepted_residual_score: number;
+                            /** @description The applicable appetite threshold it was above when accepted */
+                            accepted_threshold: number;
+                            /**
+                             * Format: uuid
+                             * @description The BRA
+                             */
+                            bra_id: string;
+                            bra_name: string;
+                            conditions: string | null;
+                            end_reason: string | null;
+                            ended_at: string | null;
+                            ended_by: string | null;
+                            /**
+                             * Format: date
+                             * @description The last day the acceptance holds (UTC); the risk is unaccepted again the next day
+                             */
+                            expires_on: string;
+                            /**
+                             * Format: uuid
+                             * @description The acceptance
+                             */
+                            id: string;
+                            /** @description Active and not past expires_on today (UTC) */
+                            in_force: boolean;
+                            mitigation_action_id: string | null;
+                            /** @description Why the risk is accepted */
+                            rationale: string;
+                            renews_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The catalogue scenario
+                             */
+                            risk_scenario_id: string;
+                            /**
+                             * Format: uuid
+                             * @description The scenario link accepted (the `id` of a scenario of the get-BRA)
+                             */
+                            scenario_id: string;
+                            scenario_name: string;
+                            /**
+                             * @description active: not ended (in force through expires_on); renewed: replaced by a renewal; revoked: withdrawn by a client admin; expired: past expires_on; ended: a new residual rating above the accepted one ended it
+                             * @enum {unknown}
+                             */
+                            status: "active" | "renewed" | "revoked" | "expired" | "ended";
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not modified: the copy named by If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "risk_acceptances.renew": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (a UUID): a retry with the same key and the same request replays the first answer for 24 hours instead of acting twice. Over 255 characters: 400.
+                 * @example 5c0e5f9e-8d0b-4f3a-9a57-5d2f3b1c7e21
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                acceptance_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                 *       "expires_on": "2027-06-30",
+                 *       "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                 *       "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e"
+                 *     }
+                 */
+                "application/json": {
+                    conditions?: string | null;
+                    /**
+                     * Format: date
+                     * @description The last day it holds: after today and at most RISK_ACCEPTANCE_MAX_DAYS (default 365) days ahead, else 422
+                     */
+                    expires_on: string;
+                    mitigation_action_id?: string | null;
+                    /** @description Why the risk is accepted, 1 to 5,000 characters */
+                    rationale: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: renew a risk acceptance */
+            201: {
+                headers: {
+                    /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                     *         "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                     *         "bra_name": "Retail Banking BRA FY2026",
+                     *         "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *         "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *         "scenario_name": "Card-not-present fraud",
+                     *         "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                     *         "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                     *         "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e",
+                     *         "expires_on": "2027-06-30",
+                     *         "accepted_residual_score": 15,
+                     *         "accepted_threshold": 12,
+                     *         "accepted_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *         "accepted_by_user": {
+                     *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "full_name": "Olivia Hart"
+                     *         },
+                     *         "accepted_at": "2026-12-01T10:15:00.000Z",
+                     *         "renews_id": null,
+                     *         "status": "active",
+                     *         "in_force": true,
+                     *         "ended_at": null,
+                     *         "ended_by": null,
+                     *         "end_reason": null
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                         *       "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                         *       "bra_name": "Retail Banking BRA FY2026",
+                         *       "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                         *       "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                         *       "scenario_name": "Card-not-present fraud",
+                         *       "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                         *       "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                         *       "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e",
+                         *       "expires_on": "2027-06-30",
+                         *       "accepted_residual_score": 15,
+                         *       "accepted_threshold": 12,
+                         *       "accepted_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                         *       "accepted_by_user": {
+                         *         "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                         *         "full_name": "Olivia Hart"
+                         *       },
+                         *       "accepted_at": "2026-12-01T10:15:00.000Z",
+                         *       "renews_id": null,
+                         *       "status": "active",
+                         *       "in_force": true,
+                         *       "ended_at": null,
+                         *       "ended_by": null,
+                         *       "end_reason": null
+                         *     }
+                         */
+                        data: {
+                            /** Format: date-time */
+                            accepted_at: string;
+                            /**
+                             * Format: uuid
+                             * @description The client admin who accepted it
+                             */
+                            accepted_by: string;
+                            /**
+                             * @description The user named by the sibling id member, with their name
+                             * @example {
+                             *       "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                             *       "full_name": "Olivia Hart"
+                             *     }
+                             */
+                            accepted_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            };
+                            /** @description The residual score accepted: a new residual rating above it ends the acceptance */
+                            accepted_residual_score: number;
+                            /** @description The applicable appetite threshold it was above when accepted */
+                            accepted_threshold: number;
+                            /**
+                             * Format: uuid
+                             * @description The BRA
+                             */
+                            bra_id: string;
+                            bra_name: string;
+                            conditions: string | null;
+                            end_reason: string | null;
+                            ended_at: string | null;
+                            ended_by: string | null;
+                            /**
+                             * Format: date
+                             * @description The last day the acceptance holds (UTC); the risk is unaccepted again the next day
+                             */
+                            expires_on: string;
+                            /**
+                             * Format: uuid
+                             * @description The acceptance
+                             */
+                            id: string;
+                            /** @description Active and not past expires_on today (UTC) */
+                            in_force: boolean;
+                            mitigation_action_id: string | null;
+                            /** @description Why the risk is accepted */
+                            rationale: string;
+                            renews_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The catalogue scenario
+                             */
+                            risk_scenario_id: string;
+                            /**
+                             * Format: uuid
+                             * @description The scenario link accepted (the `id` of a scenario of the get-BRA)
+                             */
+                            scenario_id: string;
+                            scenario_name: string;
+                            /**
+                             * @description active: not ended (in force through expires_on); renewed: replaced by a renewal; revoked: withdrawn by a client admin; expired: past expires_on; ended: a new residual rating above the accepted one ended it
+                             * @enum {unknown}
+                             */
+                            status: "active" | "renewed" | "revoked" | "expired" | "ended";
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state; or IDEMPOTENCY_IN_PROGRESS: a request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema; or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "risk_acceptances.revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @example "7"
+                 */
+                "if-match"?: string;
+            };
+            path: {
+                acceptance_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The fraud reserve was reduced; the risk goes back to the committee."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why the acceptance is withdrawn, 1 to 5,000 characters */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: revoke a risk acceptance */
+            200: {
+                headers: {
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                     *         "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                     *         "bra_name": "Retail Banking BRA FY2026",
+                     *         "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                     *         "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *         "scenario_name": "Card-not-present fraud",
+                     *         "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                     *         "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                     *         "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e",
+                     *         "expires_on": "2027-06-30",
+                     *         "accepted_residual_score": 15,
+                     *         "accepted_threshold": 12,
+                     *         "accepted_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *         "accepted_by_user": {
+                     *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "full_name": "Olivia Hart"
+                     *         },
+                     *         "accepted_at": "2026-12-01T10:15:00.000Z",
+                     *         "renews_id": null,
+                     *         "status": "active",
+                     *         "in_force": true,
+                     *         "ended_at": null,
+                     *         "ended_by": null,
+                     *         "end_reason": null
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                         *       "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                         *       "bra_name": "Retail Banking BRA FY2026",
+                         *       "scenario_id": "9d2f6a3b-1c4e-4b8a-8e7f-5a6b7c8d9e01",
+                         *       "risk_scenario_id": "4c8e1f2a-7b3d-4e5f-9a0b-1c2d3e4f5a6b",
+                         *       "scenario_name": "Card-not-present fraud",
+                         *       "rationale": "The 3-D Secure rollout completes in the two remaining markets by Q2; the residual exposure is within the fraud reserve.",
+                         *       "conditions": "Monthly fraud-loss report to the risk committee until the rollout completes.",
+                         *       "mitigation_action_id": "6e1b3c5d-7f9a-4b2c-8d4e-0f1a2b3c4d5e",
+                         *       "expires_on": "2027-06-30",
+                         *       "accepted_residual_score": 15,
+                         *       "accepted_threshold": 12,
+                         *       "accepted_by": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                         *       "accepted_by_user": {
+                         *         "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                         *         "full_name": "Olivia Hart"
+                         *       },
+                         *       "accepted_at": "2026-12-01T10:15:00.000Z",
+                         *       "renews_id": null,
+                         *       "status": "active",
+                         *       "in_force": true,
+                         *       "ended_at": null,
+                         *       "ended_by": null,
+                         *       "end_reason": null
+                         *     }
+                         */
+                        data: {
+                            /** Format: date-time */
+                            accepted_at: string;
+                            /**
+                             * Format: uuid
+                             * @description The client admin who accepted it
+                             */
+                            accepted_by: string;
+                            /**
+                             * @description The user named by the sibling id member, with their name
+                             * @example {
+                             *       "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                             *       "full_name": "Olivia Hart"
+                             *     }
+                             */
+                            accepted_by_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            };
+                            /** @description The residual score accepted: a new residual rating above it ends the acceptance */
+                            accepted_residual_score: number;
+                            /** @description The applicable appetite threshold it was above when accepted */
+                            accepted_threshold: number;
+                            /**
+                             * Format: uuid
+                             * @description The BRA
+                             */
+                            bra_id: string;
+                            bra_name: string;
+                            conditions: string | null;
+                            end_reason: string | null;
+                            ended_at: string | null;
+                            ended_by: string | null;
+                            /**
+                             * Format: date
+                             * @description The last day the acceptance holds (UTC); the risk is unaccepted again the next day
+                             */
+                            expires_on: string;
+                            /**
+                             * Format: uuid
+                             * @description The acceptance
+                             */
+                            id: string;
+                            /** @description Active and not past expires_on today (UTC) */
+                            in_force: boolean;
+                            mitigation_action_id: string | null;
+                            /** @description Why the risk is accepted */
+                            rationale: string;
+                            renews_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The catalogue scenario
+                             */
+                            risk_scenario_id: string;
+                            /**
+                             * Format: uuid
+                             * @description The scenario link accepted (the `id` of a scenario of the get-BRA)
+                             */
+                            scenario_id: string;
+                            scenario_name: string;
+                            /**
+                             * @description active: not ended (in force through expires_on); renewed: replaced by a renewal; revoked: withdrawn by a client admin; expired: past expires_on; ended: a new residual rating above the accepted one ended it
+                             * @enum {unknown}
+                             */
+                            status: "active" | "renewed" | "revoked" | "expired" | "ended";
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED","request_id":"7b6c2a90-…","details":{"current_etag":"\"8\""}} */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "reporting.register": {
         parameters: {
             query?: {
                 /** @description true: only residual ratings above the applicable appetite; false: only those within it */
                 above_appetite?: boolean;
+                /** @description true: only rows above appetite with a risk acceptance in force; false: only rows above appetite without one (issue 48) */
+                accepted?: boolean;
                 /** @description Only rows of this business unit (403 when not assigned to the caller) */
                 business_unit_id?: string;
                 /** @description Only scenarios of this catalogue category */
@@ -20519,6 +22324,8 @@ export interface operations {
                      *           },
                      *           "appetite_threshold": 9,
                      *           "above_appetite": true,
+                     *           "acceptance_id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
+                     *           "accepted_until": "2027-06-30",
                      *           "control_effectiveness": "Moderately Effective",
                      *           "open_actions": 2,
                      *           "overdue_actions": 1
@@ -20539,6 +22346,8 @@ export interface operations {
                         data: {
                             /** @description The residual risk score exceeds the threshold (false without a residual rating) */
                             above_appetite: boolean;
+                            acceptance_id: string | null;
+                            accepted_until: string | null;
                             appetite_threshold: number | null;
                             bra: {
                                 approved_at: string | null;
@@ -20708,6 +22517,8 @@ export interface operations {
             query?: {
                 /** @description true: only residual ratings above the applicable appetite; false: only those within it */
                 above_appetite?: boolean;
+                /** @description true: only rows above appetite with a risk acceptance in force; false: only rows above appetite without one (issue 48) */
+                accepted?: boolean;
                 /** @description Only rows of this business unit (403 when not assigned to the caller) */
                 business_unit_id?: string;
                 /** @description Only scenarios of this catalogue category */
@@ -20745,7 +22556,7 @@ export interface operations {
                 content: {
                     /** @example (the application/vnd.openxmlformats-officedocument.spreadsheetml.sheet file's bytes) */
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
-                    /** @example legal_entity,business_unit,bra_id,bra_name,bra_period,bra_status,bra_approved_at,live,scenario_id,scenario_name,category,inherent_impact,inherent_likelihood,inherent_score,inherent_level,residual_impact,residual_likelihood,residual_score,residual_level,appetite_threshold,above_appetite,control_effectiveness,open_actions,overdue_actions */
+                    /** @example legal_entity,business_unit,bra_id,bra_name,bra_period,bra_status,bra_approved_at,live,scenario_id,scenario_name,category,inherent_impact,inherent_likelihood,inherent_score,inherent_level,residual_impact,residual_likelihood,residual_score,residual_level,appetite_threshold,above_appetite,control_effectiveness,open_actions,overdue_actions,accepted_until */
                     "text/csv": string;
                 };
             };
@@ -24672,7 +26483,7 @@ export interface operations {
                      *       "mitigation_action.overdue"
                      *     ]
                      */
-                    event_types: ("bra.created" | "bra.status_changed" | "bra.approved" | "bra.cancelled" | "risk.above_appetite" | "mitigation_action.overdue" | "mitigation_action.completed" | "risk_appetite.changed")[];
+                    event_types: ("bra.created" | "bra.status_changed" | "bra.approved" | "bra.cancelled" | "risk.above_appetite" | "risk.accepted" | "risk.acceptance_expired" | "mitigation_action.overdue" | "mitigation_action.completed" | "risk_appetite.changed")[];
                     /**
                      * @description Where events are POSTed: https, on a public address (checked again at every connection, after DNS). http and loopback addresses only when the service runs with WEBHOOKS_ALLOW_LOOPBACK=true (development).
                      * @example https://hooks.example.com/risk-events
@@ -25182,7 +26993,7 @@ export interface operations {
                      *       "mitigation_action.overdue"
                      *     ]
                      */
-                    event_types?: ("bra.created" | "bra.status_changed" | "bra.approved" | "bra.cancelled" | "risk.above_appetite" | "mitigation_action.overdue" | "mitigation_action.completed" | "risk_appetite.changed")[];
+                    event_types?: ("bra.created" | "bra.status_changed" | "bra.approved" | "bra.cancelled" | "risk.above_appetite" | "risk.accepted" | "risk.acceptance_expired" | "mitigation_action.overdue" | "mitigation_action.completed" | "risk_appetite.changed")[];
                     /**
                      * @description Where events are POSTed: https, on a public address (checked again at every connection, after DNS). http and loopback addresses only when the service runs with WEBHOOKS_ALLOW_LOOPBACK=true (development).
                      * @example https://hooks.example.com/risk-events
