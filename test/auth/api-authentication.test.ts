@@ -190,7 +190,7 @@ describe('GET /api/v1/me (D4.4)', async () => {
       ]),
       // An assessor's enterprise-wide abilities, from the module policies (a record's own are on its read).
       abilities: {
-        see_risk_data: true, create_bras: true, approve_bras: false, manage_organisation: false, manage_risk_scenarios: false,
+        see_risk_data: true, create_bras: true, approve_bras: false, accept_risks: false, manage_organisation: false, manage_risk_scenarios: false,
         manage_control_library: false, record_control_tests: true, change_actions: true, set_appetite: false,
         read_audit_trail: false, administer_members: false, administer_platform: false, manage_integrations: false,
       },

@@ -19977,15 +19977,16 @@ export interface operations {
                      *           "see_risk_data": true,
                      *           "create_bras": true,
                      *           "approve_bras": false,
+                     *           "accept_risks": true,
                      *           "manage_organisation": true,
-                     *           "manage_risk_scenarios": true,
-                     *           "manage_control_library": false,
+                     *           "manage_risk_scenarios": false,
+                     *           "manage_control_library": true,
                      *           "record_control_tests": true,
-                     *           "change_actions": true,
-                     *           "set_appetite": false,
+                     *           "change_actions": false,
+                     *           "set_appetite": true,
                      *           "read_audit_trail": true,
-                     *           "administer_members": true,
-                     *           "administer_platform": false,
+                     *           "administer_members": false,
+                     *           "administer_platform": true,
                      *           "manage_integrations": true
                      *         },
                      *         "grantable_roles": [
@@ -20004,19 +20005,22 @@ export interface operations {
                              *       "see_risk_data": true,
                              *       "create_bras": true,
                              *       "approve_bras": false,
+                             *       "accept_risks": true,
                              *       "manage_organisation": true,
-                             *       "manage_risk_scenarios": true,
-                             *       "manage_control_library": false,
+                             *       "manage_risk_scenarios": false,
+                             *       "manage_control_library": true,
                              *       "record_control_tests": true,
-                             *       "change_actions": true,
-                             *       "set_appetite": false,
+                             *       "change_actions": false,
+                             *       "set_appetite": true,
                              *       "read_audit_trail": true,
-                             *       "administer_members": true,
-                             *       "administer_platform": false,
+                             *       "administer_members": false,
+                             *       "administer_platform": true,
                              *       "manage_integrations": true
                              *     }
                              */
                             abilities: {
+                                /** @description Accept, renew and revoke risks above appetite (issue 48): client admins */
+                                accept_risks: boolean;
                                 /** @description Administer members and their entity access: client admins (their enterprise's), super admins */
                                 administer_members: boolean;
                                 /** @description Administer enterprises, super admins and alerts: super admins */

@@ -2,7 +2,7 @@ import type { Principal } from '../../platform/auth/principal.js';
 import { canChangeActions } from '../actions/actions.policy.js';
 import { canManageEnterprises, canManageEntityRoles } from '../admin/admin.policy.js';
 import { canReadAuditTrail } from '../audit-trail/audit-trail.policy.js';
-import { canApproveBra, canCreateBras } from '../bras/bras.policy.js';
+import { canAcceptRisks, canApproveBra, canCreateBras } from '../bras/bras.policy.js';
 import { canManageControlLibrary, canRecordTestResults } from '../controls/controls.policy.js';
 import { canManageRiskAppetite } from '../governance/governance.policy.js';
 import { canManageIntegrations } from '../identity/integrations.policy.js';
@@ -20,6 +20,7 @@ export function callerAbilities(caller: Principal) {
     see_risk_data: canReadRegister(caller),
     create_bras: canCreateBras(caller),
     approve_bras: canApproveBra(caller),
+    accept_risks: canAcceptRisks(caller),
     manage_organisation: canManageLegalEntities(caller),
     manage_risk_scenarios: canAddRiskScenarios(caller),
     manage_control_library: canManageControlLibrary(caller),

@@ -20,6 +20,7 @@ export const MeView = Type.Object({
     see_risk_data: "Read the enterprise's risk data (BRAs, register, controls, actions, appetite): members, not super admins",
     create_bras: 'Create BRAs (in the places one may write): client admins and assessors',
     approve_bras: 'Approve, return and cancel BRAs: client admins',
+    accept_risks: 'Accept, renew and revoke risks above appetite (issue 48): client admins',
     manage_organisation: 'Create, rename and archive legal entities and business units: client admins',
     manage_risk_scenarios: 'Add and change scenarios of the catalogue',
     manage_control_library: 'Create, change, archive, import and load the control library: client admins',
