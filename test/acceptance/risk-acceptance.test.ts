@@ -7,6 +7,8 @@ import { createTestContext } from '../support/app.js';
 import { auditEntries, expectAccessDenied } from '../support/audit.js';
 import { addScenarioLink, createBra, rateBoth } from '../support/bras-factories.js';
 import { cast } from '../support/cast.js';
+import { PDF, upload } from '../support/evidence.js';
+import { pdfPages, xlsxSheets } from '../reporting/parse-report.js';
 
 type Status = 'draft' | 'in_progress' | 'under_review' | 'approved' | 'cancelled';
 
@@ -188,14 +190,30 @@ describe('risk acceptance', async () => {
     expect((await call(w.admin, 'GET', `/risk-acceptances?status=active&in_force=true&bra_id=${bra.id}`)).json().pagination.total).toBe(1);
   });
 
-  it('an approval snapshot carries the acceptances in force', async () => {
-    const { bra, above } = await braAbove('under_review');
+  it('an approval snapshot carries the acceptances in force and the evidence it covers; the report lists both', async () => {
+    const { bra, above } = await braAbove('in_progress');
     const acceptance = (await accept(bra.id, above.id)).json().data;
+    const attached = await upload(call, w.admin, { record_type: 'bra_scenario', record_id: above.id }, PDF, 'loss analysis.pdf');
+    expect(attached.statusCode, attached.body).toBe(201);
+    const file = attached.json().data;
+    expect((await call(w.assessor, 'POST', `/bras/${bra.id}/submit`)).statusCode).toBe(200);
     const approved = await call(w.admin, 'POST', `/bras/${bra.id}/approve`, { final_comment: 'Accepted risks noted' });
     expect(approved.statusCode, approved.body).toBe(200);
     const snapshot = (await call(w.admin, 'GET', `/bras/${bra.id}/snapshots/${approved.json().data.snapshot_id}`)).json().data;
     const scenario = snapshot.content.scenarios.find((s: { id: string }) => s.id === above.id);
     expect(scenario.acceptance).toMatchObject({ id: acceptance.id, expires_on: acceptance.expires_on });
+    expect(snapshot.content.evidence).toEqual([
+      { id: file.id, record_type: 'bra_scenario', record_id: above.id, name: 'loss analysis.pdf', media_type: 'application/pdf', size_bytes: PDF.length, sha256: file.sha256, created_at: file.created_at },
+    ]);
+    const report = await call(w.admin, 'GET', `/bras/${bra.id}/report?format=xlsx`);
+    expect(report.statusCode).toBe(200);
+    const sheets = await xlsxSheets(report.rawPayload);
+    const cellsOf = (name: string) => sheets.find((sheet) => sheet.name === name)!.cells;
+    expect(cellsOf('Acceptances')).toEqual(expect.arrayContaining([scenario.name, w.admin.fullName, acceptance.expires_on, acceptance.rationale]));
+    expect(cellsOf('Evidence')).toEqual(expect.arrayContaining(['loss analysis.pdf', file.sha256]));
+    const pdf = (await pdfPages((await call(w.admin, 'GET', `/bras/${bra.id}/report?format=pdf`)).rawPayload)).join('\n');
+    expect(pdf).toContain(`accepted until ${acceptance.expires_on}`);
+    expect(pdf).toContain(file.sha256);
     // After approval the acceptance still holds on the approved record.
     expect((await scenarioOf(bra.id, above.id)).acceptance).toMatchObject({ id: acceptance.id });
   });

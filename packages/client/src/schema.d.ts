@@ -7413,6 +7413,18 @@ export interface operations {
                      *             }
                      *           ]
                      *         },
+                     *         "evidence": [
+                     *           {
+                     *             "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *             "record_type": "bra",
+                     *             "record_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "name": "Northwind Trading Ltd",
+                     *             "media_type": "media type",
+                     *             "size_bytes": 0,
+                     *             "sha256": "sha256",
+                     *             "created_at": "2026-03-02T09:30:00.000Z"
+                     *           }
+                     *         ],
                      *         "created_by_user": {
                      *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
                      *           "full_name": "Olivia Hart"
@@ -7437,13 +7449,13 @@ export interface operations {
                      *         "comment_count": 0,
                      *         "latest_verdicts": [
                      *           {
-                     *             "author_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *             "author_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
                      *             "author_user": {
                      *               "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
                      *               "full_name": "Olivia Hart"
                      *             },
                      *             "verdict": "recommend_approval",
-                     *             "comment_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "comment_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
                      *             "created_at": "2026-03-02T09:30:00.000Z"
                      *           }
                      *         ],
@@ -7607,6 +7619,28 @@ export interface operations {
                                 threshold: number;
                             }[];
                             description: string | null;
+                            /** @description In a snapshot (issue 48): the evidence files then attached to the BRA, its scenarios and its actions, oldest first (absent from snapshots taken before). The get-BRA leaves it out: GET /evidence lists a record's files. */
+                            evidence?: {
+                                /** Format: date-time */
+                                created_at: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The evidence file (GET /evidence/{id}/content)
+                                 */
+                                id: string;
+                                media_type: string;
+                                name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The record it is attached to
+                                 */
+                                record_id: string;
+                                /** @enum {unknown} */
+                                record_type: "bra" | "bra_scenario" | "mitigation_action" | "sub_control_test";
+                                /** @description Hex SHA-256 of the content as uploaded */
+                                sha256: string;
+                                size_bytes: number;
+                            }[];
                             final_comment: string | null;
                             /** Format: uuid */
                             id: string;
@@ -10874,18 +10908,30 @@ export interface operations {
                      *             }
                      *           ]
                      *         },
-                     *         "open_actions": [
+                     *         "evidence": [
                      *           {
                      *             "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *             "record_type": "bra",
+                     *             "record_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *             "name": "Northwind Trading Ltd",
+                     *             "media_type": "media type",
+                     *             "size_bytes": 0,
+                     *             "sha256": "sha256",
+                     *             "created_at": "2026-03-02T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "open_actions": [
+                     *           {
+                     *             "id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
                      *             "action": "action",
                      *             "owner": "owner",
                      *             "status": "created",
                      *             "priority": "low",
                      *             "action_type": "action type",
                      *             "due_date": "2026-03-31",
-                     *             "bra_risk_scenario_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
-                     *             "risk_scenario_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
-                     *             "new_bra_risk_scenario_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643"
+                     *             "bra_risk_scenario_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *             "risk_scenario_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *             "new_bra_risk_scenario_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21"
                      *           }
                      *         ]
                      *       },
@@ -10934,6 +10980,28 @@ export interface operations {
                             created_at: string;
                             created_by: string | null;
                             description: string | null;
+                            /** @description In a snapshot (issue 48): the evidence files then attached to the BRA, its scenarios and its actions, oldest first (absent from snapshots taken before). The get-BRA leaves it out: GET /evidence lists a record's files. */
+                            evidence?: {
+                                /** Format: date-time */
+                                created_at: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The evidence file (GET /evidence/{id}/content)
+                                 */
+                                id: string;
+                                media_type: string;
+                                name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The record it is attached to
+                                 */
+                                record_id: string;
+                                /** @enum {unknown} */
+                                record_type: "bra" | "bra_scenario" | "mitigation_action" | "sub_control_test";
+                                /** @description Hex SHA-256 of the content as uploaded */
+                                sha256: string;
+                                size_bytes: number;
+                            }[];
                             final_comment: string | null;
                             /** Format: uuid */
                             id: string;
@@ -12835,7 +12903,19 @@ export interface operations {
                      *                 "threshold": 9
                      *               }
                      *             ]
-                     *           }
+                     *           },
+                     *           "evidence": [
+                     *             {
+                     *               "id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *               "record_type": "bra",
+                     *               "record_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *               "name": "Northwind Trading Ltd",
+                     *               "media_type": "media type",
+                     *               "size_bytes": 0,
+                     *               "sha256": "sha256",
+                     *               "created_at": "2026-03-02T09:30:00.000Z"
+                     *             }
+                     *           ]
                      *         },
                      *         "methodology": {
                      *           "risk_bands": [
@@ -12846,23 +12926,23 @@ export interface operations {
                      *             }
                      *           ],
                      *           "appetite": {
-                     *             "id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
+                     *             "id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
                      *             "risk_level": "Low",
                      *             "threshold_value": 1,
-                     *             "legal_entity_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
-                     *             "business_unit_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21"
+                     *             "legal_entity_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *             "business_unit_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643"
                      *           }
                      *         },
                      *         "actions": [
                      *           {
-                     *             "id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *             "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
                      *             "action": "action",
                      *             "owner": "owner",
                      *             "status": "created",
                      *             "priority": "low",
                      *             "action_type": "action type",
                      *             "due_date": "2026-03-31",
-                     *             "bra_risk_scenario_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643"
+                     *             "bra_risk_scenario_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21"
                      *           }
                      *         ]
                      *       },
@@ -12931,6 +13011,28 @@ export interface operations {
                                 created_at: string;
                                 created_by: string | null;
                                 description: string | null;
+                                /** @description In a snapshot (issue 48): the evidence files then attached to the BRA, its scenarios and its actions, oldest first (absent from snapshots taken before). The get-BRA leaves it out: GET /evidence lists a record's files. */
+                                evidence?: {
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The evidence file (GET /evidence/{id}/content)
+                                     */
+                                    id: string;
+                                    media_type: string;
+                                    name: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The record it is attached to
+                                     */
+                                    record_id: string;
+                                    /** @enum {unknown} */
+                                    record_type: "bra" | "bra_scenario" | "mitigation_action" | "sub_control_test";
+                                    /** @description Hex SHA-256 of the content as uploaded */
+                                    sha256: string;
+                                    size_bytes: number;
+                                }[];
                                 final_comment: string | null;
                                 /** Format: uuid */
                                 id: string;

@@ -176,11 +176,30 @@ export const SummaryView = Type.Object({
   ...summaryAppetiteProperties,
 });
 
+/** An evidence file as a snapshot and the report list it: enough to ask for it and to check it. */
+export const EvidenceRef = Type.Object({
+  id: Uuid('The evidence file (GET /evidence/{id}/content)'),
+  record_type: Type.Enum(['bra', 'bra_scenario', 'mitigation_action', 'sub_control_test']),
+  record_id: Uuid('The record it is attached to'),
+  name: Type.String(),
+  media_type: Type.String(),
+  size_bytes: Type.Integer({ minimum: 0 }),
+  sha256: Type.String({ description: 'Hex SHA-256 of the content as uploaded' }),
+  created_at: Timestamp(),
+});
+export type EvidenceRef = Static<typeof EvidenceRef>;
+
 export const BraDetailView = Type.Object({
   ...braProperties,
   scenarios: Type.Array(DetailScenarioView, { description: 'Newest first' }),
   controls: Type.Array(ControlView, { description: 'Every control link, BRA-wide and per scenario; newest first' }),
   summary: SummaryView,
+  evidence: Type.Optional(
+    Type.Array(EvidenceRef, {
+      description:
+        "In a snapshot (issue 48): the evidence files then attached to the BRA, its scenarios and its actions, oldest first (absent from snapshots taken before). The get-BRA leaves it out: GET /evidence lists a record's files.",
+    }),
+  ),
 });
 export type BraDetailView = Static<typeof BraDetailView>;
 

@@ -23,8 +23,29 @@ export interface ReportScenario {
   inherent: Rating | null;
   residual: Rating | null;
   above_appetite: boolean;
+  /** "accepted until <date> by <name>" while an acceptance was in force (issue 48); null otherwise. */
+  acceptance: string | null;
   control_effectiveness: string | null;
   controls: Scenario['controls'];
+}
+
+/** A risk acceptance in force, as the report lists it. */
+export interface ReportAcceptance {
+  scenario: string;
+  expires_on: string;
+  accepted_by: string;
+  accepted_on: string;
+  rationale: string;
+  conditions: string | null;
+}
+
+/** An evidence file the report covers: what it is attached to, its name and hash. */
+export interface ReportEvidence {
+  attached_to: string;
+  name: string;
+  media_type: string;
+  size_bytes: number;
+  sha256: string;
 }
 
 export interface ReportModel {
@@ -41,6 +62,8 @@ export interface ReportModel {
   scenarios: ReportScenario[];
   bra_wide_controls: Content['controls'];
   actions: Array<ReportSource['actions'][number] & { scenario: string | null }>;
+  acceptances: ReportAcceptance[];
+  evidence: ReportEvidence[];
   final_comment: string | null;
 }
 
@@ -66,10 +89,18 @@ export function buildReportModel(source: ReportSource, people: ReportPeople): Re
     inherent: s.inherent_rating,
     residual: s.residual_rating,
     above_appetite: aboveAppetite(s, threshold) === true,
+    acceptance: s.acceptance == null ? null : `accepted until ${s.acceptance.expires_on} by ${s.acceptance.accepted_by_user.full_name}`,
     control_effectiveness: s.control_effectiveness,
     controls: s.controls,
   }));
   const scenarioName = new Map(content.scenarios.map((s) => [s.id, s.name]));
+  const actionName = new Map(source.actions.map((a) => [a.id, a.action]));
+  const attachedTo = (file: NonNullable<Content['evidence']>[number]) =>
+    file.record_type === 'bra'
+      ? 'The BRA'
+      : file.record_type === 'bra_scenario'
+        ? `Scenario: ${scenarioName.get(file.record_id) ?? file.record_id}`
+        : `Action: ${actionName.get(file.record_id) ?? file.record_id}`;
   const basis = draft
     ? `DRAFT (${content.status.replace('_', ' ')}) - live data read ${source.as_of.toISOString()}, no approval snapshot`
     : `Approval snapshot ${source.snapshot_id}`;
@@ -93,6 +124,7 @@ export function buildReportModel(source: ReportSource, people: ReportPeople): Re
       ['Scenarios assessed', String(content.summary.assessed_scenarios)],
       ['Completion', `${content.summary.completion_percentage}%`],
       ['Risks above appetite', String(content.summary.risks_above_appetite)],
+      ['Of those, accepted', String(scenarios.filter((s) => s.above_appetite && s.acceptance !== null).length)],
       ['Appetite threshold', `${threshold} (${methodology.appetite.risk_level})`],
       ['Controls linked', String(content.controls.length)],
       ['Mitigation actions', String(source.actions.length)],
@@ -103,6 +135,21 @@ export function buildReportModel(source: ReportSource, people: ReportPeople): Re
     scenarios,
     bra_wide_controls: content.controls.filter((c) => c.bra_risk_scenario_id === null),
     actions: source.actions.map((a) => ({ ...a, scenario: a.bra_risk_scenario_id === null ? null : (scenarioName.get(a.bra_risk_scenario_id) ?? null) })),
+    acceptances: content.scenarios.flatMap((s) =>
+      s.acceptance == null
+        ? []
+        : [
+            {
+              scenario: s.name,
+              expires_on: s.acceptance.expires_on,
+              accepted_by: s.acceptance.accepted_by_user.full_name,
+              accepted_on: day(s.acceptance.accepted_at),
+              rationale: s.acceptance.rationale,
+              conditions: s.acceptance.conditions,
+            },
+          ],
+    ),
+    evidence: (content.evidence ?? []).map((file) => ({ attached_to: attachedTo(file), name: file.name, media_type: file.media_type, size_bytes: file.size_bytes, sha256: file.sha256 })),
     final_comment: content.final_comment,
   };
 }

@@ -58,7 +58,7 @@ function scenarioTable(doc: Doc, model: ReportModel): void {
     doc.text(`Category: ${scenario.category}${scenario.included ? '' : ' (excluded from the assessment)'}`);
     doc.text(`Inherent: ${ratingText(scenario.inherent)}`);
     if (scenario.inherent?.justification) doc.text(`   Justification: ${scenario.inherent.justification}`);
-    doc.text(`Residual: ${ratingText(scenario.residual)}${scenario.above_appetite ? `  ABOVE APPETITE (threshold ${model.threshold})` : ''}`);
+    doc.text(`Residual: ${ratingText(scenario.residual)}${scenario.above_appetite ? `  ABOVE APPETITE (threshold ${model.threshold})` : ''}${scenario.above_appetite && scenario.acceptance !== null ? `, ${scenario.acceptance}` : ''}`);
     if (scenario.residual?.justification) doc.text(`   Justification: ${scenario.residual.justification}`);
     doc.text(`Control effectiveness: ${scenario.control_effectiveness ?? 'not assessed'}`);
     for (const control of scenario.controls) {
@@ -125,6 +125,25 @@ export function renderReportPdf(model: ReportModel): Promise<Buffer> {
   for (const action of model.actions) {
     doc.font('Helvetica-Bold').text(action.action, MARGIN).font('Helvetica').fontSize(9);
     doc.text(`Owner ${action.owner} · ${action.priority} priority · ${action.status.replace('_', ' ')} · due ${action.due_date}${action.scenario === null ? '' : ` · ${action.scenario}`}`);
+    doc.fontSize(10).moveDown(0.3);
+  }
+
+  heading(doc, 'Risk acceptances');
+  if (model.acceptances.length === 0) doc.text('None');
+  for (const acceptance of model.acceptances) {
+    doc.font('Helvetica-Bold').text(acceptance.scenario, MARGIN).font('Helvetica').fontSize(9);
+    doc.text(`Accepted by ${acceptance.accepted_by} on ${acceptance.accepted_on}, until ${acceptance.expires_on}`);
+    doc.text(`Rationale: ${acceptance.rationale}`);
+    if (acceptance.conditions !== null) doc.text(`Conditions: ${acceptance.conditions}`);
+    doc.fontSize(10).moveDown(0.3);
+  }
+
+  heading(doc, 'Evidence');
+  if (model.evidence.length === 0) doc.text('None');
+  for (const file of model.evidence) {
+    doc.font('Helvetica-Bold').text(file.name, MARGIN).font('Helvetica').fontSize(8);
+    doc.text(`${file.attached_to} · ${file.media_type} · ${file.size_bytes} bytes`);
+    doc.font('Courier').text(`SHA-256 ${file.sha256}`).font('Helvetica');
     doc.fontSize(10).moveDown(0.3);
   }
 

@@ -61,7 +61,7 @@ export async function renderReportXlsx(model: ReportModel): Promise<Buffer> {
   heatMap(maps, 'Residual risk', model.heat_maps.residual);
 
   const scenarios = sheet(workbook, model, 'Scenarios');
-  scenarios.addRow(['Scenario', 'Category', 'Included', 'Inherent', 'Inherent justification', 'Residual', 'Residual justification', 'Above appetite', 'Control effectiveness']).font = { bold: true };
+  scenarios.addRow(['Scenario', 'Category', 'Included', 'Inherent', 'Inherent justification', 'Residual', 'Residual justification', 'Above appetite', 'Acceptance', 'Control effectiveness']).font = { bold: true };
   for (const s of model.scenarios) {
     scenarios.addRow(
       safe([
@@ -73,6 +73,7 @@ export async function renderReportXlsx(model: ReportModel): Promise<Buffer> {
         ratingText(s.residual),
         s.residual?.justification ?? null,
         s.above_appetite ? 'yes' : 'no',
+        s.acceptance,
         s.control_effectiveness ?? 'not assessed',
       ]),
     );
@@ -88,6 +89,14 @@ export async function renderReportXlsx(model: ReportModel): Promise<Buffer> {
   const actions = sheet(workbook, model, 'Actions');
   actions.addRow(['Action', 'Owner', 'Priority', 'Status', 'Due', 'Scenario']).font = { bold: true };
   for (const a of model.actions) actions.addRow(safe([a.action, a.owner, a.priority, a.status, a.due_date, a.scenario]));
+
+  const acceptances = sheet(workbook, model, 'Acceptances');
+  acceptances.addRow(['Scenario', 'Accepted by', 'Accepted on', 'Until', 'Rationale', 'Conditions']).font = { bold: true };
+  for (const a of model.acceptances) acceptances.addRow(safe([a.scenario, a.accepted_by, a.accepted_on, a.expires_on, a.rationale, a.conditions]));
+
+  const evidence = sheet(workbook, model, 'Evidence');
+  evidence.addRow(['Attached to', 'File', 'Media type', 'Bytes', 'SHA-256']).font = { bold: true };
+  for (const file of model.evidence) evidence.addRow(safe([file.attached_to, file.name, file.media_type, file.size_bytes, file.sha256]));
 
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

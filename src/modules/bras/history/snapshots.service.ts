@@ -14,6 +14,7 @@ import { inheritedSnapshotId } from './lineage.js';
 import { withCreatorNames } from '../answer/people.js';
 import { currentSnapshotContent, type StoredContent } from './snapshot-content.js';
 import type { BraDetailView } from '../bras.schemas.js';
+import { evidenceOfBra } from '../../evidence/bra-evidence.repository.js';
 
 /**
  * Takes a snapshot (D6.10) inside the caller's transaction: the get-BRA data as it now is, its mitigation
@@ -30,10 +31,16 @@ export async function takeSnapshot(
   const bra = await findBra(trx, enterpriseId, braId);
   if (bra === undefined) throw new Error(`BRA ${braId} vanished while its snapshot was taken`);
   const methodology = await methodologyOf(trx, bra);
-  const content = await loadBraDetail(trx, enterpriseId, braId, methodology.appetite.threshold_value);
+  const content = await contentWithEvidence(trx, enterpriseId, braId, methodology.appetite.threshold_value);
   const actions = await listSnapshotActions(trx, enterpriseId, braId);
   await insertSnapshot(trx, enterpriseId, { id: snapshotId, bra_id: braId, kind, content, methodology, actions, created_by: target.takenBy });
   return { id: snapshotId, content };
+}
+
+/** The get-BRA data with the evidence it covers (issue 48): what a snapshot stores and a live report prints. */
+async function contentWithEvidence(db: Executor, enterpriseId: string, braId: string, threshold: number): Promise<BraDetailView> {
+  const [detail, evidence] = await Promise.all([loadBraDetail(db, enterpriseId, braId, threshold), evidenceOfBra(db, enterpriseId, braId)]);
+  return { ...detail, evidence };
 }
 
 /** What a BRA's report is built from: its approval snapshot, or for any other state its live data. */
@@ -71,7 +78,7 @@ export function createBraSnapshotsService({ db }: { db: Executor }) {
       }
       const methodology = await methodologyOf(db, bra);
       const [content, actions] = await Promise.all([
-        loadBraDetail(db, bra.enterprise_id, bra.id, methodology.appetite.threshold_value),
+        contentWithEvidence(db, bra.enterprise_id, bra.id, methodology.appetite.threshold_value),
         listSnapshotActions(db, bra.enterprise_id, bra.id),
       ]);
       return { basis: 'live', snapshot_id: null, as_of: now, content, methodology, actions };
