@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import { updateOwnRow } from '../../../platform/db/own-rows.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import type { RatingType } from '../../../platform/db/tables/bras.js';
@@ -18,14 +18,12 @@ export async function insertScenarioLink(
     .executeTakeFirstOrThrow();
 }
 
+/** A link (scenario or control) of this BRA, by its id: a link of another BRA is never found through this one. */
+const linkOfBra = (enterpriseId: string, braId: string, linkId: string) =>
+  sql<SqlBool>`enterprise_id = ${enterpriseId} and bra_id = ${braId} and id = ${linkId}`;
+
 export async function findScenarioLink(db: Executor, enterpriseId: string, braId: string, linkId: string) {
-  return db
-    .selectFrom('bra_risk_scenarios')
-    .select(['id', 'risk_scenario_id', 'included'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('bra_id', '=', braId)
-    .where('id', '=', linkId)
-    .executeTakeFirst();
+  return db.selectFrom('bra_risk_scenarios').select(['id', 'risk_scenario_id', 'included']).where(linkOfBra(enterpriseId, braId, linkId)).executeTakeFirst();
 }
 
 export async function setScenarioIncluded(db: Executor, enterpriseId: string, linkId: string, included: boolean): Promise<void> {
@@ -92,13 +90,7 @@ export async function insertControlLink(
 }
 
 export async function findControlLink(db: Executor, enterpriseId: string, braId: string, linkId: string) {
-  return db
-    .selectFrom('bra_controls')
-    .select(['id', 'sub_control_id', 'bra_risk_scenario_id'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('bra_id', '=', braId)
-    .where('id', '=', linkId)
-    .executeTakeFirst();
+  return db.selectFrom('bra_controls').select(['id', 'sub_control_id', 'bra_risk_scenario_id']).where(linkOfBra(enterpriseId, braId, linkId)).executeTakeFirst();
 }
 
 export async function deleteControlLink(db: Executor, enterpriseId: string, linkId: string): Promise<void> {
