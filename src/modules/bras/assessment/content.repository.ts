@@ -1,4 +1,4 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import { updateOwnRow } from '../../../platform/db/own-rows.js';
 import type { Executor } from '../../../platform/db/schema.js';
 import type { RatingType } from '../../../platform/db/tables/bras.js';
@@ -18,12 +18,15 @@ export async function insertScenarioLink(
     .executeTakeFirstOrThrow();
 }
 
-/** A link (scenario or control) of this BRA, by its id: a link of another BRA is never found through this one. */
-const linkOfBra = (enterpriseId: string, braId: string, linkId: string) =>
-  sql<SqlBool>`enterprise_id = ${enterpriseId} and bra_id = ${braId} and id = ${linkId}`;
+/**
+ * The scenario links of one BRA, as `l`: every statement over them names the enterprise with the BRA, so a
+ * link of another BRA or enterprise is never read through this one. The caller selects and narrows.
+ */
+export const scenarioLinksOf = (db: Executor, enterpriseId: string, braId: string) =>
+  db.selectFrom('bra_risk_scenarios as l').where('l.enterprise_id', '=', enterpriseId).where('l.bra_id', '=', braId);
 
 export async function findScenarioLink(db: Executor, enterpriseId: string, braId: string, linkId: string) {
-  return db.selectFrom('bra_risk_scenarios').select(['id', 'risk_scenario_id', 'included']).where(linkOfBra(enterpriseId, braId, linkId)).executeTakeFirst();
+  return scenarioLinksOf(db, enterpriseId, braId).select(['l.id', 'l.risk_scenario_id', 'l.included']).where('l.id', '=', linkId).executeTakeFirst();
 }
 
 export async function setScenarioIncluded(db: Executor, enterpriseId: string, linkId: string, included: boolean): Promise<void> {
@@ -90,7 +93,13 @@ export async function insertControlLink(
 }
 
 export async function findControlLink(db: Executor, enterpriseId: string, braId: string, linkId: string) {
-  return db.selectFrom('bra_controls').select(['id', 'sub_control_id', 'bra_risk_scenario_id']).where(linkOfBra(enterpriseId, braId, linkId)).executeTakeFirst();
+  return db
+    .selectFrom('bra_controls')
+    .select(['id', 'sub_control_id', 'bra_risk_scenario_id'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('bra_id', '=', braId)
+    .where('id', '=', linkId)
+    .executeTakeFirst();
 }
 
 export async function deleteControlLink(db: Executor, enterpriseId: string, linkId: string): Promise<void> {
