@@ -1,6 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import { afterAll, describe } from 'vitest';
-import { freshDatabase } from '../../../test/support/database.js';
+import { describe } from 'vitest';
+import { scratchTables } from '../../../test/support/scratch-tables.js';
 import { ENTITY_A, ENTITY_B, UNIT_A1, overEveryRole, overRoles } from '../../../test/support/principals.js';
 import { actionScope, canChangeActions } from './actions.policy.js';
 
@@ -8,22 +7,19 @@ describe('actions.policy (D5)', async () => {
   overRoles('POST, PATCH, bulk update, archive: client admins and assessors; reviewers and super admins refused', { admin: true, assessor: true }, (who) => canChangeActions(who));
 
   // Four actions: of a BRA in unit A1, of a BRA in entity B, unlinked ones by the caller and by someone else.
-  const database = await freshDatabase();
-  afterAll(() => database.close());
-  type Tables = {
+  const db = await scratchTables<{
     b: { id: string; legal_entity_id: string; business_unit_id: string | null };
     a: { name: string; bra_id: string | null; created_by: string };
-  };
-  const db = database.db as unknown as Kysely<Tables>;
-  await sql`create table b (id text primary key, legal_entity_id uuid not null, business_unit_id uuid)`.execute(db);
-  await sql`create table a (name text, bra_id text, created_by text)`.execute(db);
-  await db
-    .insertInto('b')
-    .values([
-      { id: 'bra-a1', legal_entity_id: ENTITY_A, business_unit_id: UNIT_A1 },
-      { id: 'bra-b', legal_entity_id: ENTITY_B, business_unit_id: null },
-    ])
-    .execute();
+  }>({
+    b: {
+      columns: 'id text primary key, legal_entity_id uuid not null, business_unit_id uuid',
+      rows: [
+        { id: 'bra-a1', legal_entity_id: ENTITY_A, business_unit_id: UNIT_A1 },
+        { id: 'bra-b', legal_entity_id: ENTITY_B, business_unit_id: null },
+      ],
+    },
+    a: { columns: 'name text, bra_id text, created_by text' },
+  });
   const inScope = async (who: Parameters<typeof actionScope>[0]) => {
     await db.deleteFrom('a').execute();
     await db

@@ -2,19 +2,14 @@ import { Readable } from 'node:stream';
 import type { Compilable, Kysely } from 'kysely';
 import { cursorBatches } from '../../platform/export/cursor.js';
 import type { DB } from '../../platform/db/schema.js';
-import { ENTRY_COLUMNS } from './audit-trail.repository.js';
+import { ACTOR_AND_TARGET, ENTRY_COLUMNS } from './audit-trail.repository.js';
 import { csvRow } from '../../platform/export/csv-cell.js';
 
 /** D7.6: the CSV columns, in this order. */
 export const CSV_COLUMNS = [
   'id',
   'created_at',
-  'user_id',
-  'user_email',
-  'user_name',
-  'action_type',
-  'entity_type',
-  'entity_id',
+  ...ACTOR_AND_TARGET,
   'status',
   'ip_address',
   'user_agent',

@@ -93,15 +93,13 @@ export async function estimateMatching(
   return Math.round(parsed[0]?.Plan['Plan Rows'] ?? 0);
 }
 
+/** Who did what to which record: the columns every rendering of an entry (JSON, CSV) keeps together, in this order. */
+export const ACTOR_AND_TARGET = ['user_id', 'user_email', 'user_name', 'action_type', 'entity_type', 'entity_id'] as const;
+
 /** An entry's members in the order of interface 2.9: the search's columns and the JSON export's members. */
 export const ENTRY_COLUMNS = [
   'id',
-  'user_id',
-  'user_email',
-  'user_name',
-  'action_type',
-  'entity_type',
-  'entity_id',
+  ...ACTOR_AND_TARGET,
   'action_details',
   'ip_address',
   'user_agent',

@@ -30,6 +30,14 @@ export async function recordBraChange(
   });
 }
 
+/** The trail's details of a scenario link added to a BRA, alone or among several at once. */
+export const scenarioAdded = (link: { id: string; risk_scenario_id: string; included: boolean }) => ({
+  change: 'scenario_added',
+  bra_risk_scenario_id: link.id,
+  risk_scenario_id: link.risk_scenario_id,
+  included: link.included,
+});
+
 /**
  * Announces a move of a BRA (webhooks' `bra.status_changed`), in the move's transaction, with the move's own
  * event after it when it has one (`bra.approved`, `bra.cancelled`): one outbox INSERT either way.

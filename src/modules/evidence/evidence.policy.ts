@@ -20,34 +20,43 @@ export function requireEvidenceMember(caller: Principal): asserts caller is Memb
   requireMember(caller);
 }
 
-/** Listing and downloading a record's files: whoever reads the record. */
-export function requireEvidenceReader(caller: Principal, place: RecordPlace): void {
+type BraRecord = Extract<RecordPlace, { bra: unknown }>['bra'];
+type Right = 'read' | 'change';
+
+/** Each record's own policy: who reads it and who changes it (D5), as its module words them. */
+const RECORD_POLICIES: {
+  bra: Record<Right, (caller: Principal, bra: BraRecord) => void>;
+  mitigation_action: Record<Right, (caller: Principal) => void>;
+  sub_control_test: Record<Right, (caller: Principal) => void>;
+} = {
+  bra: { read: requireBraReader, change: requireBraEditor },
+  mitigation_action: { read: requireActionReader, change: requireActionEditor },
+  sub_control_test: { read: requireControlsReader, change: requireTestRecorder },
+};
+
+/** The record's policy for the right asked; an action also needs to be in the caller's scope. */
+function requireRecordRight(caller: Principal, place: RecordPlace, right: Right): void {
   switch (place.type) {
     case 'bra':
     case 'bra_scenario':
-      return requireBraReader(caller, place.bra);
+      return RECORD_POLICIES.bra[right](caller, place.bra);
     case 'mitigation_action':
-      requireActionReader(caller);
+      RECORD_POLICIES.mitigation_action[right](caller);
       if (!place.action.in_scope) throw forbidden('This mitigation action is outside your assigned entities');
       return;
     case 'sub_control_test':
-      return requireControlsReader(caller);
+      return RECORD_POLICIES.sub_control_test[right](caller);
   }
+}
+
+/** Listing and downloading a record's files: whoever reads the record. */
+export function requireEvidenceReader(caller: Principal, place: RecordPlace): void {
+  requireRecordRight(caller, place, 'read');
 }
 
 /** Attaching and removing a record's files: whoever may change the record (its state is checked apart: requireChangeableRecord). */
 export function requireEvidenceWriter(caller: Principal, place: RecordPlace): void {
-  switch (place.type) {
-    case 'bra':
-    case 'bra_scenario':
-      return requireBraEditor(caller, place.bra);
-    case 'mitigation_action':
-      requireActionEditor(caller);
-      if (!place.action.in_scope) throw forbidden('This mitigation action is outside your assigned entities');
-      return;
-    case 'sub_control_test':
-      return requireTestRecorder(caller);
-  }
+  requireRecordRight(caller, place, 'change');
 }
 
 /**

@@ -1,6 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import { afterAll, describe } from 'vitest';
-import { freshDatabase } from '../../../test/support/database.js';
+import { describe } from 'vitest';
+import { scratchTables } from '../../../test/support/scratch-tables.js';
 import { ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, codeOf, overEveryRole, perPrincipal, overRoles } from '../../../test/support/principals.js';
 import { canManageRiskAppetite, requireVisibleFilter, visibleAppetites } from './governance.policy.js';
 
@@ -8,20 +7,18 @@ describe('governance.policy (D5)', async () => {
   overRoles('POST and DELETE /governance/risk-appetite: client admins only', { admin: true }, (who) => canManageRiskAppetite(who));
 
   // The enterprise default, an override of entity A, of its units A1 and A2, and of entity B.
-  const database = await freshDatabase();
-  afterAll(() => database.close());
-  const db = database.db as unknown as Kysely<{ appetites: { name: string; legal_entity_id: string | null; business_unit_id: string | null } }>;
-  await sql`create table appetites (name text, legal_entity_id uuid, business_unit_id uuid)`.execute(db);
-  await db
-    .insertInto('appetites')
-    .values([
-      { name: 'default', legal_entity_id: null, business_unit_id: null },
-      { name: 'A', legal_entity_id: ENTITY_A, business_unit_id: null },
-      { name: 'A1', legal_entity_id: ENTITY_A, business_unit_id: UNIT_A1 },
-      { name: 'A2', legal_entity_id: ENTITY_A, business_unit_id: UNIT_A2 },
-      { name: 'B', legal_entity_id: ENTITY_B, business_unit_id: null },
-    ])
-    .execute();
+  const db = await scratchTables<{ appetites: { name: string; legal_entity_id: string | null; business_unit_id: string | null } }>({
+    appetites: {
+      columns: 'name text, legal_entity_id uuid, business_unit_id uuid',
+      rows: [
+        { name: 'default', legal_entity_id: null, business_unit_id: null },
+        { name: 'A', legal_entity_id: ENTITY_A, business_unit_id: null },
+        { name: 'A1', legal_entity_id: ENTITY_A, business_unit_id: UNIT_A1 },
+        { name: 'A2', legal_entity_id: ENTITY_A, business_unit_id: UNIT_A2 },
+        { name: 'B', legal_entity_id: ENTITY_B, business_unit_id: null },
+      ],
+    },
+  });
   const visible = async (who: Parameters<typeof visibleAppetites>[0]) =>
     (await db.selectFrom('appetites').select('name').where(visibleAppetites(who)).orderBy('name').execute()).map((row) => row.name);
 

@@ -1,23 +1,21 @@
-import { sql, type Kysely } from 'kysely';
-import { afterAll, describe } from 'vitest';
-import { freshDatabase } from '../../../test/support/database.js';
+import { describe } from 'vitest';
+import { scratchTables } from '../../../test/support/scratch-tables.js';
 import { ENTITY_A, ENTITY_B, UNIT_A1, UNIT_A2, overEveryRole, overRoles } from '../../../test/support/principals.js';
 import { canManageLegalEntities, legalEntityListScope } from './legal-entities.policy.js';
 
 describe('legal-entities.policy (D5)', async () => {
   overRoles('POST /admin/legal-entities and .../business-units: client admins (a super admin has no enterprise to create it in)', { admin: true }, (who) => canManageLegalEntities(who));
 
-  const database = await freshDatabase();
-  afterAll(() => database.close());
-  type Tables = {
+  const db = await scratchTables<{
     le: { id: string; name: string };
     bu: { id: string; legal_entity_id: string; name: string };
-  };
-  const db = database.db as unknown as Kysely<Tables>;
-  await sql`create table le (id uuid primary key, name text)`.execute(db);
-  await sql`create table bu (id uuid primary key, legal_entity_id uuid, name text)`.execute(db);
-  await db.insertInto('le').values([{ id: ENTITY_A, name: 'A' }, { id: ENTITY_B, name: 'B' }]).execute();
-  await db.insertInto('bu').values([{ id: UNIT_A1, legal_entity_id: ENTITY_A, name: 'A1' }, { id: UNIT_A2, legal_entity_id: ENTITY_A, name: 'A2' }]).execute();
+  }>({
+    le: { columns: 'id uuid primary key, name text', rows: [{ id: ENTITY_A, name: 'A' }, { id: ENTITY_B, name: 'B' }] },
+    bu: {
+      columns: 'id uuid primary key, legal_entity_id uuid, name text',
+      rows: [{ id: UNIT_A1, legal_entity_id: ENTITY_A, name: 'A1' }, { id: UNIT_A2, legal_entity_id: ENTITY_A, name: 'A2' }],
+    },
+  });
 
   /** The entities and units the list shows, as the repository applies the two predicates. */
   const listed = async (who: Parameters<typeof legalEntityListScope>[0]) => {

@@ -1,6 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import { freshDatabase } from '../../../test/support/database.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchTables } from '../../../test/support/scratch-tables.js';
 import { AppError } from '../errors/app-error.js';
 import type { Principal } from './principal.js';
 import {
@@ -64,17 +63,13 @@ describe('D5 "assigned"', () => {
   });
 
   describe('as a SQL predicate, it selects exactly what isAssigned allows', async () => {
-    const database = await freshDatabase();
-    afterAll(() => database.close());
-    const db = database.db as unknown as Kysely<{ rows: { le: string; bu: string | null } }>;
-    await sql`create table rows (le uuid not null, bu uuid)`.execute(db);
     const rows = [
       { le: ENTITY_A, bu: null },
       { le: ENTITY_A, bu: UNIT_A1 },
       { le: ENTITY_A, bu: UNIT_A2 },
       { le: ENTITY_B, bu: null },
     ];
-    await db.insertInto('rows').values(rows).execute();
+    const db = await scratchTables<{ rows: { le: string; bu: string | null } }>({ rows: { columns: 'le uuid not null, bu uuid', rows } });
 
     for (const [name, who] of [
       ['unit assessor', unitOnly],

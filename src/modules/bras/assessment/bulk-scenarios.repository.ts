@@ -1,4 +1,5 @@
 import type { Executor } from '../../../platform/db/schema.js';
+import { scenarioLinksOf } from './content.repository.js';
 
 /** Many scenario links of a BRA at once (SQL only): one statement to check the ids, one to insert them. */
 
@@ -14,13 +15,7 @@ export async function findCatalogueScenarios(db: Executor, enterpriseId: string,
 
 /** Which of these catalogue scenarios the BRA already has. */
 export async function linkedScenarioIds(db: Executor, enterpriseId: string, braId: string, ids: readonly string[]): Promise<string[]> {
-  const rows = await db
-    .selectFrom('bra_risk_scenarios')
-    .select('risk_scenario_id')
-    .where('enterprise_id', '=', enterpriseId)
-    .where('bra_id', '=', braId)
-    .where('risk_scenario_id', 'in', ids)
-    .execute();
+  const rows = await scenarioLinksOf(db, enterpriseId, braId).select('l.risk_scenario_id').where('l.risk_scenario_id', 'in', ids).execute();
   return rows.map((row) => row.risk_scenario_id);
 }
 

@@ -4,7 +4,7 @@ import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { AppError } from '../../../platform/errors/app-error.js';
 import { lockedBra, requireEditable } from '../access.js';
-import { recordBraChange, touchBra } from '../changes.js';
+import { recordBraChange, scenarioAdded, touchBra } from '../changes.js';
 import { listScenarioRows } from '../answer/detail.repository.js';
 import { toScenarioView } from '../answer/detail.presenter.js';
 import type { AddScenariosBody } from './bulk-scenarios.schemas.js';
@@ -44,13 +44,7 @@ export function createBulkScenariosService({ db }: { db: Executor }) {
           created_by: caller.userId,
         });
         for (const link of links) {
-          await recordBraChange(trx, caller, bra, {
-            change: 'scenario_added',
-            bra_risk_scenario_id: link.id,
-            risk_scenario_id: link.risk_scenario_id,
-            included: link.included,
-            bulk: true,
-          });
+          await recordBraChange(trx, caller, bra, { ...scenarioAdded(link), bulk: true });
         }
         await touchBra(trx, caller, bra, 'scenarios added');
         const rows = new Map((await listScenarioRows(trx, bra.enterprise_id, bra.id)).map((row) => [row.risk_scenario_id, row]));

@@ -18,14 +18,15 @@ export async function insertScenarioLink(
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * The scenario links of one BRA, as `l`: every statement over them names the enterprise with the BRA, so a
+ * link of another BRA or enterprise is never read through this one. The caller selects and narrows.
+ */
+export const scenarioLinksOf = (db: Executor, enterpriseId: string, braId: string) =>
+  db.selectFrom('bra_risk_scenarios as l').where('l.enterprise_id', '=', enterpriseId).where('l.bra_id', '=', braId);
+
 export async function findScenarioLink(db: Executor, enterpriseId: string, braId: string, linkId: string) {
-  return db
-    .selectFrom('bra_risk_scenarios')
-    .select(['id', 'risk_scenario_id', 'included'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('bra_id', '=', braId)
-    .where('id', '=', linkId)
-    .executeTakeFirst();
+  return scenarioLinksOf(db, enterpriseId, braId).select(['l.id', 'l.risk_scenario_id', 'l.included']).where('l.id', '=', linkId).executeTakeFirst();
 }
 
 export async function setScenarioIncluded(db: Executor, enterpriseId: string, linkId: string, included: boolean): Promise<void> {

@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../../platform/errors/app-error.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { versioned, type Versioned } from '../../../platform/versions/resource-state.js';
 import { braStateAfter, lockedBra, readableBra, requireEditable } from '../access.js';
-import { recordBraChange, touchBra } from '../changes.js';
+import { recordBraChange, scenarioAdded, touchBra } from '../changes.js';
 import { listControlRows, listScenarioRows } from '../answer/detail.repository.js';
 import { toControlView, toScenarioView } from '../answer/detail.presenter.js';
 import { findSubControl } from '../../controls/library/sub-controls.repository.js';
@@ -61,12 +61,7 @@ export function createBraContentService({ db }: { db: Executor }) {
           created_by: caller.userId,
         });
         const [row] = await listScenarioRows(trx, bra.enterprise_id, bra.id, link.id);
-        await recordBraChange(trx, caller, bra, {
-          change: 'scenario_added',
-          bra_risk_scenario_id: link.id,
-          risk_scenario_id: link.risk_scenario_id,
-          included: link.included,
-        });
+        await recordBraChange(trx, caller, bra, scenarioAdded(link));
         await touchBra(trx, caller, bra, 'scenario added');
         return toScenarioView(row!);
       });

@@ -1,14 +1,12 @@
 import type { Executor } from '../../../platform/db/schema.js';
+import { scenarioLinksOf } from '../assessment/content.repository.js';
 
 /** What the moves of a BRA read (SQL only). */
 
 /** Included links lacking a current inherent or residual rating: what blocks approval (D6.7). */
 export async function unratedIncludedLinks(db: Executor, enterpriseId: string, braId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('bra_risk_scenarios as l')
+  const rows = await scenarioLinksOf(db, enterpriseId, braId)
     .select('l.id')
-    .where('l.enterprise_id', '=', enterpriseId)
-    .where('l.bra_id', '=', braId)
     .where('l.included', '=', true)
     .where((eb) =>
       eb.or(
