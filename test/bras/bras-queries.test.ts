@@ -101,7 +101,7 @@ describe('list filters are served by the bras indexes (EXPLAIN on a few thousand
     entityAssignments: assignments,
   });
   const plans = async (caller: Principal, filter: BraFilter) => {
-    const queries = braListQueries(db, target.enterprise_id, filter, assignedScope(caller, 'b.legal_entity_id', 'b.business_unit_id'), 25, 0);
+    const queries = braListQueries(db, { enterpriseId: target.enterprise_id, filter, scope: assignedScope(caller, 'b.legal_entity_id', 'b.business_unit_id') }, { limit: 25, offset: 0 });
     const explain = async (query: { explain(): Promise<Record<string, unknown>[]> }) =>
       (await query.explain()).map((row) => String(Object.values(row)[0])).join('\n');
     return { count: await explain(queries.count), page: await explain(queries.page) };

@@ -79,15 +79,16 @@ function listPredicate(filter: BraFilter, scope: Expression<SqlBool>): Expressio
   return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
 }
 
+/** Which BRAs a list reads: an enterprise's, under the filters and within the caller's scope. */
+export interface BraListScope {
+  enterpriseId: string;
+  filter: BraFilter;
+  /** The caller's readable BRAs, a predicate over `b` (bras.policy.ts braScopeFor). */
+  scope: Expression<SqlBool>;
+}
+
 /** The count and page statements, unexecuted, so that their plans can be checked (test/bras/bras-queries.test.ts). */
-export function braListQueries(
-  db: Executor,
-  enterpriseId: string,
-  filter: BraFilter,
-  scope: Expression<SqlBool>,
-  limit: number,
-  offset: number,
-) {
+export function braListQueries(db: Executor, { enterpriseId, filter, scope }: BraListScope, page: { limit: number; offset: number }) {
   const predicate = listPredicate(filter, scope);
   return {
     count: db
@@ -95,24 +96,17 @@ export function braListQueries(
       .where('b.enterprise_id', '=', enterpriseId)
       .where(predicate)
       .select((eb) => eb.fn.countAll<number>().as('total')),
-    page: newestFirst(withNames(db, enterpriseId).where(predicate), limit, offset, 'b'),
+    page: newestFirst(withNames(db, enterpriseId).where(predicate), page.limit, page.offset, 'b'),
   };
 }
 
-export async function countBras(db: Executor, enterpriseId: string, filter: BraFilter, scope: Expression<SqlBool>): Promise<number> {
-  const row = await braListQueries(db, enterpriseId, filter, scope, 0, 0).count.executeTakeFirstOrThrow();
+export async function countBras(db: Executor, list: BraListScope): Promise<number> {
+  const row = await braListQueries(db, list, { limit: 0, offset: 0 }).count.executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
-export async function listBras(
-  db: Executor,
-  enterpriseId: string,
-  filter: BraFilter,
-  scope: Expression<SqlBool>,
-  limit: number,
-  offset: number,
-): Promise<BraNamedRow[]> {
-  return braListQueries(db, enterpriseId, filter, scope, limit, offset).page.execute();
+export async function listBras(db: Executor, list: BraListScope, page: { limit: number; offset: number }): Promise<BraNamedRow[]> {
+  return braListQueries(db, list, page).page.execute();
 }
 
 export interface NewBra {

@@ -29,27 +29,22 @@ export async function insertAcceptance(db: Executor, enterpriseId: string, value
   return row.id;
 }
 
-/** The acceptance to change, under its row lock: what the policy, the state and the audit entry need. */
-export async function lockAcceptance(db: Executor, enterpriseId: string, id: string) {
+/** An enterprise's acceptances with what a change reads of them (the policy, the state, the audit entry). */
+function acceptanceTerms(db: Executor, enterpriseId: string) {
   return db
     .selectFrom('risk_acceptances')
     .select(['id', 'bra_id', 'bra_risk_scenario_id', 'status', 'expires_on', 'accepted_residual_score', 'mitigation_action_id'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
+    .where('enterprise_id', '=', enterpriseId);
 }
-export type LockedAcceptance = NonNullable<Awaited<ReturnType<typeof lockAcceptance>>>;
+
+/** The acceptance to change, under its row lock. */
+export async function lockAcceptance(db: Executor, enterpriseId: string, id: string) {
+  return acceptanceTerms(db, enterpriseId).where('id', '=', id).forUpdate().executeTakeFirst();
+}
 
 /** The active acceptance of a scenario link, if any (past its last day or not: the daily round may not have run). */
 export async function activeAcceptanceOf(db: Executor, enterpriseId: string, linkId: string) {
-  return db
-    .selectFrom('risk_acceptances')
-    .select(['id', 'bra_id', 'bra_risk_scenario_id', 'status', 'expires_on', 'accepted_residual_score', 'mitigation_action_id'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('bra_risk_scenario_id', '=', linkId)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
+  return acceptanceTerms(db, enterpriseId).where('bra_risk_scenario_id', '=', linkId).where('status', '=', 'active').executeTakeFirst();
 }
 
 /** Ends an active acceptance; undefined when it was no longer active. */
@@ -161,14 +156,3 @@ export async function lapsedAcceptances(db: Executor, today: string, limit: numb
     .execute();
 }
 
-/** Whether a mitigation action of the enterprise exists and is not archived (an acceptance's optional link). */
-export async function liveActionExists(db: Executor, enterpriseId: string, actionId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('mitigation_actions')
-    .select('id')
-    .where('enterprise_id', '=', enterpriseId)
-    .where('id', '=', actionId)
-    .where('archived', '=', false)
-    .executeTakeFirst();
-  return row !== undefined;
-}

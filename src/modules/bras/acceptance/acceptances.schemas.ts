@@ -110,6 +110,10 @@ export const AcceptanceParams = IdParams('acceptance_id');
 const tags = ['risk-acceptances'];
 const READERS = 'Readable by client admins, and by assessors and reviewers assigned to the BRA’s entity or unit (D5).';
 
+/** What the three changes share: their tag, what they answer with and the refusals they may meet. */
+const AcceptanceAnswer = DataResponse(RiskAcceptanceView);
+const CHANGE_REFUSALS = errorResponses([404, 409, 413, 415, 422]);
+
 export const acceptRiskSchema = {
   summary: 'Accept a risk above appetite',
   description:
@@ -121,20 +125,18 @@ export const acceptRiskSchema = {
   tags,
   params: ScenarioAcceptanceParams,
   body: AcceptRiskBody,
-  response: { 201: DataResponse(RiskAcceptanceView), ...errorResponses([404, 409, 413, 415, 422]) },
+  response: { 201: AcceptanceAnswer, ...CHANGE_REFUSALS },
 };
 
 export const renewAcceptanceSchema = {
+  ...acceptRiskSchema,
   summary: 'Renew a risk acceptance',
   description:
     'Client admins only. Renews an active acceptance (in force or lapsed but not yet marked) or an expired one, with new terms: a new acceptance ' +
     'replaces it (the old one ends as `renewed`), under the same rules as accepting (state, above appetite, expiry). A renewed, revoked or ended ' +
     'acceptance, or a scenario that has another active acceptance, is 409. Audited (create of the new risk_acceptance) and announced (`risk.accepted`).',
   operationId: 'risk_acceptances.renew',
-  tags,
   params: AcceptanceParams,
-  body: AcceptRiskBody,
-  response: { 201: DataResponse(RiskAcceptanceView), ...errorResponses([404, 409, 413, 415, 422]) },
 };
 
 export const revokeAcceptanceSchema = {
@@ -146,7 +148,7 @@ export const revokeAcceptanceSchema = {
   tags,
   params: AcceptanceParams,
   body: RevokeAcceptanceBody,
-  response: { 200: DataResponse(RiskAcceptanceView), ...errorResponses([404, 409, 413, 415, 422]) },
+  response: { 200: AcceptanceAnswer, ...CHANGE_REFUSALS },
 };
 
 export const listAcceptancesSchema = {
@@ -164,5 +166,5 @@ export const getAcceptanceSchema = {
   operationId: 'risk_acceptances.get',
   tags,
   params: AcceptanceParams,
-  response: { 200: DataResponse(RiskAcceptanceView), ...errorResponses([404]) },
+  response: { 200: AcceptanceAnswer, ...errorResponses([404]) },
 };

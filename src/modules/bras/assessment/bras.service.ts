@@ -51,8 +51,8 @@ export function createBrasService({ db, reads = PRIMARY_READS }: { db: Executor;
       const page = await loadPage(
         pageRequest(query),
         // The total may come from the replica (db/read-routing.ts); the rows come from the primary.
-        async () => countBras(await reads.executorFor(db, caller.userId), enterpriseId, filter, scope),
-        (limit, offset) => listBras(db, enterpriseId, filter, scope, limit, offset),
+        async () => countBras(await reads.executorFor(db, caller.userId), { enterpriseId, filter, scope }),
+        (limit, offset) => listBras(db, { enterpriseId, filter, scope }, { limit, offset }),
       );
       return { data: page.data.map(toBraView), pagination: page.pagination };
     },

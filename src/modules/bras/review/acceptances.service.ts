@@ -9,6 +9,7 @@ import { loadPage, pageRequest, type Page } from '../../../platform/http/paginat
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { versioned, type Versioned } from '../../../platform/versions/resource-state.js';
 import { utcToday } from '../../actions/overdue.js';
+import { findActionView } from '../../actions/actions.repository.js';
 import { lockedBra } from '../access.js';
 import { loadBraAnswer } from '../answer/answer.js';
 import { ACCEPTABLE, hasStatus } from '../bras.lifecycle.js';
@@ -23,7 +24,6 @@ import {
   findAcceptance,
   insertAcceptance,
   listAcceptances,
-  liveActionExists,
   lockAcceptance,
   type AcceptanceFilter,
 } from '../acceptance/acceptances.repository.js';
@@ -65,7 +65,7 @@ export function createRiskAcceptancesService({ db, maxDays, now = () => new Date
       throw invalidState('Only an included scenario whose residual rating is above its applicable appetite can be accepted');
     }
     const actionId = body.mitigation_action_id ?? null;
-    if (actionId !== null && !(await liveActionExists(trx, bra.enterprise_id, actionId))) {
+    if (actionId !== null && (await findActionView(trx, bra.enterprise_id, actionId))?.archived !== false) {
       throw invalidReference('mitigation_action_id', 'a mitigation action (not archived)');
     }
     if ((await activeAcceptanceOf(trx, bra.enterprise_id, linkId)) !== undefined) {
