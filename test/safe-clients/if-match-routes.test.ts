@@ -5,7 +5,7 @@ import { raiseAlert } from '../../src/platform/monitoring/alert-raiser.js';
 import { insertAction } from '../support/actions-factories.js';
 import { sessionHeaders } from '../support/api.js';
 import { createTestContext } from '../support/app.js';
-import { createAppetite, createBraWorld, createSubControl } from '../support/bras-factories.js';
+import { addScenarioLink, createAppetite, createBra, createBraWorld, createSubControl } from '../support/bras-factories.js';
 import { createKeyControl } from '../support/controls-factories.js';
 import type { TestUser } from '../support/factories.js';
 
@@ -22,7 +22,8 @@ type VersionedTable =
   | 'legal_entities'
   | 'business_units'
   | 'risk_scenarios'
-  | 'enterprise_members';
+  | 'enterprise_members'
+  | 'risk_acceptances';
 
 /**
  * One change of a versioned resource, on a fresh row: who sends what, and which row it changes. `read`: the
@@ -246,6 +247,20 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
       make: async () => {
         const enterprise = await ctx.db.insertInto('enterprises').values({ name: `Enterprise ${randomUUID().slice(0, 8)}`, country: 'GB' }).returning('id').executeTakeFirstOrThrow();
         return { user: w.superAdmin, url: `/admin/enterprises/${enterprise.id}`, body: { subscription_tier: 'enterprise' }, table: 'enterprises', id: enterprise.id };
+      },
+    },
+    {
+      // A risk acceptance's revocation: its version (1 active, 2 ended) and its read's digest.
+      route: 'POST /api/v1/risk-acceptances/:acceptance_id/revoke',
+      make: async () => {
+        const bra = await createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: w.entity.id, createdBy: w.admin.id, status: 'in_progress' });
+        const link = await addScenarioLink(ctx, bra);
+        const { id } = await ctx.db
+          .insertInto('risk_acceptances')
+          .values({ enterprise_id: w.enterprise.id, bra_id: bra.id, bra_risk_scenario_id: link.id, rationale: 'Within the reserve', conditions: null, mitigation_action_id: null, expires_on: '2099-12-31', accepted_residual_score: 16, accepted_threshold: 9, accepted_by: w.admin.id, renews_id: null })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return { user: w.admin, url: `/risk-acceptances/${id}/revoke`, body: { reason: 'Withdrawn' }, table: 'risk_acceptances', id, read: `/risk-acceptances/${id}` };
       },
     },
     {

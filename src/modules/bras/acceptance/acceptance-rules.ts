@@ -58,9 +58,9 @@ export function outgrowsAcceptance(newResidualScore: number, acceptedResidualSco
 }
 
 /**
- * An acceptance's state (its ETag): its terms never change and it ends once, so the version is 1 while
- * active and 2 once ended; the digest follows `in_force`, which turns with the calendar.
+ * An acceptance's state (its ETag): its row version (1 while active, 2 once ended: its terms never change)
+ * and a digest of its answer, whose `in_force` turns with the calendar.
  */
-export function acceptanceState(view: { status: string }): ResourceState {
-  return representationState(view.status === 'active' ? 1 : 2, view);
+export function acceptanceState(row: { row_version: number }, view: object): ResourceState {
+  return representationState(row.row_version, view);
 }

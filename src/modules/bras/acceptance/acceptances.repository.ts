@@ -56,7 +56,7 @@ export async function endAcceptance(
 ) {
   return db
     .updateTable('risk_acceptances')
-    .set({ ...end, ended_at: new Date() })
+    .set({ ...end, ended_at: new Date(), row_version: sql<number>`row_version + 1` })
     .where('enterprise_id', '=', enterpriseId)
     .where('id', '=', id)
     .where('status', '=', 'active')
@@ -97,6 +97,7 @@ function acceptancesWithNames(db: Executor, enterpriseId: string, today: string)
       'a.ended_at',
       'a.ended_by',
       'a.end_reason',
+      'a.row_version',
     ]);
 }
 export type AcceptanceRow = Awaited<ReturnType<ReturnType<typeof acceptancesWithNames>['execute']>>[number];

@@ -44,11 +44,13 @@ export interface RiskAcceptancesDeps {
 export function createRiskAcceptancesService({ db, maxDays, now = () => new Date() }: RiskAcceptancesDeps) {
   const today = () => utcToday(now());
 
-  async function viewOf(trx: Executor, enterpriseId: string, id: string): Promise<RiskAcceptanceView> {
+  async function versionedOf(trx: Executor, enterpriseId: string, id: string): Promise<Versioned<RiskAcceptanceView>> {
     const row = await findAcceptance(trx, enterpriseId, id, today());
     if (row === undefined) throw notFound('Risk acceptance');
-    return toAcceptanceView(row);
+    const view = toAcceptanceView(row);
+    return versioned(view, acceptanceState(row, view));
   }
+  const viewOf = async (trx: Executor, enterpriseId: string, id: string) => (await versionedOf(trx, enterpriseId, id)).data;
 
   /**
    * The acceptance of a scenario link of a locked BRA: the state (409), the scenario above appetite (409; on an
@@ -114,7 +116,7 @@ export function createRiskAcceptancesService({ db, maxDays, now = () => new Date
     const bra = await lockedBra(trx, caller, found.bra_id, (who) => requireRiskAcceptor(who), { work: terms.work ?? null });
     const acceptance = await lockAcceptance(trx, bra.enterprise_id, acceptanceId);
     if (acceptance === undefined) throw notFound('Risk acceptance');
-    if (terms.expected) terms.expected.check(terms.expected.needsState ? acceptanceState(await viewOf(trx, bra.enterprise_id, acceptanceId)) : null);
+    if (terms.expected) terms.expected.check(terms.expected.needsState ? (await versionedOf(trx, bra.enterprise_id, acceptanceId)).state : null);
     return { bra, acceptance };
   }
 
@@ -159,8 +161,7 @@ export function createRiskAcceptancesService({ db, maxDays, now = () => new Date
           entityId: acceptance.id,
           details: { bra_id: bra.id, bra_name: bra.name, status: { from: 'active', to: 'revoked' }, reason: body.reason },
         });
-        const view = await viewOf(trx, bra.enterprise_id, acceptance.id);
-        return versioned(view, acceptanceState(view));
+        return versionedOf(trx, bra.enterprise_id, acceptance.id);
       });
     },
 
@@ -170,7 +171,7 @@ export function createRiskAcceptancesService({ db, maxDays, now = () => new Date
       if (row === undefined) throw notFound('Risk acceptance');
       requireBraReader(caller, row);
       const view = toAcceptanceView(row);
-      return versioned(view, acceptanceState(view));
+      return versioned(view, acceptanceState(row, view));
     },
 
     async list(caller: Caller, query: ListAcceptancesQuery): Promise<Page<RiskAcceptanceView>> {

@@ -26,6 +26,8 @@ create table risk_acceptances (
   ended_at timestamptz,
   ended_by uuid references users (id),
   end_reason text constraint risk_acceptances_end_reason_check check (char_length(end_reason) between 1 and 5000),
+  -- 1 while active, 2 once ended: the version its ETag names (If-Match on a revocation).
+  row_version integer not null default 1,
   -- Sharding-ready (docs/scaling-sharding.md): the tenant is part of every key.
   constraint risk_acceptances_pkey primary key (id, enterprise_id),
   constraint risk_acceptances_scenario_fkey foreign key (enterprise_id, bra_id, bra_risk_scenario_id)

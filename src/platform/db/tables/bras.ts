@@ -146,4 +146,5 @@ export interface RiskAcceptancesTable {
   ended_at: Date | null;
   ended_by: string | null;
   end_reason: string | null;
+  row_version: Generated<number>;
 }
