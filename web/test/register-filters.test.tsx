@@ -7,6 +7,12 @@ describe('the risk register filters in the address', () => {
     expect(filters).toEqual({ legal_entity_id: 'e1', residual_impact: 4, residual_likelihood: 3, above_appetite: true, include_live: false });
   });
 
+  it('keeps the acceptance filter (accepted=true|false) like the other flags', () => {
+    expect(filtersFrom(new URLSearchParams('accepted=false'))).toEqual({ accepted: false });
+    expect(paramsWith(new URLSearchParams('accepted=false&page=2'), { accepted: 'true' }).toString()).toBe('accepted=true');
+    expect(paramsWith(new URLSearchParams('accepted=true'), { accepted: null }).toString()).toBe('');
+  });
+
   it('leaves out what it does not know and values that are not filters', () => {
     expect(filtersFrom(new URLSearchParams('page=3&colour=red&inherent_impact=x&above_appetite=yes&category='))).toEqual({});
   });

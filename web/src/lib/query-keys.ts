@@ -37,12 +37,19 @@ export const queryKeys = {
     all: ['mitigation-actions'] as const,
     list: (filters: Filters) => ['mitigation-actions', 'list', filters] as const,
   },
+  /** Risk acceptances (issue 48): a change of one also changes its BRA's answer, the register and the dashboard. */
+  acceptances: {
+    all: ['risk-acceptances'] as const,
+    list: (filters: Filters) => ['risk-acceptances', 'list', filters] as const,
+    detail: (id: string) => ['risk-acceptances', 'detail', id] as const,
+  },
   appetite: {
     all: ['risk-appetite'] as const,
     list: ['risk-appetite', 'list'] as const,
     history: ['risk-appetite', 'history'] as const,
   },
   reporting: {
+    all: ['reporting'] as const,
     register: (filters: Filters) => ['reporting', 'register', filters] as const,
     dashboard: (filters: Filters) => ['reporting', 'dashboard', filters] as const,
   },

@@ -26,6 +26,7 @@ export const RECORD_KINDS: Record<RecordKind, { label: string; screen?: (id: str
   scim_token: { label: 'SCIM token', screen: () => '/integrations/provisioning' },
   scim_group: { label: 'SCIM group mapping', screen: () => '/integrations/provisioning' },
   evidence_file: { label: 'Evidence file' },
+  risk_acceptance: { label: 'Risk acceptance' },
 };
 
 export const ACTION_KINDS: Record<ActionKind, string> = {

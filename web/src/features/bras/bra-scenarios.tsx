@@ -1,10 +1,12 @@
-import { Badge, Button, Group, Modal, MultiSelect, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Modal, MultiSelect, Stack, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { WHOLE_BADGE, effectivenessColor, riskLevelColor } from '../../components/level-colors';
 import { Empty } from '../../components/page-states';
 import { useAddScenarios, useRiskScenarios, useSetIncluded, type BraDetail, type BraScenario } from './api';
 import { RateScenario } from './rate-scenario';
+import { AcceptanceActions } from '../risk-acceptance/acceptance-actions';
+import { AcceptanceBadge } from '../risk-acceptance/acceptance-badge';
 
 function LevelBadge({ rating }: { rating: BraScenario['inherent_rating'] }) {
   if (rating === null) return <Badge color="gray" variant="outline" style={WHOLE_BADGE}>Not rated</Badge>;
@@ -48,7 +50,7 @@ export function BraScenarios({ bra, editable }: { bra: BraDetail; editable: bool
       {bra.scenarios.length === 0 ? (
         <Empty title="No scenarios yet" next={editable ? 'Add scenarios from the catalogue above, then rate each one.' : 'The assessor has not added scenarios yet.'} />
       ) : (
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer minWidth={720}>
           <Table>
             <Table.Thead>
               <Table.Tr>
@@ -86,9 +88,15 @@ export function BraScenarios({ bra, editable }: { bra: BraDetail; editable: bool
                     {scenario.above_appetite === null ? (
                       <Text size="xs" c="dimmed">{scenario.applicable_threshold === null ? 'No appetite' : `Threshold ${scenario.applicable_threshold}`}</Text>
                     ) : (
-                      <Badge color={scenario.above_appetite ? 'red' : 'green'} variant="light" style={WHOLE_BADGE}>
-                        {scenario.above_appetite ? 'Above' : 'Within'} {scenario.applicable_threshold}
-                      </Badge>
+                      <Stack gap={4} align="flex-start">
+                        <Badge color={scenario.above_appetite ? 'red' : 'green'} variant="light" style={WHOLE_BADGE}>
+                          {scenario.above_appetite ? 'Above' : 'Within'} {scenario.applicable_threshold}
+                        </Badge>
+                        <AcceptanceBadge aboveAppetite={scenario.above_appetite} acceptedUntil={scenario.acceptance?.expires_on ?? null} acceptance={scenario.acceptance ?? null} prefix />
+                        {bra.abilities.accept_risks && scenario.above_appetite && (
+                          <AcceptanceActions target={{ braId: bra.id, scenarioId: scenario.id, scenarioName: scenario.name }} acceptanceId={null} acceptance={scenario.acceptance ?? null} />
+                        )}
+                      </Stack>
                     )}
                   </Table.Td>
                   <Table.Td>{scenario.previous_residual_rating ? <LevelBadge rating={{ ...scenario.previous_residual_rating, justification: null }} /> : <Text size="xs" c="dimmed">—</Text>}</Table.Td>

@@ -13,6 +13,7 @@ import { BraStatusBadge } from './status-badge';
 import { EditBraButton } from './edit-bra-form';
 import { EvidencePanel } from '../evidence/evidence-panel';
 import { RollForwardButton } from './roll-forward-button';
+import { AcceptanceHistory } from '../risk-acceptance/acceptance-history';
 
 function Stat({ label, value, alert = false }: { label: string; value: string | number; alert?: boolean }) {
   return (
@@ -112,6 +113,7 @@ export function BraWorkspaceScreen() {
                 <Tabs.Tab value="review">Review ({detail.comment_count})</Tabs.Tab>
                 <Tabs.Tab value="snapshots">Snapshots</Tabs.Tab>
                 <Tabs.Tab value="evidence">Evidence</Tabs.Tab>
+                <Tabs.Tab value="acceptances">Risk acceptances</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="scenarios" pt="md">
                 <BraScenarios bra={detail} editable={editable} />
@@ -127,6 +129,9 @@ export function BraWorkspaceScreen() {
               </Tabs.Panel>
               <Tabs.Panel value="evidence" pt="md">
                 <EvidencePanel record={{ record_type: 'bra', record_id: detail.id }} title="Evidence for the BRA" />
+              </Tabs.Panel>
+              <Tabs.Panel value="acceptances" pt="md">
+                <AcceptanceHistory braId={detail.id} />
               </Tabs.Panel>
             </Tabs>
           </Stack>

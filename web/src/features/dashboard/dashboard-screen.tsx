@@ -26,9 +26,10 @@ function BrasByStatus({ counts }: { counts: Dashboard['bras_by_status'] }) {
   );
 }
 
-/** The register's scenarios against appetite, as the service counts them; the link lists those above. */
+/** The register's scenarios against appetite, as the service counts them; the links list those above, accepted or not. */
 function AboveAppetite({ scenarios, entity }: { scenarios: Dashboard['scenarios']; entity: string | undefined }) {
-  const above = new URLSearchParams({ above_appetite: 'true', ...(entity ? { legal_entity_id: entity } : {}) });
+  const place: Record<string, string> = entity ? { legal_entity_id: entity } : {};
+  const register = (filter: Record<string, string>) => `/risk-register?${new URLSearchParams({ ...filter, ...place })}`;
   return (
     <Stack gap={4} data-testid="above-appetite">
       <Text fw={700} size="xl" c={scenarios.above_appetite > 0 ? 'red.9' : undefined}>
@@ -38,8 +39,30 @@ function AboveAppetite({ scenarios, entity }: { scenarios: Dashboard['scenarios'
         assessed scenarios above appetite · {scenarios.within_appetite_percentage}% within
       </Text>
       {scenarios.above_appetite > 0 && (
-        <Anchor component={Link} to={`/risk-register?${above}`} size="sm">List them in the register</Anchor>
+        <>
+          <Text size="sm" data-testid="acceptance-counts">
+            Above appetite:{' '}
+            <Anchor component={Link} to={register({ accepted: 'true' })} size="sm" data-testid="accepted-count">{scenarios.above_appetite_accepted} accepted</Anchor>,{' '}
+            <Anchor component={Link} to={register({ accepted: 'false' })} size="sm" data-testid="unaccepted-count">{scenarios.above_appetite_unaccepted} not accepted</Anchor>
+          </Text>
+          <Anchor component={Link} to={register({ above_appetite: 'true' })} size="sm">List them in the register</Anchor>
+        </>
       )}
+    </Stack>
+  );
+}
+
+/** The acceptances in force whose last day is within 30 days, soonest first (the service's list, at most 10). */
+function ExpiringAcceptances({ expiring }: { expiring: Dashboard['acceptances_expiring'] }) {
+  if (expiring.length === 0) return <Text size="sm" c="dimmed">No risk acceptance ends within 30 days.</Text>;
+  return (
+    <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} data-testid="expiring-acceptances">
+      {expiring.map((acceptance) => (
+        <Text key={acceptance.acceptance_id} size="sm" component="li">
+          <Text span fw={600} size="sm">{acceptance.expires_on}</Text> · {acceptance.scenario_name} ·{' '}
+          <Anchor component={Link} to={`/bras/${acceptance.bra_id}`} size="sm">{acceptance.bra_name}</Anchor>
+        </Text>
+      ))}
     </Stack>
   );
 }
@@ -91,6 +114,10 @@ export function DashboardScreen() {
         <Card withBorder>
           <Title order={2} size="h4" mb="sm">Scenarios above appetite</Title>
           <QueryState query={dashboard}>{(data) => <AboveAppetite scenarios={data.scenarios} entity={scope} />}</QueryState>
+        </Card>
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">Acceptances expiring within 30 days</Title>
+          <QueryState query={dashboard}>{(data) => <ExpiringAcceptances expiring={data.acceptances_expiring} />}</QueryState>
         </Card>
         <Card withBorder>
           <Title order={2} size="h4" mb="sm">Overdue actions by priority</Title>

@@ -6,7 +6,7 @@ import type { RegisterFilters } from './api';
  * address into the API's query and writes a change back; it decides nothing about which rows match.
  */
 const TEXT = ['legal_entity_id', 'business_unit_id', 'category', 'risk_level', 'sort'] as const;
-const FLAGS = ['above_appetite', 'include_live'] as const;
+const FLAGS = ['above_appetite', 'accepted', 'include_live'] as const;
 export const CELL_FILTERS = ['inherent_impact', 'inherent_likelihood', 'residual_impact', 'residual_likelihood'] as const;
 
 export function filtersFrom(params: URLSearchParams): RegisterFilters {

@@ -1,9 +1,11 @@
-import { Anchor, Badge, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { effectivenessColor, riskLevelColor } from '../../components/level-colors';
 import { WHOLE_BADGE } from '../../components/level-colors';
 import type { RegisterRow } from './api';
 import { rowFlags } from './register-flags';
+import { AcceptanceActions } from '../risk-acceptance/acceptance-actions';
+import { AcceptanceBadge } from '../risk-acceptance/acceptance-badge';
 
 function Rating({ rating }: { rating: RegisterRow['inherent_rating'] }) {
   if (rating === null) return <Text size="sm" c="dimmed">Not rated</Text>;
@@ -33,10 +35,24 @@ function FlagsCell({ row }: { row: RegisterRow }) {
   );
 }
 
-/** The register's rows as the service gives them: scores, bands, the appetite flag and effectiveness are its own. */
-export function RegisterTable({ rows }: { rows: RegisterRow[] }) {
+/** Whether a risk above appetite is accepted, and (for a caller who may accept risks) what to do about it. */
+function AcceptanceCell({ row, mayAccept }: { row: RegisterRow; mayAccept: boolean }) {
+  if (!row.above_appetite) return <Text size="sm" c="dimmed">–</Text>;
   return (
-    <Table.ScrollContainer minWidth={1340}>
+    <Stack gap={4} align="flex-start">
+      <AcceptanceBadge aboveAppetite={row.above_appetite} acceptedUntil={row.accepted_until} />
+      {mayAccept && <AcceptanceActions target={{ braId: row.bra.id, scenarioId: row.scenario.id, scenarioName: row.scenario.name }} acceptanceId={row.acceptance_id} />}
+    </Stack>
+  );
+}
+
+/**
+ * The register's rows as the service gives them: scores, bands, the appetite flag, the acceptance in force and
+ * effectiveness are its own. `mayAccept`: the caller's ability to accept risks (/me), which offers the actions.
+ */
+export function RegisterTable({ rows, mayAccept = false }: { rows: RegisterRow[]; mayAccept?: boolean }) {
+  return (
+    <Table.ScrollContainer minWidth={1500}>
       <Table striped>
         <Table.Thead>
           <Table.Tr>
@@ -47,6 +63,7 @@ export function RegisterTable({ rows }: { rows: RegisterRow[] }) {
             <Table.Th>Inherent</Table.Th>
             <Table.Th>Residual</Table.Th>
             <Table.Th>Appetite</Table.Th>
+            <Table.Th>Acceptance</Table.Th>
             <Table.Th>Flags</Table.Th>
             <Table.Th>Controls</Table.Th>
             <Table.Th>Open actions</Table.Th>
@@ -74,6 +91,7 @@ export function RegisterTable({ rows }: { rows: RegisterRow[] }) {
               <Table.Td data-rating="inherent"><Rating rating={row.inherent_rating} /></Table.Td>
               <Table.Td data-rating="residual"><Rating rating={row.residual_rating} /></Table.Td>
               <Table.Td><AppetiteCell row={row} /></Table.Td>
+              <Table.Td data-testid="acceptance-cell"><AcceptanceCell row={row} mayAccept={mayAccept} /></Table.Td>
               <Table.Td><FlagsCell row={row} /></Table.Td>
               <Table.Td>
                 {row.control_effectiveness ? (

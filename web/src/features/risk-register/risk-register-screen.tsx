@@ -5,6 +5,7 @@ import { ErrorDisplay } from '../../components/error-display';
 import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
 import { useRiskScenarios } from '../bras/api';
 import { EntitySelect } from '../legal-entities/entity-select';
+import { useCaller } from '../me/caller-context';
 import { useExportRegister, useRiskRegister } from './api';
 import { RegisterTable } from './register-table';
 import { CELL_FILTERS, cellFilterLabel, filtersFrom, paramsWith } from './register-filters';
@@ -14,6 +15,11 @@ const APPETITE = [
   { value: 'true', label: 'Above appetite' },
   { value: 'false', label: 'Within appetite' },
 ];
+/** accepted=true: above appetite with an acceptance in force; false: above appetite without one (the service's filter). */
+const ACCEPTED = [
+  { value: 'true', label: 'Accepted' },
+  { value: 'false', label: 'Not accepted' },
+];
 const SORTS = [
   { value: 'residual_score', label: 'Highest residual score first' },
   { value: 'name', label: 'Scenario name' },
@@ -21,6 +27,7 @@ const SORTS = [
 
 export function RiskRegisterScreen() {
   const [params, setParams] = useSearchParams();
+  const caller = useCaller();
   const filters = useMemo(() => filtersFrom(params), [params]);
   const page = Math.max(1, Number(params.get('page')) || 1);
   const register = useRiskRegister({ ...filters, page, page_size: 25 });
@@ -46,6 +53,7 @@ export function RiskRegisterScreen() {
         <Select label="Category" placeholder="Any category" clearable searchable data={categories} value={filters.category ?? null} onChange={(value) => set({ category: value })} />
         <Select label="Residual level" placeholder="Any level" clearable data={RISK_LEVELS} value={filters.risk_level ?? null} onChange={(value) => set({ risk_level: value })} />
         <Select label="Appetite" placeholder="Above or within" clearable data={APPETITE} value={filters.above_appetite === undefined ? null : String(filters.above_appetite)} onChange={(value) => set({ above_appetite: value })} />
+        <Select label="Acceptance" placeholder="Any" clearable data={ACCEPTED} value={filters.accepted === undefined ? null : String(filters.accepted)} onChange={(value) => set({ accepted: value })} />
         <Select label="Sort" data={SORTS} allowDeselect={false} value={filters.sort ?? 'residual_score'} onChange={(value) => set({ sort: value === 'residual_score' ? null : value })} />
         <Switch label="Include live BRAs" checked={filters.include_live === true} onChange={(event) => set({ include_live: event.currentTarget.checked ? true : null })} mb={8} />
       </Group>
@@ -66,7 +74,7 @@ export function RiskRegisterScreen() {
             />
           ) : (
             <>
-              <RegisterTable rows={answer.data} />
+              <RegisterTable rows={answer.data} mayAccept={caller.abilities.accept_risks} />
               <Pager pagination={answer.pagination} onChange={(next) => setParams(new URLSearchParams([...paramsWith(params, {}), ['page', String(next)]]))} />
             </>
           )
