@@ -52,6 +52,8 @@ describe('risk acceptance', () => {
     assert.equal(await lastDay.inputValue(), dayAhead(90), 'the form suggests a last day a quarter ahead');
     await dialog.getByLabel(/^Rationale/).fill('The 3-D Secure rollout completes within the month; the exposure is within the fraud reserve.');
     await lastDay.fill(until);
+    // The open calendar names its buttons and draws its days at full contrast (components/date-field.tsx).
+    await expectAccessible(page, 'the last day with its calendar open');
     await page.keyboard.press('Tab');
     await dialog.getByLabel(/^Conditions/).fill('Weekly fraud-loss report to the risk committee.');
     await expectAccessible(page, 'the accept-risk form');

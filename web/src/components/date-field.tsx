@@ -2,10 +2,23 @@ import { DateInput, type DateInputProps } from '@mantine/dates';
 import '@mantine/dates/styles.css';
 import type { KeyboardEvent } from 'react';
 
+/** The calendar's buttons by name: Mantine leaves them unnamed, which a screen reader announces as "button". */
+const CALENDAR_LABELS = {
+  previousMonth: 'Previous month',
+  nextMonth: 'Next month',
+  previousYear: 'Previous year',
+  nextYear: 'Next year',
+  previousDecade: 'Previous decade',
+  nextDecade: 'Next decade',
+  monthLevelControl: 'Choose the month',
+  yearLevelControl: 'Choose the year',
+};
+
 /**
  * The console's date field: Mantine's DateInput in the service's date format (YYYY-MM-DD), where Enter
  * commits the typed date instead of submitting the form around it (a person typing a date presses Enter to
- * finish the date, not to send a half-filled form).
+ * finish the date, not to send a half-filled form). Its open calendar names its buttons and draws every day
+ * at full contrast: no dimmed days of the neighbouring months, no weekend colour.
  */
 export function DateField({ onKeyDown, ...props }: DateInputProps) {
   const keepEnterInField = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -16,5 +29,5 @@ export function DateField({ onKeyDown, ...props }: DateInputProps) {
     }
     onKeyDown?.(event);
   };
-  return <DateInput valueFormat="YYYY-MM-DD" {...props} onKeyDown={keepEnterInField} />;
+  return <DateInput valueFormat="YYYY-MM-DD" ariaLabels={CALENDAR_LABELS} hideOutsideDates weekendDays={[]} {...props} onKeyDown={keepEnterInField} />;
 }

@@ -1,6 +1,5 @@
 import { Badge, Button, Checkbox, Group, Pill, Select, Stack, Table, Tabs, Text, UnstyledButton } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
-import '@mantine/dates/styles.css';
+import { DateField } from '../../components/date-field';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
 import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
@@ -50,8 +49,8 @@ export function AuditScreen() {
           <Group mb="sm" align="flex-end">
             <Select label="Action" placeholder="Any action" clearable data={ACTION_OPTIONS} value={filters.action_type ?? null} onChange={(value) => set({ action_type: (value ?? undefined) as AuditFilters['action_type'] })} />
             <Select label="Record kind" placeholder="Any kind" clearable searchable data={RECORD_OPTIONS} value={filters.entity_type ?? null} onChange={(value) => set({ entity_type: (value ?? undefined) as AuditFilters['entity_type'] })} />
-            <DateInput label="From" valueFormat="YYYY-MM-DD" clearable value={filters.start_date ?? null} onChange={(value) => set({ start_date: value ?? undefined })} />
-            <DateInput label="To" valueFormat="YYYY-MM-DD" clearable value={filters.end_date ?? null} onChange={(value) => set({ end_date: value ?? undefined })} />
+            <DateField label="From" clearable value={filters.start_date ?? null} onChange={(value) => set({ start_date: value ?? undefined })} />
+            <DateField label="To" clearable value={filters.end_date ?? null} onChange={(value) => set({ end_date: value ?? undefined })} />
           </Group>
           <ChosenFilters filters={filters} onClear={(key) => set({ [key]: undefined })} />
           <QueryState query={entries}>
