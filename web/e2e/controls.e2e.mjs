@@ -53,6 +53,8 @@ describe('control assurance', () => {
     const record = page.getByTestId('test-record').filter({ hasText: 'Sample of 25 settlement days' });
     await record.waitFor();
     assert.match(await record.innerText(), /2026-11-20[\s\S]*B[\s\S]*2[\s\S]*Two sign-offs late[\s\S]*Effective[\s\S]*Complete test/i);
+    // The current result is read again once the test is stored: wait for it rather than for the first paint.
+    await page.getByTestId('current-result').filter({ hasText: '2026-11-20' }).waitFor();
     assert.match(await page.getByTestId('current-result').innerText(), /B[\s\S]*2[\s\S]*2026-11-20/);
 
     // A PDF behind the test.

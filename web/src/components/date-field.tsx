@@ -2,7 +2,10 @@ import { DateInput, type DateInputProps } from '@mantine/dates';
 import '@mantine/dates/styles.css';
 import type { KeyboardEvent } from 'react';
 
-/** The calendar's buttons by name: Mantine leaves them unnamed, which a screen reader announces as "button". */
+/**
+ * The calendar's arrow buttons by name: Mantine leaves them unnamed, which a screen reader announces as
+ * "button". The month and year control keeps its visible text ("December 2026") as its name.
+ */
 const CALENDAR_LABELS = {
   previousMonth: 'Previous month',
   nextMonth: 'Next month',
@@ -10,8 +13,6 @@ const CALENDAR_LABELS = {
   nextYear: 'Next year',
   previousDecade: 'Previous decade',
   nextDecade: 'Next decade',
-  monthLevelControl: 'Choose the month',
-  yearLevelControl: 'Choose the year',
 };
 
 /**
