@@ -53,19 +53,18 @@ export function createRiskAcceptancesService({ db, maxDays, now = () => new Date
   const viewOf = async (trx: Executor, enterpriseId: string, id: string) => (await versionedOf(trx, enterpriseId, id)).data;
 
   /**
-   * The acceptance of a scenario link of a locked BRA: the state (409), the scenario above appetite (409; on an
-   * approved BRA under the appetite its approval pinned, as its answer shows), the terms (422, 400), one active
-   * per scenario (409); then written, audited and announced.
+   * The acceptance of a scenario link of a locked BRA: the scenario (404), the state (409), the scenario above
+   * appetite (409; on an approved BRA under the appetite its approval pinned, as its answer shows), the terms
+   * (422, 400), one active per scenario (409); then written, audited and announced.
    */
   async function accept(trx: Transaction<DB>, caller: Caller, bra: BraRow, linkId: string, body: AcceptRiskBody, renewsId: string | null) {
-    if (!hasStatus(bra, ACCEPTABLE)) throw invalidState(`A risk can be accepted only on a BRA in progress, under review or approved; it is ${bra.status}`);
-    const day = today();
-    requireExpiryWithin(body.expires_on, day, maxDays);
     const scenario = (await loadBraAnswer(trx, bra)).scenarios.find((candidate) => candidate.id === linkId);
     if (scenario === undefined) throw notFound('Scenario link');
+    if (!hasStatus(bra, ACCEPTABLE)) throw invalidState(`A risk can be accepted only on a BRA in progress, under review or approved; it is ${bra.status}`);
     if (scenario.above_appetite !== true || scenario.residual_rating === null || scenario.applicable_threshold === null) {
       throw invalidState('Only an included scenario whose residual rating is above its applicable appetite can be accepted');
     }
+    requireExpiryWithin(body.expires_on, today(), maxDays);
     const actionId = body.mitigation_action_id ?? null;
     if (actionId !== null && (await findActionView(trx, bra.enterprise_id, actionId))?.archived !== false) {
       throw invalidReference('mitigation_action_id', 'a mitigation action (not archived)');
