@@ -3,7 +3,8 @@ import { Link } from 'react-router';
 import { toastDone } from '../../components/confirm-button';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
-import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
+import { Empty, QueryState, ScreenTitle } from '../../components/page-states';
+import { PagedTable } from '../../components/paged-table';
 import { formatTime } from '../../lib/format';
 import { useAlerts, useChangeAlert, type AlertQuery } from './api';
 
@@ -33,34 +34,24 @@ export function AlertsScreen() {
           answer.data.length === 0 ? (
             <Empty title="No alerts" next="Nothing needs attention with these filters." />
           ) : (
-            <>
-              <Table.ScrollContainer minWidth={720}>
-                <Table>
-                  <Table.Thead>
-                    <Table.Tr><Table.Th>When</Table.Th><Table.Th>Severity</Table.Th><Table.Th>Alert</Table.Th><Table.Th>Status</Table.Th><Table.Th>Change</Table.Th></Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {answer.data.map((alert) => (
-                      <Table.Tr key={alert.id}>
-                        <Table.Td>{formatTime(alert.created_at)}</Table.Td>
-                        <Table.Td><Badge color={SEVERITY_COLORS[alert.severity] ?? 'gray'} variant="light">{alert.severity}</Badge></Table.Td>
-                        <Table.Td><Text size="sm" fw={600}>{alert.title}</Text><Text size="sm">{alert.message}</Text>
-                          {screenOf(alert) && <Anchor component={Link} to={screenOf(alert)!.to} size="sm">{screenOf(alert)!.label}</Anchor>}
-                        </Table.Td>
-                        <Table.Td>{alert.status}</Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" wrap="nowrap">
-                            {alert.status === 'open' && <Button size="xs" variant="light" onClick={() => change.mutate({ id: alert.id, body: { status: 'acknowledged', notes: 'Acknowledged in the console' } }, { onSuccess: () => toastDone(`“${alert.title}” was acknowledged.`) })}>Acknowledge</Button>}
-                            {alert.status !== 'resolved' && <Button size="xs" variant="light" color="green" onClick={() => change.mutate({ id: alert.id, body: { status: 'resolved', resolution: 'Resolved in the console' } }, { onSuccess: () => toastDone(`“${alert.title}” was resolved.`) })}>Resolve</Button>}
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <Pager pagination={answer.pagination} onChange={setPage} />
-            </>
+            <PagedTable minWidth={720} columns={['When', 'Severity', 'Alert', 'Status', 'Change']} pagination={answer.pagination} onPage={setPage}>
+              {answer.data.map((alert) => (
+                <Table.Tr key={alert.id}>
+                  <Table.Td>{formatTime(alert.created_at)}</Table.Td>
+                  <Table.Td><Badge color={SEVERITY_COLORS[alert.severity] ?? 'gray'} variant="light">{alert.severity}</Badge></Table.Td>
+                  <Table.Td><Text size="sm" fw={600}>{alert.title}</Text><Text size="sm">{alert.message}</Text>
+                    {screenOf(alert) && <Anchor component={Link} to={screenOf(alert)!.to} size="sm">{screenOf(alert)!.label}</Anchor>}
+                  </Table.Td>
+                  <Table.Td>{alert.status}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      {alert.status === 'open' && <Button size="xs" variant="light" onClick={() => change.mutate({ id: alert.id, body: { status: 'acknowledged', notes: 'Acknowledged in the console' } }, { onSuccess: () => toastDone(`“${alert.title}” was acknowledged.`) })}>Acknowledge</Button>}
+                      {alert.status !== 'resolved' && <Button size="xs" variant="light" color="green" onClick={() => change.mutate({ id: alert.id, body: { status: 'resolved', resolution: 'Resolved in the console' } }, { onSuccess: () => toastDone(`“${alert.title}” was resolved.`) })}>Resolve</Button>}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </PagedTable>
           )
         }
       </QueryState>

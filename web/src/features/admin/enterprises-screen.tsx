@@ -6,7 +6,8 @@ import { ConfirmButton, toastDone } from '../../components/confirm-button';
 import { TIERS, useSetTier, type Tier } from '../platform/api';
 import { HealthBadge, HealthDrawer } from '../platform/health-drawer';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
-import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
+import { Empty, QueryState, ScreenTitle } from '../../components/page-states';
+import { PagedTable } from '../../components/paged-table';
 import { useCreateEnterprise, useEnterprises, useSetEnterpriseStatus } from './api';
 
 export function EnterprisesScreen() {
@@ -47,49 +48,39 @@ export function EnterprisesScreen() {
             answer.data.length === 0 ? (
               <Empty title="No enterprises yet" next="Create the first one above, then add its client admin under Users." />
             ) : (
-              <>
-                <Table.ScrollContainer minWidth={640}>
-                  <Table>
-                    <Table.Thead>
-                      <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Country</Table.Th><Table.Th>Tier</Table.Th><Table.Th>Users</Table.Th><Table.Th>BRAs</Table.Th><Table.Th>Health</Table.Th><Table.Th>Status</Table.Th></Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {answer.data.map((enterprise) => (
-                        <Table.Tr key={enterprise.id}>
-                          <Table.Td>{enterprise.name}</Table.Td>
-                          <Table.Td>{enterprise.country}</Table.Td>
-                          <Table.Td>
-                            <NativeSelect aria-label={`Tier of ${enterprise.name}`} size="xs" data={TIERS} value={enterprise.subscription_tier}
-                              onChange={(event) => { const tier = event.currentTarget.value as Tier; setTier.mutate({ id: enterprise.id, tier }, { onSuccess: () => toastDone(`${enterprise.name} is now on the ${tier} tier.`) }); }} />
-                          </Table.Td>
-                          <Table.Td>{enterprise.user_count}</Table.Td>
-                          <Table.Td>{enterprise.bra_count}</Table.Td>
-                          <Table.Td>
-                            <Group gap="xs" wrap="nowrap">
-                              <HealthBadge status={enterprise.health_status} score={enterprise.health_score} />
-                              <Button size="xs" variant="subtle" aria-label={`Health of ${enterprise.name}`} onClick={() => setParams({ health: enterprise.id })}>Health</Button>
-                            </Group>
-                          </Table.Td>
-                          <Table.Td>
-                            <Group gap="xs" wrap="nowrap">
-                              <Badge color={enterprise.status === 'active' ? 'green' : 'gray'} variant="light">{enterprise.status}</Badge>
-                              {enterprise.status === 'active' ? (
-                                <ConfirmButton label="Deactivate" title={`Deactivate ${enterprise.name}?`} variant="subtle"
-                                  onConfirm={() => setStatus.mutate({ id: enterprise.id, status: 'inactive' }, { onSuccess: () => toastDone(`${enterprise.name} was deactivated.`) })}>
-                                  Its members can no longer sign in until it is reactivated; its data stays.
-                                </ConfirmButton>
-                              ) : (
-                                <Button size="xs" variant="subtle" onClick={() => setStatus.mutate({ id: enterprise.id, status: 'active' }, { onSuccess: () => toastDone(`${enterprise.name} was reactivated.`) })}>Reactivate</Button>
-                              )}
-                            </Group>
-                          </Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
-                <Pager pagination={answer.pagination} onChange={setPage} />
-              </>
+              <PagedTable minWidth={640} columns={['Name', 'Country', 'Tier', 'Users', 'BRAs', 'Health', 'Status']} pagination={answer.pagination} onPage={setPage}>
+                {answer.data.map((enterprise) => (
+                  <Table.Tr key={enterprise.id}>
+                    <Table.Td>{enterprise.name}</Table.Td>
+                    <Table.Td>{enterprise.country}</Table.Td>
+                    <Table.Td>
+                      <NativeSelect aria-label={`Tier of ${enterprise.name}`} size="xs" data={TIERS} value={enterprise.subscription_tier}
+                        onChange={(event) => { const tier = event.currentTarget.value as Tier; setTier.mutate({ id: enterprise.id, tier }, { onSuccess: () => toastDone(`${enterprise.name} is now on the ${tier} tier.`) }); }} />
+                    </Table.Td>
+                    <Table.Td>{enterprise.user_count}</Table.Td>
+                    <Table.Td>{enterprise.bra_count}</Table.Td>
+                    <Table.Td>
+                      <Group gap="xs" wrap="nowrap">
+                        <HealthBadge status={enterprise.health_status} score={enterprise.health_score} />
+                        <Button size="xs" variant="subtle" aria-label={`Health of ${enterprise.name}`} onClick={() => setParams({ health: enterprise.id })}>Health</Button>
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap="xs" wrap="nowrap">
+                        <Badge color={enterprise.status === 'active' ? 'green' : 'gray'} variant="light">{enterprise.status}</Badge>
+                        {enterprise.status === 'active' ? (
+                          <ConfirmButton label="Deactivate" title={`Deactivate ${enterprise.name}?`} variant="subtle"
+                            onConfirm={() => setStatus.mutate({ id: enterprise.id, status: 'inactive' }, { onSuccess: () => toastDone(`${enterprise.name} was deactivated.`) })}>
+                            Its members can no longer sign in until it is reactivated; its data stays.
+                          </ConfirmButton>
+                        ) : (
+                          <Button size="xs" variant="subtle" onClick={() => setStatus.mutate({ id: enterprise.id, status: 'active' }, { onSuccess: () => toastDone(`${enterprise.name} was reactivated.`) })}>Reactivate</Button>
+                        )}
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </PagedTable>
             )
           }
         </QueryState>

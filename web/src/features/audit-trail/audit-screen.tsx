@@ -2,7 +2,8 @@ import { Badge, Button, Checkbox, Group, Pill, Select, Stack, Table, Tabs, Text,
 import { DateField } from '../../components/date-field';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
-import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
+import { Empty, QueryState, ScreenTitle } from '../../components/page-states';
+import { PagedTable } from '../../components/paged-table';
 import { formatTime } from '../../lib/format';
 import { useAuditEntries, useExportAudit, useVerifyAudit, type AuditEntry, type AuditFilters } from './api';
 import { AuditEntryDrawer } from './audit-entry-drawer';
@@ -58,31 +59,21 @@ export function AuditScreen() {
               answer.data.length === 0 ? (
                 <Empty title="No entries match" next="Widen the dates or clear the filters." />
               ) : (
-                <>
-                  <Table.ScrollContainer minWidth={720}>
-                    <Table striped highlightOnHover>
-                      <Table.Thead>
-                        <Table.Tr><Table.Th>When</Table.Th><Table.Th>Who</Table.Th><Table.Th>Action</Table.Th><Table.Th>Record</Table.Th><Table.Th>Status</Table.Th></Table.Tr>
-                      </Table.Thead>
-                      <Table.Tbody>
-                        {answer.data.map((entry) => (
-                          <Table.Tr key={entry.id}>
-                            <Table.Td>
-                              <UnstyledButton onClick={() => setOpened(entry)} aria-label={`Open the entry of ${formatTime(entry.created_at)}`} td="underline">
-                                {formatTime(entry.created_at)}
-                              </UnstyledButton>
-                            </Table.Td>
-                            <Table.Td>{entry.user_name ?? entry.user_email ?? '–'}</Table.Td>
-                            <Table.Td>{actionLabel(entry.action_type)}</Table.Td>
-                            <Table.Td>{recordLabel(entry.entity_type)}</Table.Td>
-                            <Table.Td><Badge color={entry.status === 'success' ? 'green' : 'red'} variant="light">{entry.status}</Badge></Table.Td>
-                          </Table.Tr>
-                        ))}
-                      </Table.Tbody>
-                    </Table>
-                  </Table.ScrollContainer>
-                  <Pager pagination={answer.pagination} onChange={setPage} />
-                </>
+                <PagedTable minWidth={720} striped highlightOnHover columns={['When', 'Who', 'Action', 'Record', 'Status']} pagination={answer.pagination} onPage={setPage}>
+                  {answer.data.map((entry) => (
+                    <Table.Tr key={entry.id}>
+                      <Table.Td>
+                        <UnstyledButton onClick={() => setOpened(entry)} aria-label={`Open the entry of ${formatTime(entry.created_at)}`} td="underline">
+                          {formatTime(entry.created_at)}
+                        </UnstyledButton>
+                      </Table.Td>
+                      <Table.Td>{entry.user_name ?? entry.user_email ?? '–'}</Table.Td>
+                      <Table.Td>{actionLabel(entry.action_type)}</Table.Td>
+                      <Table.Td>{recordLabel(entry.entity_type)}</Table.Td>
+                      <Table.Td><Badge color={entry.status === 'success' ? 'green' : 'red'} variant="light">{entry.status}</Badge></Table.Td>
+                    </Table.Tr>
+                  ))}
+                </PagedTable>
               )
             }
           </QueryState>

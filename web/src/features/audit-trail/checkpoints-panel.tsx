@@ -1,7 +1,8 @@
 import { Button, Card, Code, Group, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { useState } from 'react';
 import { ErrorDisplay } from '../../components/error-display';
-import { Empty, Pager, QueryState } from '../../components/page-states';
+import { Empty, QueryState } from '../../components/page-states';
+import { PagedTable } from '../../components/paged-table';
 import { toast } from '../../components/toast';
 import { formatTime } from '../../lib/format';
 import { useCheckpoints, useSignCheckpoint, useVerifyAgainstCheckpoint, type KeptCheckpointCheck } from './api';
@@ -33,30 +34,20 @@ export function CheckpointsPanel() {
           answer.data.length === 0 ? (
             <Empty title="No checkpoint yet" next="The service signs the trail's head periodically; sign it now to keep one." />
           ) : (
-            <>
-              <Table.ScrollContainer minWidth={640}>
-                <Table striped>
-                  <Table.Thead>
-                    <Table.Tr><Table.Th>Signed</Table.Th><Table.Th>Entries covered</Table.Th><Table.Th>Key</Table.Th><Table.Th>Keep</Table.Th></Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {answer.data.map((checkpoint) => (
-                      <Table.Tr key={checkpoint.id}>
-                        <Table.Td>{formatTime(checkpoint.signed_at)}</Table.Td>
-                        <Table.Td>{checkpoint.entry_count}</Table.Td>
-                        <Table.Td><Code>{checkpoint.key_id}</Code></Table.Td>
-                        <Table.Td>
-                          <Button size="xs" variant="subtle" aria-label={`Copy the checkpoint signed ${formatTime(checkpoint.signed_at)}`} onClick={() => void navigator.clipboard?.writeText(JSON.stringify(checkpoint, null, 2)).then(() => toast({ title: 'Copied', message: 'Keep it outside the service to check the trail later.' }))}>
-                            Copy
-                          </Button>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <Pager pagination={answer.pagination} onChange={setPage} />
-            </>
+            <PagedTable minWidth={640} striped columns={['Signed', 'Entries covered', 'Key', 'Keep']} pagination={answer.pagination} onPage={setPage}>
+              {answer.data.map((checkpoint) => (
+                <Table.Tr key={checkpoint.id}>
+                  <Table.Td>{formatTime(checkpoint.signed_at)}</Table.Td>
+                  <Table.Td>{checkpoint.entry_count}</Table.Td>
+                  <Table.Td><Code>{checkpoint.key_id}</Code></Table.Td>
+                  <Table.Td>
+                    <Button size="xs" variant="subtle" aria-label={`Copy the checkpoint signed ${formatTime(checkpoint.signed_at)}`} onClick={() => void navigator.clipboard?.writeText(JSON.stringify(checkpoint, null, 2)).then(() => toast({ title: 'Copied', message: 'Keep it outside the service to check the trail later.' }))}>
+                      Copy
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </PagedTable>
           )
         }
       </QueryState>

@@ -2,7 +2,8 @@ import { Anchor, Button, Group, Modal, Select, Table } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
+import { Empty, QueryState, ScreenTitle } from '../../components/page-states';
+import { PagedTable } from '../../components/paged-table';
 import { EntitySelect } from '../legal-entities/entity-select';
 import { useCaller } from '../me/caller-context';
 import { BRA_STATUSES, useBras, type BraStatus } from './api';
@@ -29,37 +30,21 @@ export function BraListScreen() {
           answer.data.length === 0 ? (
             <Empty title="No BRAs here" next={caller.abilities.create_bras ? 'Create one with "New BRA", or clear the filters.' : 'Clear the filters, or ask an assessor to start one.'} />
           ) : (
-            <>
-              <Table.ScrollContainer minWidth={640}>
-                <Table striped highlightOnHover>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Name</Table.Th>
-                      <Table.Th>Legal entity</Table.Th>
-                      <Table.Th>Period</Table.Th>
-                      <Table.Th>Status</Table.Th>
-                      <Table.Th>Assessor</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {answer.data.map((bra) => (
-                      <Table.Tr key={bra.id}>
-                        <Table.Td>
-                          <Anchor component={Link} to={`/bras/${bra.id}`}>
-                            {bra.name}
-                          </Anchor>
-                        </Table.Td>
-                        <Table.Td>{bra.legal_entity.name}{bra.business_unit ? ` / ${bra.business_unit.name}` : ''}</Table.Td>
-                        <Table.Td>{bra.period}</Table.Td>
-                        <Table.Td><BraStatusBadge status={bra.status} /></Table.Td>
-                        <Table.Td>{bra.assessor}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <Pager pagination={answer.pagination} onChange={setPage} />
-            </>
+            <PagedTable minWidth={640} striped highlightOnHover columns={['Name', 'Legal entity', 'Period', 'Status', 'Assessor']} pagination={answer.pagination} onPage={setPage}>
+              {answer.data.map((bra) => (
+                <Table.Tr key={bra.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/bras/${bra.id}`}>
+                      {bra.name}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{bra.legal_entity.name}{bra.business_unit ? ` / ${bra.business_unit.name}` : ''}</Table.Td>
+                  <Table.Td>{bra.period}</Table.Td>
+                  <Table.Td><BraStatusBadge status={bra.status} /></Table.Td>
+                  <Table.Td>{bra.assessor}</Table.Td>
+                </Table.Tr>
+              ))}
+            </PagedTable>
           )
         }
       </QueryState>

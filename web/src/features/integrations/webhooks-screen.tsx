@@ -2,7 +2,8 @@ import { Badge, Button, Card, Group, MultiSelect, Stack, Table, Text, TextInput,
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
-import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
+import { Empty, QueryState, ScreenTitle } from '../../components/page-states';
+import { PagedTable } from '../../components/paged-table';
 import { formatTime } from '../../lib/format';
 import {
   EVENT_TYPES, useCreateWebhook, useDeleteWebhook, useDeliveries, useRetryDelivery, useRotateWebhookSecret, useTestWebhook, useUpdateWebhook, useWebhook, useWebhooks,
@@ -29,35 +30,27 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
             answer.data.length === 0 ? (
               <Empty title="No deliveries yet" next="Send a test delivery, or wait for the next event it subscribes to." />
             ) : (
-              <>
-                <Table.ScrollContainer minWidth={720}>
-                  <Table>
-                    <Table.Thead><Table.Tr><Table.Th>Queued</Table.Th><Table.Th>Event</Table.Th><Table.Th>Status</Table.Th><Table.Th>Attempts</Table.Th><Table.Th>Last attempt</Table.Th><Table.Th>Retry</Table.Th></Table.Tr></Table.Thead>
-                    <Table.Tbody>
-                      {answer.data.map((delivery) => (
-                        <Table.Tr key={delivery.id}>
-                          <Table.Td>{formatTime(delivery.created_at)}</Table.Td>
-                          <Table.Td>{delivery.event_type}</Table.Td>
-                          <Table.Td><Badge color={DELIVERY_COLORS[delivery.status] ?? 'gray'} variant="light">{delivery.status}</Badge></Table.Td>
-                          <Table.Td>{delivery.attempt_count}</Table.Td>
-                          <Table.Td>
-                            <Text size="sm">{delivery.last_attempt_at ? formatTime(delivery.last_attempt_at) : 'Not yet tried'}{delivery.last_status_code !== null ? ` · answered ${delivery.last_status_code}` : ''}</Text>
-                            {delivery.last_error && <Text size="sm" c="dimmed">{delivery.last_error}</Text>}
-                            {delivery.next_attempt_at && <Text size="sm" c="dimmed">Next try {formatTime(delivery.next_attempt_at)}</Text>}
-                          </Table.Td>
-                          <Table.Td>
-                            {delivery.status === 'failed' && (
-                              <Button size="xs" variant="light" loading={retry.isPending && retry.variables === delivery.id}
-                                onClick={() => retry.mutate(delivery.id, { onSuccess: () => toastDone(`The ${delivery.event_type} delivery is queued again.`) })}>Retry</Button>
-                            )}
-                          </Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
-                <Pager pagination={answer.pagination} onChange={setPage} />
-              </>
+              <PagedTable minWidth={720} columns={['Queued', 'Event', 'Status', 'Attempts', 'Last attempt', 'Retry']} pagination={answer.pagination} onPage={setPage}>
+                {answer.data.map((delivery) => (
+                  <Table.Tr key={delivery.id}>
+                    <Table.Td>{formatTime(delivery.created_at)}</Table.Td>
+                    <Table.Td>{delivery.event_type}</Table.Td>
+                    <Table.Td><Badge color={DELIVERY_COLORS[delivery.status] ?? 'gray'} variant="light">{delivery.status}</Badge></Table.Td>
+                    <Table.Td>{delivery.attempt_count}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{delivery.last_attempt_at ? formatTime(delivery.last_attempt_at) : 'Not yet tried'}{delivery.last_status_code !== null ? ` · answered ${delivery.last_status_code}` : ''}</Text>
+                      {delivery.last_error && <Text size="sm" c="dimmed">{delivery.last_error}</Text>}
+                      {delivery.next_attempt_at && <Text size="sm" c="dimmed">Next try {formatTime(delivery.next_attempt_at)}</Text>}
+                    </Table.Td>
+                    <Table.Td>
+                      {delivery.status === 'failed' && (
+                        <Button size="xs" variant="light" loading={retry.isPending && retry.variables === delivery.id}
+                          onClick={() => retry.mutate(delivery.id, { onSuccess: () => toastDone(`The ${delivery.event_type} delivery is queued again.`) })}>Retry</Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </PagedTable>
             )
           }
         </QueryState>

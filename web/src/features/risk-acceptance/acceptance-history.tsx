@@ -1,7 +1,8 @@
 import { Badge, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { WHOLE_BADGE } from '../../components/level-colors';
-import { Empty, Pager, QueryState } from '../../components/page-states';
+import { Empty, QueryState } from '../../components/page-states';
+import { PagedTable } from '../../components/paged-table';
 import { formatTime } from '../../lib/format';
 import { STATE_LABELS, STATUS_FILTERS, acceptanceState, type AcceptanceState } from './acceptance-terms';
 import { useAcceptances, type AcceptanceStatus, type RiskAcceptance } from './api';
@@ -36,44 +37,27 @@ export function AcceptanceHistory({ braId }: { braId: string }) {
           answer.data.length === 0 ? (
             <Empty title="No risk acceptances" next="A client admin accepts a scenario above appetite from the Scenarios tab or the risk register; each acceptance, renewal and revocation is listed here." />
           ) : (
-            <>
-              <Table.ScrollContainer minWidth={900}>
-                <Table striped data-testid="acceptance-history">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Scenario</Table.Th>
-                      <Table.Th>State</Table.Th>
-                      <Table.Th>Last day</Table.Th>
-                      <Table.Th>Accepted</Table.Th>
-                      <Table.Th>Rationale</Table.Th>
-                      <Table.Th>Ended</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {answer.data.map((acceptance) => {
-                      const state = acceptanceState(acceptance);
-                      return (
-                        <Table.Tr key={acceptance.id} data-testid="acceptance-row">
-                          <Table.Td><Text size="sm" fw={600}>{acceptance.scenario_name}</Text></Table.Td>
-                          <Table.Td><Badge color={STATE_COLOR[state]} variant="light" tt="none" style={WHOLE_BADGE} data-state={state}>{STATE_LABELS[state]}</Badge></Table.Td>
-                          <Table.Td><Text size="sm">{acceptance.expires_on}</Text></Table.Td>
-                          <Table.Td>
-                            <Text size="sm">{acceptance.accepted_by_user?.full_name ?? 'A client admin'}</Text>
-                            <Text size="xs" c="dimmed">{formatTime(acceptance.accepted_at)} · residual {acceptance.accepted_residual_score} above {acceptance.accepted_threshold}</Text>
-                          </Table.Td>
-                          <Table.Td>
-                            <Text size="sm">{acceptance.rationale}</Text>
-                            {acceptance.conditions && <Text size="xs" c="dimmed">Conditions: {acceptance.conditions}</Text>}
-                          </Table.Td>
-                          <Table.Td><Ended acceptance={acceptance} /></Table.Td>
-                        </Table.Tr>
-                      );
-                    })}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <Pager pagination={answer.pagination} onChange={setPage} />
-            </>
+            <PagedTable minWidth={900} striped data-testid="acceptance-history" columns={['Scenario', 'State', 'Last day', 'Accepted', 'Rationale', 'Ended']} pagination={answer.pagination} onPage={setPage}>
+              {answer.data.map((acceptance) => {
+                const state = acceptanceState(acceptance);
+                return (
+                  <Table.Tr key={acceptance.id} data-testid="acceptance-row">
+                    <Table.Td><Text size="sm" fw={600}>{acceptance.scenario_name}</Text></Table.Td>
+                    <Table.Td><Badge color={STATE_COLOR[state]} variant="light" tt="none" style={WHOLE_BADGE} data-state={state}>{STATE_LABELS[state]}</Badge></Table.Td>
+                    <Table.Td><Text size="sm">{acceptance.expires_on}</Text></Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{acceptance.accepted_by_user?.full_name ?? 'A client admin'}</Text>
+                      <Text size="xs" c="dimmed">{formatTime(acceptance.accepted_at)} · residual {acceptance.accepted_residual_score} above {acceptance.accepted_threshold}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{acceptance.rationale}</Text>
+                      {acceptance.conditions && <Text size="xs" c="dimmed">Conditions: {acceptance.conditions}</Text>}
+                    </Table.Td>
+                    <Table.Td><Ended acceptance={acceptance} /></Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </PagedTable>
           )
         }
       </QueryState>
