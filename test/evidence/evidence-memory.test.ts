@@ -55,8 +55,8 @@ function uploadStreamed(base: string, headers: Record<string, string>, query: st
 
 /**
  * Issue 48: a 200 MB evidence file goes up and comes back down through the service (as deployed, a process
- * of its own on this suite's database, with the PostgreSQL store) without holding it: the upload keeps
- * the service's resident set within 30 MB of where it started; the download's bound is below.
+ * of its own on this suite's database, with the PostgreSQL store) without holding it: each way keeps the
+ * service's resident set within 30 MB of where it started.
  */
 describe('evidence memory', async () => {
   const database = await freshDatabase();
@@ -72,7 +72,7 @@ describe('evidence memory', async () => {
   let running: ServiceProcess | undefined;
   afterAll(() => running?.stop());
 
-  it('a 200 MB upload and its download keep the service’s RSS far from the file’s size', async () => {
+  it('a 200 MB upload and its download each keep the service’s RSS within 30 MB of where it started', async () => {
     if (database.url === null) throw new Error('the service process needs a database URL');
     ensureBuilt();
     running = await startService({ DATABASE_URL: database.url, PUBLIC_URL: TEST_PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_PER_HOUR: '1000000' });
@@ -122,13 +122,13 @@ describe('evidence memory', async () => {
       `evidence 200 MB: upload RSS ${mb(up.before)} → peak ${mb(up.peak)} MB (+${mb(up.peak - up.before)}); ` +
         `download ${mb(down.before)} → peak ${mb(down.peak)} MB (+${mb(down.peak - down.before)})\n`,
     );
-    // The upload measured +15 to +23 MB on Node 20 and +43 MB once on Node 24 (its collector runs later): the
-    // issue's 30 MB is the aim, and the assertion holds what no runtime may pass, half the file.
-    expect((up.peak - up.before) / MB).toBeLessThan(100);
-    // The download has not reached the issue's 30 MB: every chunk read arrives as a buffer of the driver's
-    // own, garbage the collector takes in its own time (measured +34 to +63 MB on this machine, by load; one
-    // that held the file would grow by 200 MB or more). The bound, half the file, sits between the two until the read path
-    // reuses its buffers too (noted as open in issue 48).
-    expect((down.peak - down.before) / MB).toBeLessThan(100);
+    // Issue 48's 30 MB, both ways. Measured on Node 20 (2 shared cores), eleven runs, on both engines and
+    // beside the other evidence suites: the upload +3 to +11 MB, the download +0 to +17 MB (its baseline is
+    // wherever the upload left the allocator, so its figure moves most). Before the chunks went up as one
+    // parameter a statement and came down through a callback (postgres-blobs.repository.ts says why), the
+    // same suite measured the upload at +14 to +23 MB and the download at +32 to +63 MB; Node 24 measured the
+    // upload at +43 MB then, and has not been measured since.
+    expect((up.peak - up.before) / MB).toBeLessThan(30);
+    expect((down.peak - down.before) / MB).toBeLessThan(30);
   }, 600_000);
 });

@@ -2,41 +2,44 @@ import type { ByteRange, EvidenceStore } from './evidence-store.js';
 import { insertBlobChunks, readBlobChunks } from './postgres-blobs.repository.js';
 
 /**
- * A chunk's size. The driver sends and receives bytea as hex text, twice the chunk's size: at 32 KiB that
- * text stays among V8's ordinary young objects, which are collected as they go, where larger ones would
- * pile up in the large-object space until a full collection (measured: a 200 MB upload and download grew
- * the service by 70 MB with 256 KiB chunks; the evidence-memory suite holds it under 30).
+ * A chunk's size. The driver receives bytea as hex text, twice the chunk's size: at 32 KiB that text stays
+ * among V8's ordinary young objects, which are collected as they go, where larger ones would pile up in the
+ * large-object space until a full collection (measured: a 200 MB upload and download grew the service by
+ * 70 MB with 256 KiB chunks; the evidence-memory suite holds each under 30).
  */
 export const CHUNK_BYTES = 32 * 1024;
 
 /** Chunks written per statement: half a megabyte a round trip, copied into one reused buffer. */
 const CHUNKS_PER_STATEMENT = 16;
 
-/** Chunks read per statement: fewer than written, since each read chunk is a buffer of its own (see the memory suite). */
-const CHUNKS_PER_READ = 4;
+/**
+ * Chunks read per statement: half a megabyte a round trip too. Fewer would cost more than round trips: the
+ * driver drops the buffer it assembles rows in at the end of every answer and allocates another (128 or
+ * 256 KiB) for the next one, at 4 chunks a statement as much again as the chunks read.
+ */
+const CHUNKS_PER_READ = 16;
 
 /**
- * Cuts a stream of pieces of any size into batches of chunks of exactly CHUNK_BYTES (the last one shorter),
- * copied into one buffer of a batch's size that is reused for every batch: nothing is allocated per piece,
- * so the upload leaves no garbage of its own beside what the socket reads. A batch is valid until the next
- * one is asked for (the caller writes it before asking).
+ * Cuts a stream of pieces of any size into batches of CHUNKS_PER_STATEMENT whole chunks (the last batch
+ * shorter), copied into one buffer that is reused for every batch: nothing is allocated per piece, so the
+ * upload leaves no garbage of its own beside what the socket reads. A batch is valid until the next one is
+ * asked for (the caller writes it before asking).
  */
-async function* inBatches(content: AsyncIterable<Buffer>): AsyncIterable<Buffer[]> {
+async function* inBatches(content: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
   const space = Buffer.allocUnsafe(CHUNK_BYTES * CHUNKS_PER_STATEMENT);
   let filled = 0;
-  const batch = () => Array.from({ length: Math.ceil(filled / CHUNK_BYTES) }, (_, index) => space.subarray(index * CHUNK_BYTES, Math.min(filled, (index + 1) * CHUNK_BYTES)));
   for await (const piece of content) {
     for (let from = 0; from < piece.length; ) {
       const copied = piece.copy(space, filled, from);
       filled += copied;
       from += copied;
       if (filled === space.length) {
-        yield batch();
+        yield space;
         filled = 0;
       }
     }
   }
-  if (filled > 0) yield batch();
+  if (filled > 0) yield space.subarray(0, filled);
 }
 
 /**
@@ -48,9 +51,9 @@ export const postgresStore: EvidenceStore = {
 
   async put(db, enterpriseId, key, content) {
     let seq = 0;
-    for await (const chunks of inBatches(content)) {
-      await insertBlobChunks(db, enterpriseId, key, seq, chunks);
-      seq += chunks.length;
+    for await (const batch of inBatches(content)) {
+      await insertBlobChunks(db, enterpriseId, key, seq, batch, CHUNK_BYTES);
+      seq += Math.ceil(batch.length / CHUNK_BYTES);
     }
   },
 
