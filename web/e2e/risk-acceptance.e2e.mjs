@@ -71,6 +71,8 @@ describe('risk acceptance', () => {
     await openScreen(page, 'Dashboard');
     const counts = page.getByTestId('acceptance-counts');
     await counts.waitFor();
+    // The dashboard seen at sign-in may show first; its figures are read again on the way in.
+    await page.getByTestId('accepted-count').filter({ hasText: `${before.above_appetite_accepted + 1} accepted` }).waitFor();
     assert.equal(await page.getByTestId('accepted-count').innerText(), `${before.above_appetite_accepted + 1} accepted`);
     assert.equal(await page.getByTestId('unaccepted-count').innerText(), `${before.above_appetite_unaccepted - 1} not accepted`);
     assert.equal(new URL(await page.getByTestId('accepted-count').evaluate((link) => link.href)).search, '?accepted=true');
