@@ -16,7 +16,6 @@ export const TAGS: readonly TagInfo[] = [
   { name: 'risk scenarios', description: "The enterprise's risk-scenario catalogue, seeded with a starter set when the enterprise is created." },
   { name: 'controls', description: 'The key-control library and its sub-controls, their test results, and the effectiveness they add up to.' },
   { name: 'mitigation actions', description: 'What is done about a risk, by whom and by when: create, change, bulk-update and archive mitigation actions.' },
-  { name: 'risk acceptances', description: 'A client admin’s formal acceptance of a risk above appetite until a date: accepted from a BRA’s scenario, renewed, revoked, and out of force the day after its last day.' },
   { name: 'evidence', description: 'Files behind a control test, a mitigation action, a BRA or one of its scenarios: attached, listed, downloaded and removed under the rules of the record they belong to.' },
   { name: 'reporting', description: "The enterprise's risk picture: the risk register and its export, the dashboard, and each BRA's report as PDF or XLSX." },
   { name: 'webhooks', description: 'Endpoints the enterprise registers to be told of its events (BRA moves, risks above appetite, their acceptance and its expiry, overdue and completed actions, appetite changes), signed the Standard Webhooks way, with their delivery logs.' },

@@ -107,7 +107,8 @@ export type ListAcceptancesQuery = Static<typeof ListAcceptancesQuery>;
 export const ScenarioAcceptanceParams = Type.Object({ bra_id: Uuid('The BRA'), scenario_id: Uuid('The scenario link (the `id` of a scenario of the get-BRA)') });
 export const AcceptanceParams = IdParams('acceptance_id');
 
-const tags = ['risk acceptances'];
+/** Under the BRAs' tag: an acceptance is a decision on a BRA's scenario. */
+const tags = ['bras'];
 const READERS = 'Readable by client admins, and by assessors and reviewers assigned to the BRA’s entity or unit (D5).';
 
 /** What the three changes share: their tag, what they answer with and the refusals they may meet. */
