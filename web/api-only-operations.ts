@@ -25,4 +25,6 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
 ];
 
 export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
+  { operation: 'GET /api/v1/notifications', reason: 'The notification centre (issue 49, "Reminders and notifications"): the list and unread count get their screen with it' },
+  { operation: 'POST /api/v1/notifications/read', reason: 'The notification centre (issue 49, "Reminders and notifications"): marking read comes with its screen' },
 ];

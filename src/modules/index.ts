@@ -7,6 +7,7 @@ import { auditTrailModule } from './audit-trail/audit-trail.module.js';
 import { brasModule } from './bras/bras.module.js';
 import { controlsModule } from './controls/controls.module.js';
 import { evidenceModule } from './evidence/evidence.module.js';
+import { notificationsModule } from './notifications/notifications.module.js';
 import { governanceModule } from './governance/governance.module.js';
 import { healthModule } from './health/health.module.js';
 import { identityModule } from './identity/identity.module.js';
@@ -32,6 +33,7 @@ export const MODULES = [
   actionsModule,
   controlsModule,
   evidenceModule,
+  notificationsModule,
   auditTrailModule,
   governanceModule,
   reportingModule,

@@ -59,6 +59,8 @@ export const D5_ROUTE_ACCESS: Record<string, RouteAccess> = {
 
   // Evidence keeps to its record's rules; the matrix's records are BRAs.
   'POST /bras/:bra_id/scenarios/:scenario_id/acceptances': ADMIN_ONLY,
+  'GET /notifications': EVERYONE,
+  'POST /notifications/read': EVERYONE,
   'GET /risk-acceptances': BRA_READ,
   'GET /risk-acceptances/:acceptance_id': BRA_READ,
   'POST /risk-acceptances/:acceptance_id/renew': ADMIN_ONLY,

@@ -1,4 +1,4 @@
-import type { Expression, SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { assignedScope, permits, requireAssigned, requireMember, requireRole, seesLegalEntity } from '../../platform/auth/policies.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import { forbidden } from '../../platform/errors/app-error.js';
@@ -144,4 +144,22 @@ export function braAbilities(caller: Principal, bra: BraPlace & { created_by: st
     roll_forward: hasStatus(bra, APPROVED) && canRollForwardBra(caller, bra),
     accept_risks: hasStatus(bra, ACCEPTABLE) && canAcceptRisks(caller),
   };
+}
+
+/** A membership `m` assigned to this BRA's legal entity, or to its business unit (SQL). */
+function assignedToBraSql(bra: BraPlace): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (
+    select 1 from entity_roles er
+     where er.enterprise_id = m.enterprise_id and er.user_id = m.user_id and er.legal_entity_id = ${bra.legal_entity_id}
+       and (er.business_unit_id is null or er.business_unit_id = ${bra.business_unit_id}))`;
+}
+
+/**
+ * Who is told of a BRA (issue 49), as SQL over an enterprise membership `m`, by the read rule
+ * (requireBraReader): nobody hears of a BRA they may not read. `reviewers`: its client admins, who approve
+ * it, and the reviewers who read it; `author`: the member who created it, while they still read it.
+ */
+export function braAudienceSql(bra: BraPlace & { created_by: string | null }, audience: 'reviewers' | 'author'): RawBuilder<SqlBool> {
+  if (audience === 'reviewers') return sql<SqlBool>`(m.role = 'admin' or (m.role = 'reviewer' and ${assignedToBraSql(bra)}))`;
+  return sql<SqlBool>`(m.user_id = ${bra.created_by} and (m.role = 'admin' or ${assignedToBraSql(bra)}))`;
 }

@@ -16,6 +16,7 @@ import type { IdentityTables } from './tables/identity.js';
 import type { LegalEntitiesTables } from './tables/legal-entities.js';
 import type { MailTables } from './tables/mail.js';
 import type { MonitoringTables } from './tables/monitoring.js';
+import type { NotificationsTables } from './tables/notifications.js';
 import type { RiskScenariosTables } from './tables/risk-scenarios.js';
 import type { SchedulingTables } from './tables/scheduling.js';
 import type { ScimTables } from './tables/scim.js';
@@ -38,6 +39,7 @@ export type DB = EnterprisesTables &
   MailTables &
   AuditTables &
   AuditTrailTables &
+  NotificationsTables &
   MonitoringTables &
   GovernanceTables &
   BrasTables &

@@ -11,6 +11,7 @@ import { countComments, insertComment, listComments, type CommentRow } from './c
 import type { AddCommentBody, CommentView, ListCommentsQuery } from './comments.schemas.js';
 import { requireBraCommenter, requireBraVerdictGiver } from '../bras.policy.js';
 import { COMMENTABLE, hasStatus } from '../bras.lifecycle.js';
+import { noticeOfComment } from './review-notices.js';
 
 function toCommentView(row: CommentRow): CommentView {
   const { author_name, ...comment } = row;
@@ -58,6 +59,7 @@ export function createBraCommentsService({ db }: { db: Executor }) {
           entityId: id,
           details: { bra_id: bra.id, bra_name: bra.name, scenario_id: scenarioId, verdict, body: body.body },
         });
+        await noticeOfComment(trx, caller, bra, body.body);
         const [row] = await listComments(trx, bra.enterprise_id, bra.id, { id });
         return toCommentView(row!);
       });

@@ -7,6 +7,7 @@ import { versioned } from '../../../platform/versions/resource-state.js';
 import { AppError } from '../../../platform/errors/app-error.js';
 import { braStateAfter, lockedBra } from '../access.js';
 import { announceBraMove, recordBraChange } from '../changes.js';
+import { noticeOfMove } from './review-notices.js';
 import { unratedIncludedLinks } from './transitions.repository.js';
 import { takeSnapshot } from '../history/snapshots.service.js';
 import { markApproved, markCancelled, updateBra } from '../bras.repository.js';
@@ -37,6 +38,7 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: BRA_MOVES.submit.to });
         await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status } });
         await announceBraMove(trx, bra, bra.status, updated.status);
+        await noticeOfMove(trx, caller, bra, 'submit', null);
         return versioned(updated, await braStateAfter(trx, bra));
       });
     },
@@ -48,6 +50,7 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
         const updated = await updateBra(trx, bra.enterprise_id, bra.id, { status: BRA_MOVES.return.to });
         await recordBraChange(trx, caller, bra, { status: { from: bra.status, to: updated.status }, comment: body.comment || null });
         await announceBraMove(trx, bra, bra.status, updated.status);
+        await noticeOfMove(trx, caller, bra, 'return', body.comment || null);
         return versioned(updated, await braStateAfter(trx, bra));
       });
     },
@@ -80,6 +83,7 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
           'approve',
         );
         await announceBraMove(trx, bra, bra.status, updated.status, { type: 'bra.approved', data: { snapshot_id: snapshotId, approved_by: caller.userId } });
+        await noticeOfMove(trx, caller, bra, 'approve', updated.final_comment);
         if (onApproved !== undefined) onCommit(() => onApproved(bra.enterprise_id));
         const approved = {
           id: updated.id,
@@ -110,6 +114,7 @@ export function createBraTransitionsService({ db, onApproved }: BraTransitionsDe
           'cancel',
         );
         await announceBraMove(trx, bra, bra.status, updated.status, { type: 'bra.cancelled', data: { cancelled_by: caller.userId } });
+        await noticeOfMove(trx, caller, bra, 'cancel', updated.cancellation_reason);
         const cancelled = {
           id: updated.id,
           status: updated.status,

@@ -33,6 +33,7 @@ const MIGRATION_FILES = [
   '20261130200000_member_row_versions.sql',
   '20261201100000_evidence.sql',
   '20261202100000_risk_acceptances.sql',
+  '20261203100000_notifications.sql',
 ] as const;
 
 export interface SqlMigration {

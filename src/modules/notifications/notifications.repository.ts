@@ -1,0 +1,73 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { countRows } from '../../platform/db/page-queries.js';
+import type { Executor } from '../../platform/db/schema.js';
+import type { NotificationKind } from '../../platform/db/tables/notifications.js';
+
+/**
+ * Notifications (SQL only). Every read names the enterprise and the person (notifications_user_idx,
+ * notifications_unread_idx); the recipients of a notice are chosen and written in one statement.
+ */
+
+export interface Notice {
+  kind: NotificationKind;
+  bra_id: string;
+  title: string;
+  body: string | null;
+  actor_id: string | null;
+}
+
+/**
+ * One notification for each active member of the enterprise whose membership `m` matches `who`, and who is
+ * not `except` (the person who caused it); deactivated members and accounts are never told. Returns how many.
+ */
+export async function insertForMembers(db: Executor, enterpriseId: string, who: RawBuilder<SqlBool>, except: string | null, notice: Notice): Promise<number> {
+  const { rows } = await sql<{ id: string }>`
+    insert into notifications (enterprise_id, user_id, kind, bra_id, title, body, actor_id)
+    select m.enterprise_id, m.user_id, ${notice.kind}, ${notice.bra_id}, ${notice.title}, ${notice.body}, ${notice.actor_id}
+      from enterprise_members m
+      join users u on u.id = m.user_id
+     where m.enterprise_id = ${enterpriseId} and m.active and u.deactivated_at is null
+       and m.user_id is distinct from ${except}
+       and ${who}
+    returning id`.execute(db);
+  return rows.length;
+}
+
+function ofPerson(db: Executor, enterpriseId: string, userId: string, unreadOnly: boolean) {
+  return db
+    .selectFrom('notifications as n')
+    .where('n.enterprise_id', '=', enterpriseId)
+    .where('n.user_id', '=', userId)
+    .$if(unreadOnly, (q) => q.where('n.read_at', 'is', null));
+}
+
+export async function countNotifications(db: Executor, enterpriseId: string, userId: string, unreadOnly: boolean): Promise<number> {
+  return countRows(ofPerson(db, enterpriseId, userId, unreadOnly));
+}
+
+/** A page of a person's notifications, newest first, each with the BRA's name and who caused it. */
+export async function listNotifications(db: Executor, enterpriseId: string, userId: string, unreadOnly: boolean, page: { limit: number; offset: number }) {
+  return ofPerson(db, enterpriseId, userId, unreadOnly)
+    .innerJoin('bras as b', (join) => join.onRef('b.enterprise_id', '=', 'n.enterprise_id').onRef('b.id', '=', 'n.bra_id'))
+    .leftJoin('users as a', 'a.id', 'n.actor_id')
+    .select(['n.id', 'n.kind', 'n.bra_id', 'b.name as bra_name', 'n.title', 'n.body', 'n.actor_id', 'a.full_name as actor_name', 'n.created_at', 'n.read_at'])
+    .orderBy('n.created_at', 'desc')
+    .orderBy('n.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+export type NotificationRow = Awaited<ReturnType<typeof listNotifications>>[number];
+
+/** Marks a person's notifications read: the ones named, or all of them; those already read are left as they are. */
+export async function markRead(db: Executor, enterpriseId: string, userId: string, ids: readonly string[] | 'all'): Promise<number> {
+  const result = await db
+    .updateTable('notifications')
+    .set({ read_at: new Date() })
+    .where('enterprise_id', '=', enterpriseId)
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .$if(ids !== 'all', (q) => q.where('id', 'in', ids as readonly string[]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

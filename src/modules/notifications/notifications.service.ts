@@ -1,0 +1,43 @@
+import type { Caller } from '../../platform/auth/principal.js';
+import type { Executor } from '../../platform/db/schema.js';
+import { validationError } from '../../platform/errors/app-error.js';
+import { loadPage, pageRequest } from '../../platform/http/pagination.js';
+import { requireNotificationReader } from './notifications.policy.js';
+import { countNotifications, listNotifications, markRead, type NotificationRow } from './notifications.repository.js';
+import type { ListNotificationsQuery, MarkReadBody, NotificationView } from './notifications.schemas.js';
+
+function toNotificationView(row: NotificationRow): NotificationView {
+  const { actor_name, ...notification } = row;
+  return { ...notification, actor_user: row.actor_id === null ? null : { id: row.actor_id, full_name: actor_name ?? '' } };
+}
+
+/** The notification centre (issue 49): a person's own notifications, listed and marked read. */
+export function createNotificationsService({ db }: { db: Executor }) {
+  return {
+    async list(caller: Caller, query: ListNotificationsQuery) {
+      requireNotificationReader(caller);
+      const { enterpriseId, userId } = caller;
+      const unreadOnly = query.unread_only === true;
+      const [page, unread] = await Promise.all([
+        loadPage(
+          pageRequest(query),
+          () => countNotifications(db, enterpriseId, userId, unreadOnly),
+          (limit, offset) => listNotifications(db, enterpriseId, userId, unreadOnly, { limit, offset }),
+        ),
+        countNotifications(db, enterpriseId, userId, true),
+      ]);
+      return { data: page.data.map(toNotificationView), pagination: page.pagination, unread_count: unread };
+    },
+
+    async markRead(caller: Caller, body: MarkReadBody) {
+      requireNotificationReader(caller);
+      if ((body.ids === undefined) === (body.all === undefined)) {
+        throw validationError([{ field: 'ids', message: 'give either ids or all: true' }]);
+      }
+      const marked = await markRead(db, caller.enterpriseId, caller.userId, body.ids ?? 'all');
+      return { marked, unread_count: await countNotifications(db, caller.enterpriseId, caller.userId, true) };
+    },
+  };
+}
+
+export type NotificationsService = ReturnType<typeof createNotificationsService>;
