@@ -1424,6 +1424,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My notifications
+         * @description The caller’s notifications, newest first, paginated, with the unread count. Members of an enterprise only (403 for super admins and integrations).
+         */
+        get: operations["notifications.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notifications read
+         * @description The named notifications of the caller (`ids`), or all of them (`all: true`); exactly one of the two, else 422. Notifications of anyone else are left alone. Answers how many were marked and the unread count.
+         */
+        post: operations["notifications.mark_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/risk-acceptances": {
         parameters: {
             query?: never;
@@ -21243,6 +21283,312 @@ export interface operations {
                 };
             };
             /** @description The body breaks its schema; or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "notifications.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page; values above 100 are clamped to 100 */
+                page_size?: number;
+                /** @description Only the unread ones */
+                unread_only?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: my notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "1c5e7a9b-3d2f-4b6a-8c0e-2f4a6b8c0d1e",
+                     *           "kind": "bra_submitted",
+                     *           "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                     *           "bra_name": "Retail Banking BRA FY2026",
+                     *           "title": "Retail Banking BRA FY2026 awaits your review",
+                     *           "body": null,
+                     *           "actor_id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "actor_user": {
+                     *             "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *             "full_name": "Priya Raman"
+                     *           },
+                     *           "created_at": "2026-12-01T09:30:00.000Z",
+                     *           "read_at": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "page_size": 1,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": true,
+                     *         "has_prev": true
+                     *       },
+                     *       "unread_count": 0,
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            actor_id: string | null;
+                            actor_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
+                            body: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The BRA it is about (GET /bras/{id})
+                             */
+                            bra_id: string;
+                            bra_name: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: uuid
+                             * @description The notification
+                             */
+                            id: string;
+                            /**
+                             * @description bra_submitted: a BRA awaits your review; bra_returned, bra_approved, bra_cancelled: your BRA moved; bra_commented: a comment on a BRA you work on
+                             * @enum {unknown}
+                             */
+                            kind: "bra_submitted" | "bra_returned" | "bra_approved" | "bra_cancelled" | "bra_commented";
+                            read_at: string | null;
+                            /** @description What happened, in one line */
+                            title: string;
+                        }[];
+                        message: string;
+                        pagination: {
+                            has_next: boolean;
+                            has_prev: boolean;
+                            page: number;
+                            /** @description The page size used (after clamping) */
+                            page_size: number;
+                            total: number;
+                            total_pages: number;
+                        };
+                        /** @description How many of the caller’s notifications are unread (whatever the filter) */
+                        unread_count: number;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "notifications.mark_read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Mark every notification of the caller read
+                     * @enum {boolean}
+                     */
+                    all?: true;
+                    /** @description The notifications to mark read (the caller’s own; others are ignored) */
+                    ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: mark notifications read */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "marked": 0,
+                     *         "unread_count": 0
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            marked: number;
+                            unread_count: number;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema */
             422: {
                 headers: {
                     [name: string]: unknown;
