@@ -174,6 +174,11 @@ describe('risk acceptance', async () => {
     expect(accepted.pagination.total).toBe(1);
     const unaccepted = (await call(w.admin, 'GET', `/risk-register?legal_entity_id=${place.id}&accepted=false`)).json();
     expect(unaccepted.data.map((row: { scenario: { id: string } }) => row.scenario.id)).toEqual([links[1]!.id]);
+    // The export carries the same last day, in its last column.
+    const csv = (await call(w.admin, 'GET', `/risk-register/export?format=csv&legal_entity_id=${place.id}&accepted=true`)).body.trim().split('\r\n');
+    expect(csv).toHaveLength(2);
+    expect(csv[0]!.split(',').at(-1)).toBe('accepted_until');
+    expect(csv[1]!.split(',').at(-1)).toBe(addDays(today, 10));
     const dashboard = (await call(w.admin, 'GET', `/dashboard?legal_entity_id=${place.id}`)).json().data;
     expect(dashboard.scenarios).toMatchObject({ above_appetite: 2, above_appetite_accepted: 1, above_appetite_unaccepted: 1 });
     expect(dashboard.acceptances_expiring).toEqual([

@@ -18,13 +18,15 @@ export function createNotificationsService({ db }: { db: Executor }) {
       requireNotificationReader(caller);
       const { enterpriseId, userId } = caller;
       const unreadOnly = query.unread_only === true;
+      // The unread count is the page's total when only the unread are listed: one count, not two.
+      const unreadCount = countNotifications(db, enterpriseId, userId, true);
       const [page, unread] = await Promise.all([
         loadPage(
           pageRequest(query),
-          () => countNotifications(db, enterpriseId, userId, unreadOnly),
+          () => (unreadOnly ? unreadCount : countNotifications(db, enterpriseId, userId, false)),
           (limit, offset) => listNotifications(db, enterpriseId, userId, unreadOnly, { limit, offset }),
         ),
-        countNotifications(db, enterpriseId, userId, true),
+        unreadCount,
       ]);
       return { data: page.data.map(toNotificationView), pagination: page.pagination, unread_count: unread };
     },

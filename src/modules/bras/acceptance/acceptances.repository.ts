@@ -33,7 +33,7 @@ export async function insertAcceptance(db: Executor, enterpriseId: string, value
 function acceptanceTerms(db: Executor, enterpriseId: string) {
   return db
     .selectFrom('risk_acceptances')
-    .select(['id', 'bra_id', 'bra_risk_scenario_id', 'status', 'expires_on', 'accepted_residual_score', 'mitigation_action_id'])
+    .select(['id', 'bra_id', 'bra_risk_scenario_id', 'status', 'expires_on', 'accepted_residual_score', 'mitigation_action_id', 'row_version'])
     .where('enterprise_id', '=', enterpriseId);
 }
 

@@ -7,6 +7,7 @@ import { AppError, invalidReference, invalidState, notFound, referencedRecord } 
 import { emitEvent } from '../../../platform/events/outbox.js';
 import { loadPage, pageRequest, type Page } from '../../../platform/http/pagination.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
+import { lockForChange } from '../../../platform/changes/versioned-change.js';
 import { versioned, type Versioned } from '../../../platform/versions/resource-state.js';
 import { utcToday } from '../../actions/overdue.js';
 import { findActionView } from '../../actions/actions.repository.js';
@@ -113,9 +114,14 @@ export function createRiskAcceptancesService({ db, maxDays, now = () => new Date
     const found = await findAcceptance(trx, caller.enterpriseId, acceptanceId, today());
     if (found === undefined) throw notFound('Risk acceptance');
     const bra = await lockedBra(trx, caller, found.bra_id, (who) => requireRiskAcceptor(who), { work: terms.work ?? null });
-    const acceptance = await lockAcceptance(trx, bra.enterprise_id, acceptanceId);
-    if (acceptance === undefined) throw notFound('Risk acceptance');
-    if (terms.expected) terms.expected.check(terms.expected.needsState ? (await versionedOf(trx, bra.enterprise_id, acceptanceId)).state : null);
+    const acceptance = await lockForChange(
+      {
+        noun: 'Risk acceptance',
+        lock: () => lockAcceptance(trx, bra.enterprise_id, acceptanceId),
+        stateOf: async () => (await versionedOf(trx, bra.enterprise_id, acceptanceId)).state,
+      },
+      terms,
+    );
     return { bra, acceptance };
   }
 
