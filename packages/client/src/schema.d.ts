@@ -21359,6 +21359,14 @@ export interface operations {
                      *           "kind": "bra_submitted",
                      *           "bra_id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
                      *           "bra_name": "Retail Banking BRA FY2026",
+                     *           "mitigation_action_id": null,
+                     *           "sub_control_id": null,
+                     *           "risk_acceptance_id": null,
+                     *           "subject": {
+                     *             "type": "bra",
+                     *             "id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
+                     *             "name": "Retail Banking BRA FY2026"
+                     *           },
                      *           "title": "Retail Banking BRA FY2026 awaits your review",
                      *           "body": null,
                      *           "actor_id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
@@ -21395,12 +21403,8 @@ export interface operations {
                                 id: string;
                             } | null;
                             body: string | null;
-                            /**
-                             * Format: uuid
-                             * @description The BRA it is about (GET /bras/{id})
-                             */
-                            bra_id: string;
-                            bra_name: string;
+                            bra_id: string | null;
+                            bra_name: string | null;
                             /** Format: date-time */
                             created_at: string;
                             /**
@@ -21409,11 +21413,23 @@ export interface operations {
                              */
                             id: string;
                             /**
-                             * @description bra_submitted: a BRA awaits your review; bra_returned, bra_approved, bra_cancelled: your BRA moved; bra_commented: a comment on a BRA you work on
+                             * @description bra_submitted: a BRA awaits your review; bra_returned, bra_approved, bra_cancelled: your BRA moved; bra_commented: a comment on a BRA you work on; action_assigned: an action was given to you; action_due_soon, action_overdue: your action falls due or is overdue; control_test_due: a sub-control is due for its test by its frequency; acceptance_expiring: a risk acceptance expires soon
                              * @enum {unknown}
                              */
-                            kind: "bra_submitted" | "bra_returned" | "bra_approved" | "bra_cancelled" | "bra_commented";
+                            kind: "bra_submitted" | "bra_returned" | "bra_approved" | "bra_cancelled" | "bra_commented" | "action_assigned" | "action_due_soon" | "action_overdue" | "control_test_due" | "acceptance_expiring";
+                            mitigation_action_id: string | null;
                             read_at: string | null;
+                            risk_acceptance_id: string | null;
+                            sub_control_id: string | null;
+                            /** @description The most specific record it tells of: where the console opens it */
+                            subject: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @description The BRA’s or sub-control’s name, the action’s text; an acceptance is named by its BRA */
+                                name: string;
+                                /** @enum {unknown} */
+                                type: "bra" | "mitigation_action" | "sub_control" | "risk_acceptance";
+                            };
                             /** @description What happened, in one line */
                             title: string;
                         }[];

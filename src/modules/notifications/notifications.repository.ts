@@ -8,12 +8,21 @@ import type { NotificationKind } from '../../platform/db/tables/notifications.js
  * notifications_unread_idx); the recipients of a notice are chosen and written in one statement.
  */
 
-export interface Notice {
+/** What a notification tells of: at least one subject; an action's or an acceptance's BRA beside it. */
+export interface NoticeSubject {
+  bra_id?: string | null;
+  mitigation_action_id?: string | null;
+  sub_control_id?: string | null;
+  risk_acceptance_id?: string | null;
+}
+
+export interface Notice extends NoticeSubject {
   kind: NotificationKind;
-  bra_id: string;
   title: string;
   body: string | null;
   actor_id: string | null;
+  /** A reminder's period: written once per recipient, kind, subject and period (notifications_once_per_period_key). */
+  period?: string | null;
 }
 
 /**
@@ -22,13 +31,16 @@ export interface Notice {
  */
 export async function insertForMembers(db: Executor, enterpriseId: string, who: RawBuilder<SqlBool>, except: string | null, notice: Notice): Promise<number> {
   const { rows } = await sql<{ id: string }>`
-    insert into notifications (enterprise_id, user_id, kind, bra_id, title, body, actor_id)
-    select m.enterprise_id, m.user_id, ${notice.kind}, ${notice.bra_id}, ${notice.title}, ${notice.body}, ${notice.actor_id}
+    insert into notifications (enterprise_id, user_id, kind, bra_id, mitigation_action_id, sub_control_id, risk_acceptance_id, period, title, body, actor_id)
+    select m.enterprise_id, m.user_id, ${notice.kind}, ${notice.bra_id ?? null}::uuid, ${notice.mitigation_action_id ?? null}::uuid,
+           ${notice.sub_control_id ?? null}::uuid, ${notice.risk_acceptance_id ?? null}::uuid, ${notice.period ?? null}::text,
+           ${notice.title}, ${notice.body}, ${notice.actor_id}::uuid
       from enterprise_members m
       join users u on u.id = m.user_id
      where m.enterprise_id = ${enterpriseId} and m.active and u.deactivated_at is null
        and m.user_id is distinct from ${except}
        and ${who}
+    on conflict do nothing
     returning id`.execute(db);
   return rows.length;
 }
@@ -45,12 +57,20 @@ export async function countNotifications(db: Executor, enterpriseId: string, use
   return countRows(ofPerson(db, enterpriseId, userId, unreadOnly));
 }
 
-/** A page of a person's notifications, newest first, each with the BRA's name and who caused it. */
+/**
+ * A page of a person's notifications, newest first, each with its subject's current name (an action's text,
+ * a sub-control's or a BRA's name; an acceptance is named by its BRA) and who caused it.
+ */
 export async function listNotifications(db: Executor, enterpriseId: string, userId: string, unreadOnly: boolean, page: { limit: number; offset: number }) {
   return ofPerson(db, enterpriseId, userId, unreadOnly)
-    .innerJoin('bras as b', (join) => join.onRef('b.enterprise_id', '=', 'n.enterprise_id').onRef('b.id', '=', 'n.bra_id'))
+    .leftJoin('bras as b', (join) => join.onRef('b.enterprise_id', '=', 'n.enterprise_id').onRef('b.id', '=', 'n.bra_id'))
+    .leftJoin('mitigation_actions as ma', (join) => join.onRef('ma.enterprise_id', '=', 'n.enterprise_id').onRef('ma.id', '=', 'n.mitigation_action_id'))
+    .leftJoin('sub_controls as sc', (join) => join.onRef('sc.enterprise_id', '=', 'n.enterprise_id').onRef('sc.id', '=', 'n.sub_control_id'))
     .leftJoin('users as a', 'a.id', 'n.actor_id')
-    .select(['n.id', 'n.kind', 'n.bra_id', 'b.name as bra_name', 'n.title', 'n.body', 'n.actor_id', 'a.full_name as actor_name', 'n.created_at', 'n.read_at'])
+    .select([
+      'n.id', 'n.kind', 'n.bra_id', 'b.name as bra_name', 'n.mitigation_action_id', 'ma.action as action_text', 'n.sub_control_id',
+      'sc.name as sub_control_name', 'n.risk_acceptance_id', 'n.title', 'n.body', 'n.actor_id', 'a.full_name as actor_name', 'n.created_at', 'n.read_at',
+    ])
     .orderBy('n.created_at', 'desc')
     .orderBy('n.id', 'desc')
     .limit(page.limit)

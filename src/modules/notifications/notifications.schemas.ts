@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { NOTIFICATION_KINDS } from '../../platform/db/tables/notifications.js';
 import { DataResponse, Nullable, Pagination, PaginationQuery, Timestamp, Uuid, UserRef, errorResponses } from '../../platform/http/schemas.js';
 
 /** The notification centre (issue 49): what the service tells a person, newest first, read or not. */
@@ -8,6 +9,10 @@ const EXAMPLE = {
   kind: 'bra_submitted',
   bra_id: '7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d',
   bra_name: 'Retail Banking BRA FY2026',
+  mitigation_action_id: null,
+  sub_control_id: null,
+  risk_acceptance_id: null,
+  subject: { type: 'bra', id: '7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d', name: 'Retail Banking BRA FY2026' },
   title: 'Retail Banking BRA FY2026 awaits your review',
   body: null,
   actor_id: '2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e',
@@ -19,11 +24,25 @@ const EXAMPLE = {
 export const NotificationView = Type.Object(
   {
     id: Uuid('The notification'),
-    kind: Type.Enum(['bra_submitted', 'bra_returned', 'bra_approved', 'bra_cancelled', 'bra_commented'], {
-      description: 'bra_submitted: a BRA awaits your review; bra_returned, bra_approved, bra_cancelled: your BRA moved; bra_commented: a comment on a BRA you work on',
+    kind: Type.Enum([...NOTIFICATION_KINDS], {
+      description:
+        'bra_submitted: a BRA awaits your review; bra_returned, bra_approved, bra_cancelled: your BRA moved; bra_commented: a comment on a BRA you work on; ' +
+        'action_assigned: an action was given to you; action_due_soon, action_overdue: your action falls due or is overdue; ' +
+        'control_test_due: a sub-control is due for its test by its frequency; acceptance_expiring: a risk acceptance expires soon',
     }),
-    bra_id: Uuid('The BRA it is about (GET /bras/{id})'),
-    bra_name: Type.String(),
+    bra_id: Nullable(Uuid('The BRA it is about, or the BRA of its action or acceptance (GET /bras/{id})')),
+    bra_name: Nullable(Type.String()),
+    mitigation_action_id: Nullable(Uuid('The action it is about (GET /mitigation-actions/{id})')),
+    sub_control_id: Nullable(Uuid('The sub-control it is about (GET /controls/sub-controls/{id})')),
+    risk_acceptance_id: Nullable(Uuid('The risk acceptance it is about (GET /risk-acceptances/{id})')),
+    subject: Type.Object(
+      {
+        type: Type.Enum(['bra', 'mitigation_action', 'sub_control', 'risk_acceptance']),
+        id: Uuid(),
+        name: Type.String({ description: 'The BRA’s or sub-control’s name, the action’s text; an acceptance is named by its BRA' }),
+      },
+      { description: 'The most specific record it tells of: where the console opens it' },
+    ),
     title: Type.String({ description: 'What happened, in one line' }),
     body: Nullable(Type.String({ description: 'The return reason, or the comment' })),
     actor_id: Nullable(Uuid('Who caused it')),

@@ -6,9 +6,17 @@ import { requireNotificationReader } from './notifications.policy.js';
 import { countNotifications, listNotifications, markRead, type NotificationRow } from './notifications.repository.js';
 import type { ListNotificationsQuery, MarkReadBody, NotificationView } from './notifications.schemas.js';
 
+/** The most specific thing a notification tells of: an acceptance, an action, a sub-control, else its BRA. */
+function subjectOf(row: NotificationRow): NotificationView['subject'] {
+  if (row.risk_acceptance_id !== null) return { type: 'risk_acceptance', id: row.risk_acceptance_id, name: row.bra_name ?? '' };
+  if (row.mitigation_action_id !== null) return { type: 'mitigation_action', id: row.mitigation_action_id, name: row.action_text ?? '' };
+  if (row.sub_control_id !== null) return { type: 'sub_control', id: row.sub_control_id, name: row.sub_control_name ?? '' };
+  return { type: 'bra', id: row.bra_id as string, name: row.bra_name ?? '' };
+}
+
 function toNotificationView(row: NotificationRow): NotificationView {
-  const { actor_name, ...notification } = row;
-  return { ...notification, actor_user: row.actor_id === null ? null : { id: row.actor_id, full_name: actor_name ?? '' } };
+  const { actor_name, action_text: _action, sub_control_name: _subControl, ...notification } = row;
+  return { ...notification, subject: subjectOf(row), actor_user: row.actor_id === null ? null : { id: row.actor_id, full_name: actor_name ?? '' } };
 }
 
 /** The notification centre (issue 49): a person's own notifications, listed and marked read. */

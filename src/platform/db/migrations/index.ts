@@ -34,6 +34,7 @@ const MIGRATION_FILES = [
   '20261201100000_evidence.sql',
   '20261202100000_risk_acceptances.sql',
   '20261203100000_notifications.sql',
+  '20261204100000_notification_subjects.sql',
 ] as const;
 
 export interface SqlMigration {

@@ -1,15 +1,27 @@
 import type { Generated } from 'kysely';
 import type { CreatedAt } from './enterprises.js';
 
-/** What a notification tells of (issue 49): the review loop's moves and comments. */
-export type NotificationKind = 'bra_submitted' | 'bra_returned' | 'bra_approved' | 'bra_cancelled' | 'bra_commented';
+/** The review loop's moves and comments (a notice at the change). */
+export const REVIEW_NOTIFICATION_KINDS = ['bra_submitted', 'bra_returned', 'bra_approved', 'bra_cancelled', 'bra_commented'] as const;
+/** What the daily rounds remind people of, and an action given to someone. */
+export const REMINDER_NOTIFICATION_KINDS = ['action_assigned', 'action_due_soon', 'action_overdue', 'control_test_due', 'acceptance_expiring'] as const;
+export const NOTIFICATION_KINDS = [...REVIEW_NOTIFICATION_KINDS, ...REMINDER_NOTIFICATION_KINDS] as const;
+
+/** What a notification tells of (issue 49). */
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export interface NotificationsTable {
   id: Generated<string>;
   enterprise_id: string;
   user_id: string;
   kind: NotificationKind;
-  bra_id: string;
+  /** The subject: at least one of the four; an action's or an acceptance's BRA is kept beside it. */
+  bra_id: string | null;
+  mitigation_action_id: string | null;
+  sub_control_id: string | null;
+  risk_acceptance_id: string | null;
+  /** A reminder's period (once per recipient, kind, subject and period); null for a notice of a change. */
+  period: string | null;
   title: string;
   body: string | null;
   actor_id: string | null;
