@@ -25,24 +25,44 @@ export interface Notice extends NoticeSubject {
   period?: string | null;
 }
 
+/** The columns, in order, of the rows a notification statement selects (see insertNotifications). */
+export const NOTIFICATION_COLUMNS = sql.raw(
+  'enterprise_id, user_id, kind, bra_id, mitigation_action_id, sub_control_id, risk_acceptance_id, period, title, body, actor_id',
+);
+
+/**
+ * Recipients: the enterprise's active members (`m`) whose account is active (`u`); a notification statement
+ * joins them, so that a deactivated member or account is never told.
+ */
+export const ACTIVE_MEMBERS = sql`enterprise_members m join users u on u.id = m.user_id and u.deactivated_at is null and m.active`;
+
+/**
+ * The one statement that writes notifications: `rows` is a SELECT of NOTIFICATION_COLUMNS (in that order),
+ * one row per recipient, drawn from ACTIVE_MEMBERS. A reminder already written for its period is skipped
+ * (notifications_once_per_period_key). Returns how many were written.
+ */
+export async function insertNotifications(db: Executor, rows: RawBuilder<unknown>): Promise<number> {
+  const { rows: written } = await sql<{ id: string }>`
+    insert into notifications (${NOTIFICATION_COLUMNS})
+    ${rows}
+    on conflict do nothing
+    returning id`.execute(db);
+  return written.length;
+}
+
 /**
  * One notification for each active member of the enterprise whose membership `m` matches `who`, and who is
  * not `except` (the person who caused it); deactivated members and accounts are never told. Returns how many.
  */
-export async function insertForMembers(db: Executor, enterpriseId: string, who: RawBuilder<SqlBool>, except: string | null, notice: Notice): Promise<number> {
-  const { rows } = await sql<{ id: string }>`
-    insert into notifications (enterprise_id, user_id, kind, bra_id, mitigation_action_id, sub_control_id, risk_acceptance_id, period, title, body, actor_id)
-    select m.enterprise_id, m.user_id, ${notice.kind}, ${notice.bra_id ?? null}::uuid, ${notice.mitigation_action_id ?? null}::uuid,
+export function insertForMembers(db: Executor, enterpriseId: string, who: RawBuilder<SqlBool>, except: string | null, notice: Notice): Promise<number> {
+  return insertNotifications(
+    db,
+    sql`select m.enterprise_id, m.user_id, ${notice.kind}, ${notice.bra_id ?? null}::uuid, ${notice.mitigation_action_id ?? null}::uuid,
            ${notice.sub_control_id ?? null}::uuid, ${notice.risk_acceptance_id ?? null}::uuid, ${notice.period ?? null}::text,
            ${notice.title}, ${notice.body}, ${notice.actor_id}::uuid
-      from enterprise_members m
-      join users u on u.id = m.user_id
-     where m.enterprise_id = ${enterpriseId} and m.active and u.deactivated_at is null
-       and m.user_id is distinct from ${except}
-       and ${who}
-    on conflict do nothing
-    returning id`.execute(db);
-  return rows.length;
+      from ${ACTIVE_MEMBERS}
+     where m.enterprise_id = ${enterpriseId} and m.user_id is distinct from ${except} and ${who}`,
+  );
 }
 
 function ofPerson(db: Executor, enterpriseId: string, userId: string, unreadOnly: boolean) {
