@@ -160,6 +160,25 @@ describe('risk acceptance', async () => {
     expect(await statusOf(acceptance.id)).toMatchObject({ status: 'expired' });
   });
 
+  it('a register row says whether the caller may accept its risk now: a client admin on a BRA in an acceptable state', async () => {
+    const place = await ctx.db.insertInto('legal_entities').values({ enterprise_id: w.enterprise.id, name: `Abilities ${randomUUID().slice(0, 6)}` }).returning('id').executeTakeFirstOrThrow();
+    const draft = await createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: place.id, createdBy: w.admin.id, status: 'draft' });
+    await rateBoth(ctx, await addScenarioLink(ctx, draft), [5, 5], [4, 4]);
+    const abilitiesOf = async (status: string) => {
+      await ctx.db.updateTable('bras').set({ status: status as never }).where('id', '=', draft.id).execute();
+      const rows = (await call(w.admin, 'GET', `/risk-register?legal_entity_id=${place.id}&include_live=true`)).json().data as { above_appetite: boolean; abilities: { accept_risks: boolean } }[];
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.above_appetite).toBe(true);
+      return rows[0]!.abilities;
+    };
+    expect(await abilitiesOf('draft')).toEqual({ accept_risks: false });
+    expect(await abilitiesOf('in_progress')).toEqual({ accept_risks: true });
+    expect(await abilitiesOf('under_review')).toEqual({ accept_risks: true });
+    const asReviewer = (await call(w.reviewer, 'GET', `/risk-register?include_live=true`)).json().data as { abilities: { accept_risks: boolean } }[];
+    expect(asReviewer.length).toBeGreaterThan(0);
+    expect(asReviewer.every((row) => !row.abilities.accept_risks)).toBe(true);
+  });
+
   it('the register’s column and accepted filter, the dashboard’s counts and expiring list, the list’s filters and scope', async () => {
     const place = await ctx.db.insertInto('legal_entities').values({ enterprise_id: w.enterprise.id, name: `Acceptance ${randomUUID().slice(0, 6)}` }).returning('id').executeTakeFirstOrThrow();
     const bra = await createBra(ctx, { enterpriseId: w.enterprise.id, legalEntityId: place.id, createdBy: w.admin.id, status: 'approved' });
@@ -168,7 +187,7 @@ describe('risk acceptance', async () => {
     const acceptance = (await accept(bra.id, links[0]!.id, terms(10))).json().data;
     const rows = (await call(w.admin, 'GET', `/risk-register?legal_entity_id=${place.id}`)).json().data as { scenario: { id: string }; accepted_until: string | null; acceptance_id: string | null }[];
     expect(rows.find((row) => row.scenario.id === links[0]!.id)).toMatchObject({ acceptance_id: acceptance.id, accepted_until: addDays(today, 10) });
-    expect(rows.find((row) => row.scenario.id === links[1]!.id)).toMatchObject({ acceptance_id: null, accepted_until: null });
+    expect(rows.find((row) => row.scenario.id === links[1]!.id)).toMatchObject({ acceptance_id: null, accepted_until: null, abilities: { accept_risks: true } });
     const accepted = (await call(w.admin, 'GET', `/risk-register?legal_entity_id=${place.id}&accepted=true`)).json();
     expect(accepted.data.map((row: { scenario: { id: string } }) => row.scenario.id)).toEqual([links[0]!.id]);
     expect(accepted.pagination.total).toBe(1);

@@ -22794,6 +22794,9 @@ export interface operations {
                      *           "above_appetite": true,
                      *           "acceptance_id": "3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b",
                      *           "accepted_until": "2027-06-30",
+                     *           "abilities": {
+                     *             "accept_risks": true
+                     *           },
                      *           "control_effectiveness": "Moderately Effective",
                      *           "open_actions": 2,
                      *           "overdue_actions": 1
@@ -22812,6 +22815,11 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /** @description What the caller may do to this row now */
+                            abilities: {
+                                /** @description Whether the caller may accept this risk, or renew or revoke its acceptance, now: a client admin, the BRA in progress, under review or approved (as the BRA's own ability) */
+                                accept_risks: boolean;
+                            };
                             /** @description The residual risk score exceeds the threshold (false without a residual rating) */
                             above_appetite: boolean;
                             acceptance_id: string | null;

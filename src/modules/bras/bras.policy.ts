@@ -105,6 +105,9 @@ export function requireRiskAcceptor(caller: Principal): void {
 
 export const canAcceptRisks = (caller: Principal): boolean => permits(() => requireRiskAcceptor(caller));
 
+/** Whether the caller may accept, renew or revoke the acceptance of this BRA's risks now (its `accept_risks` ability). */
+export const canAcceptRisksOn = (caller: Principal, bra: { status: BraStatus }): boolean => hasStatus(bra, ACCEPTABLE) && canAcceptRisks(caller);
+
 /**
  * Review comments (issue 35): whoever reads the BRA and is a client admin, an assessor or a reviewer may
  * comment (the state, in progress or under review, is the service's business: 409).
@@ -142,7 +145,7 @@ export function braAbilities(caller: Principal, bra: BraPlace & { created_by: st
     comment: commentable && canCommentOnBra(caller, bra),
     give_verdict: commentable && canGiveBraVerdict(caller, bra),
     roll_forward: hasStatus(bra, APPROVED) && canRollForwardBra(caller, bra),
-    accept_risks: hasStatus(bra, ACCEPTABLE) && canAcceptRisks(caller),
+    accept_risks: canAcceptRisksOn(caller, bra),
   };
 }
 

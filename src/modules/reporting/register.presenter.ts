@@ -1,4 +1,7 @@
+import type { Principal } from '../../platform/auth/principal.js';
+import type { BraStatus } from '../../platform/db/tables/bras.js';
 import type { RiskLevel } from '../../platform/db/tables/governance.js';
+import { canAcceptRisksOn } from '../bras/bras.policy.js';
 import type { RegisterRow } from './register.repository.js';
 import type { RegisterRowView } from './register.schemas.js';
 import { REGISTER_COLUMNS } from './register.schemas.js';
@@ -10,7 +13,8 @@ function rating(impact: number | null, likelihood: number | null, score: number 
   return { impact_score: impact, likelihood_score: likelihood, risk_score: score, risk_level: level };
 }
 
-export function toRegisterRowView(row: RegisterRow): RegisterRowView {
+/** A row as the caller reads it: with what the caller may do to it (the BRA's own ability, bras.policy.ts). */
+export function toRegisterRowView(row: RegisterRow, caller: Principal): RegisterRowView {
   return {
     legal_entity: { id: row.legal_entity_id, name: row.legal_entity_name },
     business_unit: row.business_unit_id === null ? null : { id: row.business_unit_id, name: row.business_unit_name ?? '' },
@@ -30,6 +34,7 @@ export function toRegisterRowView(row: RegisterRow): RegisterRowView {
     above_appetite: row.above_appetite,
     acceptance_id: row.acceptance_id,
     accepted_until: row.accepted_until,
+    abilities: { accept_risks: canAcceptRisksOn(caller, { status: row.bra_status as BraStatus }) },
     control_effectiveness: row.control_effectiveness as RegisterRowView['control_effectiveness'],
     open_actions: row.open_actions,
     overdue_actions: row.overdue_actions,

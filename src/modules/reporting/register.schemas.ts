@@ -70,6 +70,10 @@ export const RegisterRowView = Type.Object(
     above_appetite: Type.Boolean({ description: 'The residual risk score exceeds the threshold (false without a residual rating)' }),
     acceptance_id: Nullable(Uuid('The risk acceptance in force today (GET /risk-acceptances/{id}); null when none')),
     accepted_until: Nullable(CalendarDate('The last day of the acceptance in force: the risk is above appetite, accepted until then; null when none')),
+    abilities: Type.Object(
+      { accept_risks: Type.Boolean({ description: "Whether the caller may accept this risk, or renew or revoke its acceptance, now: a client admin, the BRA in progress, under review or approved (as the BRA's own ability)" }) },
+      { description: 'What the caller may do to this row now' },
+    ),
     control_effectiveness: Nullable(
       Type.Enum([...Effectiveness.enum], { description: 'The weakest total effectiveness of the controls linked to the scenario; null when none is assessed' }),
     ),
@@ -97,6 +101,7 @@ export const RegisterRowView = Type.Object(
         above_appetite: true,
         acceptance_id: '3f8a2c1d-6b4e-4d7f-9a0b-2c3d4e5f6a7b',
         accepted_until: '2027-06-30',
+        abilities: { accept_risks: true },
         control_effectiveness: 'Moderately Effective',
         open_actions: 2,
         overdue_actions: 1,

@@ -49,7 +49,7 @@ export function createRegisterService({ db, onExportError }: { db: Kysely<DB>; o
       const sqlQuery = await registerSql(caller, query, now);
       const request = pageRequest(query);
       const { rows, total } = await registerPage(db, sqlQuery, query.sort ?? 'residual_score', request.pageSize, request.offset);
-      return { data: rows.map(toRegisterRowView), pagination: paginationInfo(request, total) };
+      return { data: rows.map((row) => toRegisterRowView(row, caller)), pagination: paginationInfo(request, total) };
     },
 
     /** Checks and the audit entry come before the first byte; the rows then stream from a cursor. */

@@ -35,22 +35,22 @@ function FlagsCell({ row }: { row: RegisterRow }) {
   );
 }
 
-/** Whether a risk above appetite is accepted, and (for a caller who may accept risks) what to do about it. */
-function AcceptanceCell({ row, mayAccept }: { row: RegisterRow; mayAccept: boolean }) {
+/** Whether a risk above appetite is accepted, and (where the row says the caller may accept it now) what to do about it. */
+function AcceptanceCell({ row }: { row: RegisterRow }) {
   if (!row.above_appetite) return <Text size="sm" c="dimmed">–</Text>;
   return (
     <Stack gap={4} align="flex-start">
       <AcceptanceBadge aboveAppetite={row.above_appetite} acceptedUntil={row.accepted_until} />
-      {mayAccept && <AcceptanceActions target={{ braId: row.bra.id, scenarioId: row.scenario.id, scenarioName: row.scenario.name }} acceptanceId={row.acceptance_id} />}
+      {row.abilities.accept_risks && <AcceptanceActions target={{ braId: row.bra.id, scenarioId: row.scenario.id, scenarioName: row.scenario.name }} acceptanceId={row.acceptance_id} />}
     </Stack>
   );
 }
 
 /**
  * The register's rows as the service gives them: scores, bands, the appetite flag, the acceptance in force and
- * effectiveness are its own. `mayAccept`: the caller's ability to accept risks (/me), which offers the actions.
+ * effectiveness are its own, and so is what the caller may do to each row now (`abilities`), which offers the actions.
  */
-export function RegisterTable({ rows, mayAccept = false }: { rows: RegisterRow[]; mayAccept?: boolean }) {
+export function RegisterTable({ rows }: { rows: RegisterRow[] }) {
   return (
     <Table.ScrollContainer minWidth={1500}>
       <Table striped>
@@ -91,7 +91,7 @@ export function RegisterTable({ rows, mayAccept = false }: { rows: RegisterRow[]
               <Table.Td data-rating="inherent"><Rating rating={row.inherent_rating} /></Table.Td>
               <Table.Td data-rating="residual"><Rating rating={row.residual_rating} /></Table.Td>
               <Table.Td><AppetiteCell row={row} /></Table.Td>
-              <Table.Td data-testid="acceptance-cell"><AcceptanceCell row={row} mayAccept={mayAccept} /></Table.Td>
+              <Table.Td data-testid="acceptance-cell"><AcceptanceCell row={row} /></Table.Td>
               <Table.Td><FlagsCell row={row} /></Table.Td>
               <Table.Td>
                 {row.control_effectiveness ? (

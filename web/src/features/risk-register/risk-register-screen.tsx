@@ -5,7 +5,6 @@ import { ErrorDisplay } from '../../components/error-display';
 import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
 import { useRiskScenarios } from '../bras/api';
 import { EntitySelect } from '../legal-entities/entity-select';
-import { useCaller } from '../me/caller-context';
 import { useExportRegister, useRiskRegister } from './api';
 import { RegisterTable } from './register-table';
 import { CELL_FILTERS, cellFilterLabel, filtersFrom, paramsWith } from './register-filters';
@@ -27,7 +26,6 @@ const SORTS = [
 
 export function RiskRegisterScreen() {
   const [params, setParams] = useSearchParams();
-  const caller = useCaller();
   const filters = useMemo(() => filtersFrom(params), [params]);
   const page = Math.max(1, Number(params.get('page')) || 1);
   const register = useRiskRegister({ ...filters, page, page_size: 25 });
@@ -74,7 +72,7 @@ export function RiskRegisterScreen() {
             />
           ) : (
             <>
-              <RegisterTable rows={answer.data} mayAccept={caller.abilities.accept_risks} />
+              <RegisterTable rows={answer.data} />
               <Pager pagination={answer.pagination} onChange={(next) => setParams(new URLSearchParams([...paramsWith(params, {}), ['page', String(next)]]))} />
             </>
           )
