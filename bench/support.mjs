@@ -53,9 +53,9 @@ const children = new Set();
 process.on('exit', () => children.forEach((child) => child.kill('SIGTERM')));
 
 /** Starts a node process in the repository root; its stderr is prefixed and shown. */
-export function startNode(name, script, env, nodeArgs = []) {
+export function startNode(name, script, env, nodeArgs = [], cwd = root) {
   const child = spawn(process.execPath, [...nodeArgs, script], {
-    cwd: root,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -76,9 +76,10 @@ export async function stop(child) {
 /**
  * The service as it is deployed (`node dist/main.js`), on a free loopback port, with the per-user and
  * per-address rate limits raised so that the load is not refused (they are not what the bench measures).
- * `database`: { DATABASE_URL } or { DATA_DIR } (the embedded engine).
+ * `database`: { DATABASE_URL } or { DATA_DIR } (the embedded engine). `cwd`: another checkout's built service
+ * (an earlier commit's, measured beside this one).
  */
-export async function startService(name, database, { nodeArgs = [], env = {} } = {}) {
+export async function startService(name, database, { nodeArgs = [], env = {}, cwd = root } = {}) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = startNode(name, 'dist/main.js', {
@@ -98,7 +99,7 @@ export async function startService(name, database, { nodeArgs = [], env = {} } =
     LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL ?? 'warn',
     NODE_ENV: 'production',
     ...env,
-  }, nodeArgs);
+  }, nodeArgs, cwd);
   await waitFor(`${baseUrl}/health`, { child });
   return { name, baseUrl, child, pid: child.pid };
 }

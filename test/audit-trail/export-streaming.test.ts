@@ -7,7 +7,10 @@ import { busyConnections, openDownload, until } from '../support/streaming.js';
 import { createEnterprise, createUser } from '../support/factories.js';
 import { bulkAuditEntries } from '../support/governance-factories.js';
 
-/** D7.6: the export streams from a cursor with back-pressure, and lets go of its connection when the client does. */
+/**
+ * D7.6: the export streams with back-pressure (CSV by COPY, JSON from a cursor) and lets go of its connection
+ * when the client does.
+ */
 describe('audit export streaming', async () => {
   const ctx = await createTestContext();
   const headers = sessionHeaders(ctx);
@@ -17,8 +20,8 @@ describe('audit export streaming', async () => {
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
 
-  it('a client that stops reading holds the export at the cursor; when it disconnects the connection is released at once', async () => {
-    const response = await openDownload(`${base}/api/v1/audit/export?format=csv`, await headers(admin));
+  it('a client that stops reading holds the JSON export at the cursor; when it disconnects the connection is released at once', async () => {
+    const response = await openDownload(`${base}/api/v1/audit/export?format=json`, await headers(admin));
     expect(response.statusCode).toBe(200);
     response.pause();
     try {
@@ -33,6 +36,24 @@ describe('audit export streaming', async () => {
       response.destroy();
     }
     await until(async () => (await busyConnections(ctx)) === 0, 'the export connection released');
+    expect(await busyConnections(ctx)).toBe(0);
+  });
+
+  it('a client that stops reading holds the CSV export in its COPY; when it disconnects the COPY ends and the connection is let go', async () => {
+    const response = await openDownload(`${base}/api/v1/audit/export?format=csv`, await headers(admin));
+    expect(response.statusCode).toBe(200);
+    response.pause();
+    try {
+      // Back-pressure: the server's COPY waits on its socket, one statement still running.
+      await until(async () => {
+        const { rows } = await sql<{ state: string; query: string }>`
+          select state, query from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`.execute(ctx.db);
+        return rows.length === 1 && rows[0]!.state === 'active' && rows[0]!.query.startsWith('copy (');
+      }, 'the export held in its COPY');
+    } finally {
+      response.destroy();
+    }
+    await until(async () => (await busyConnections(ctx)) === 0, 'the COPY ended and its connection let go');
     expect(await busyConnections(ctx)).toBe(0);
   });
 

@@ -3,9 +3,10 @@ import type { Compilable, Kysely } from 'kysely';
 import { cursorBatches } from '../../platform/export/cursor.js';
 import type { DB } from '../../platform/db/schema.js';
 import { ACTOR_AND_TARGET, ENTRY_COLUMNS } from './audit-trail.repository.js';
-import { csvRow } from '../../platform/export/csv-cell.js';
+import { copyCsvStatement, streamCopyCsv } from '../../platform/export/copy-csv.js';
+import { poolOf } from '../../platform/db/engine.js';
 
-/** D7.6: the CSV columns, in this order. */
+/** D7.6: the CSV columns, in this order (csvExportQuery selects them so, action_details last). */
 export const CSV_COLUMNS = [
   'id',
   'created_at',
@@ -32,16 +33,9 @@ type Row = Record<string, unknown>;
 const jsonEntry = (row: Row) =>
   JSON.stringify(Object.fromEntries(JSON_MEMBERS.map((member) => [member, row[member] ?? null])));
 
-/** Renders batches of rows: the opening (header row or `[`), each batch, and the closing. */
-export function exportRenderer(format: ExportFormat) {
+/** Renders batches of rows as the JSON export: the opening `[`, each batch, and the closing `]`. */
+export function jsonRenderer() {
   let first = true;
-  if (format === 'csv') {
-    return {
-      open: () => csvRow(CSV_COLUMNS),
-      batch: (rows: Row[]) => rows.map((row) => csvRow(CSV_COLUMNS.map((column) => row[column]))).join(''),
-      close: () => '',
-    };
-  }
   return {
     open: () => '[',
     batch: (rows: Row[]) => {
@@ -55,11 +49,11 @@ export function exportRenderer(format: ExportFormat) {
 }
 
 /**
- * Streams a query's rows as the export file, batch by batch from a cursor (platform/db/cursor.ts), with
+ * Streams a query's rows as the JSON export, batch by batch from a cursor (platform/db/cursor.ts), with
  * Readable back-pressure (64 KiB high-water mark): memory stays flat whatever the number of rows.
  */
-export function streamExport(db: Kysely<DB>, query: Compilable, format: ExportFormat, onError: (error: unknown) => void): Readable {
-  const render = exportRenderer(format);
+export function streamJsonExport(db: Kysely<DB>, query: Compilable, onError: (error: unknown) => void): Readable {
+  const render = jsonRenderer();
   async function* chunks(): AsyncGenerator<string> {
     yield render.open();
     for await (const rows of cursorBatches<Row>(db, query, undefined, onError)) {
@@ -72,4 +66,17 @@ export function streamExport(db: Kysely<DB>, query: Compilable, format: ExportFo
     yield render.close();
   }
   return Readable.from(chunks(), { objectMode: false, highWaterMark: 64 * 1024 });
+}
+
+/**
+ * Streams the CSV export at the speed of COPY: `COPY (query) TO STDOUT` on a connection of the database's
+ * pool, the server writing and quoting the cells (the query gives each cell's text, csvExportQuery) and
+ * platform/export/copy-csv.ts ending records with CRLF and rendering action_details, the last column. One
+ * statement: one snapshot, no transaction to hold open. A client that goes away closes the connection, which
+ * ends the COPY on the server.
+ */
+export function streamCsvExport(db: Kysely<DB>, query: Compilable, onError: (error: unknown) => void): Readable {
+  const pool = poolOf(db);
+  if (pool === undefined) throw new Error('the CSV export needs a database with a pool of its own');
+  return streamCopyCsv(pool, copyCsvStatement(query.compile()), { jsonLastColumn: true, onError });
 }

@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { countRows } from '../../platform/db/page-queries.js';
 import type { DB, Executor } from '../../platform/db/schema.js';
 
@@ -157,4 +157,40 @@ export function exportQuery(
   return matching(db, enterpriseId, range, filters)
     .select(ENTRY_COLUMNS)
     .orderBy('chain_seq', 'desc') as unknown as SelectQueryBuilder<DB, 'audit_log', Record<string, unknown>>;
+}
+
+/**
+ * Text a spreadsheet would read as a formula (starting with =, +, -, @, tab or CR) behind a ' (csv-cell.ts's
+ * formulaSafe, in SQL), and an empty text as NULL: COPY's CSV writes NULL as an empty cell and quotes an empty
+ * text (""), where the exports' CSV writes both as nothing.
+ */
+const csvText = (column: 'user_email' | 'user_name' | 'entity_type' | 'ip_address' | 'user_agent'): RawBuilder<string | null> => {
+  const value = sql.ref(column);
+  return sql<string | null>`case when ${value} = '' then null
+    when left(${value}, 1) in ('=', '+', '-', '@', chr(9), chr(13)) then '''' || ${value} else ${value} end`;
+};
+
+/**
+ * The export's CSV columns (audit-export.ts CSV_COLUMNS, in that order) for COPY: each as its CSV cell's text
+ * but for the quoting, which COPY's CSV does as csv-cell.ts does, and action_details left as jsonb (its cell
+ * is rendered from the parsed value, platform/export/copy-csv.ts). Ids, action_type and status never start a
+ * formula; created_at is the ISO text of the JavaScript Date pg would make of it.
+ */
+export function csvExportQuery(db: Executor, enterpriseId: string, range: { from: number; to: number }, filters: AttributeFilters) {
+  return matching(db, enterpriseId, range, filters)
+    .select([
+      'id',
+      sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('created_at'),
+      'user_id',
+      csvText('user_email').as('user_email'),
+      csvText('user_name').as('user_name'),
+      'action_type',
+      csvText('entity_type').as('entity_type'),
+      'entity_id',
+      'status',
+      csvText('ip_address').as('ip_address'),
+      csvText('user_agent').as('user_agent'),
+      'action_details',
+    ])
+    .orderBy('chain_seq', 'desc');
 }

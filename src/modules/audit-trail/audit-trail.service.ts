@@ -10,6 +10,7 @@ import {
   chainRange,
   countMatchingUpTo,
   estimateMatching,
+  csvExportQuery,
   exportQuery,
   hasAttributeFilter,
   pageOfMatching,
@@ -18,7 +19,7 @@ import {
   type ChainRange,
 } from './audit-trail.repository.js';
 import type { ExportAuditQuery, SearchAuditQuery, VerifyCheckpointBody } from './audit-trail.schemas.js';
-import { exportContentType, exportFileName, streamExport } from './audit-export.js';
+import { exportContentType, exportFileName, streamCsvExport, streamJsonExport } from './audit-export.js';
 import type { EvidenceIntegrity } from '../evidence/evidence-integrity.js';
 import type { CheckpointsService } from './checkpoints.service.js';
 
@@ -116,7 +117,7 @@ export function createAuditTrailService({
 
     /**
      * GET /audit/export (D7.6): checks and bounds are resolved before the first byte, so refusals and bad
-     * dates answer with the error model; the rows then stream from a cursor.
+     * dates answer with the error model; the rows then stream: CSV by COPY, JSON from a cursor.
      */
     async export(caller: Caller, query: ExportAuditQuery, now = new Date()) {
       requireAuditor(caller);
@@ -126,7 +127,10 @@ export function createAuditTrailService({
       const bounded = range.from === null || range.to === null ? { from: 1, to: 0 } : { from: range.from, to: range.to };
       const filters = attributeFiltersOf(query);
       return {
-        stream: streamExport(db, exportQuery(db, caller.enterpriseId, bounded, filters), format, onExportError),
+        stream:
+          format === 'csv'
+            ? streamCsvExport(db, csvExportQuery(db, caller.enterpriseId, bounded, filters), onExportError)
+            : streamJsonExport(db, exportQuery(db, caller.enterpriseId, bounded, filters), onExportError),
         contentType: exportContentType(format),
         fileName: exportFileName(format, now),
       };

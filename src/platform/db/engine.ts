@@ -118,6 +118,11 @@ export function poolOf(executor: object): pg.Pool | undefined {
   return pools.get(executor);
 }
 
+/** Makes `pool` the pool poolOf answers for `db`: a Kysely over a pool opened elsewhere (the read replica's). */
+export function notePool(db: object, pool: pg.Pool): void {
+  pools.set(db, pool);
+}
+
 /** poolOf, for a database not behind PgBouncer in transaction mode (DATABASE_POOLER=pgbouncer); else undefined. */
 export function directPoolOf(executor: object): pg.Pool | undefined {
   return directPools.get(executor);

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { withTimeout } from '../timeout.js';
 import { guardPool } from './connection-guard.js';
+import { notePool } from './engine.js';
 import type { DB, Executor } from './schema.js';
 
 /**
@@ -158,6 +159,8 @@ export function replicaRouting(options: ReplicaRoutingOptions): ReadRouting {
     lagMs = null;
   });
   const replica = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  // The audit export's COPY runs on the replica's pool as on the primary's.
+  notePool(replica, pool);
   const counts = new Map<string, number>();
   const count = countingRouting(counts);
   const markTtlMs = Math.max(60_000, maxLagMs * 10);

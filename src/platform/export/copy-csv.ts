@@ -1,0 +1,144 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { CompiledQuery } from 'kysely';
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { csvCell } from './csv-cell.js';
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * PostgreSQL's CSV (COPY … TO STDOUT WITH (FORMAT csv, HEADER)) as the exports' CSV (csv-cell.ts): the server
+ * quotes a cell exactly as csvCell does (", comma, CR or LF inside: quoted, " doubled), so only two things are
+ * left to this pass, which never holds more than the current chunk and the row it ends in the middle of:
+ *  - records end with CRLF (RFC 4180) where COPY writes LF; an LF outside quotes is a record's end;
+ *  - with `jsonLastColumn`, the last cell of every record but the header is the text of a jsonb value, which
+ *    becomes what csvCell makes of that value once parsed (compact JSON text; a scalar's own text): the same
+ *    bytes as a row rendered in JavaScript from the value pg parses.
+ * Empty text cells: COPY quotes one (""), csvCell does not; the query gives NULL for them (copy-csv's callers).
+ */
+export class CopyCsvLines extends Transform {
+  private carry: Buffer | null = null;
+  /** Scan state at the end of `carry` (which always starts at a record's start). */
+  private quoted = false;
+  private lastComma = -1;
+  private header: boolean;
+
+  constructor(private readonly jsonLastColumn: boolean, header = true) {
+    super({ highWaterMark: 64 * 1024 });
+    this.header = header;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    try {
+      const scanFrom = this.carry === null ? 0 : this.carry.length;
+      const input = this.carry === null ? chunk : Buffer.concat([this.carry, chunk]);
+      const length = input.length;
+      // Each record grows by its CR at most, and by one ' for a scalar starting with "-": records have 9
+      // commas at least, so a quarter more is room enough.
+      const out = Buffer.allocUnsafe(length + (length >> 2) + 16);
+      let written = 0;
+      let quoted = this.quoted;
+      let lastComma = this.lastComma;
+      let rowStart = 0;
+      for (let at = scanFrom; at < length; at += 1) {
+        const byte = input[at]!;
+        if (byte === QUOTE) quoted = !quoted;
+        else if (!quoted) {
+          if (byte === COMMA) lastComma = at;
+          else if (byte === LF) {
+            if (this.jsonLastColumn && !this.header && lastComma >= rowStart) {
+              written += input.copy(out, written, rowStart, lastComma + 1);
+              written += out.write(jsonCell(input.toString('utf8', lastComma + 1, at)), written);
+            } else {
+              written += input.copy(out, written, rowStart, at);
+            }
+            out[written++] = CR;
+            out[written++] = LF;
+            this.header = false;
+            rowStart = at + 1;
+          }
+        }
+      }
+      this.carry = rowStart < length ? input.subarray(rowStart) : null;
+      this.quoted = quoted;
+      this.lastComma = lastComma - rowStart;
+      done(null, written > 0 ? out.subarray(0, written) : undefined);
+    } catch (error) {
+      done(error as Error);
+    }
+  }
+
+  override _flush(done: TransformCallback): void {
+    // COPY ends every record with LF: anything left is a record cut short, which no complete export has.
+    done(this.carry === null ? null : new Error('CSV from COPY ended within a record'));
+  }
+}
+
+/** A jsonb value's text as COPY's CSV cell gives it, as csvCell renders the value. */
+function jsonCell(cell: string): string {
+  if (cell === '') return '';
+  const text = cell.charCodeAt(0) === QUOTE ? cell.slice(1, -1).replaceAll('""', '"') : cell;
+  return csvCell(JSON.parse(text));
+}
+
+/**
+ * `COPY (query) TO STDOUT WITH (FORMAT csv, HEADER)`. COPY takes no bound parameters, so each of the query's
+ * is written into the statement as a literal: a string through pg's escapeLiteral (quotes and backslashes
+ * escaped), a number only if it is a safe integer; anything else is refused, never written as it is.
+ */
+export function copyCsvStatement(query: CompiledQuery): string {
+  const literals = query.parameters.map((value, index) => {
+    if (typeof value === 'string') return pg.escapeLiteral(value);
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+    throw new Error(`copyCsvStatement: parameter ${index + 1} is neither a string nor a safe integer`);
+  });
+  // Kysely numbers its parameters $1, $2, … and writes no other $ outside the values it binds.
+  const text = query.sql.replace(/\$(\d+)/g, (_, n: string) => literals[Number(n) - 1]!);
+  return `copy (${text}) to stdout with (format csv, header)`;
+}
+
+/**
+ * Streams `copySql` (a `COPY (…) TO STDOUT WITH (FORMAT csv, HEADER)` whose values are written into it: COPY
+ * takes no bound parameters) on a client of `pool`, through CopyCsvLines. The client is held for the one
+ * statement and given back when it ends; if the stream fails or is destroyed before (the client gone away),
+ * the connection is closed rather than given back in the middle of a COPY, which ends the statement on the
+ * server at once, and the pool opens a fresh one when it needs it. `onError` hears a failure (a stream that
+ * breaks half-way has no answer left to carry it).
+ */
+export function streamCopyCsv(
+  pool: pg.Pool,
+  copySql: string,
+  options: { jsonLastColumn: boolean; onError: (error: unknown) => void },
+): CopyCsvLines {
+  const lines = new CopyCsvLines(options.jsonLastColumn);
+  void (async () => {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      options.onError(error);
+      lines.destroy(error as Error);
+      return;
+    }
+    if (lines.destroyed) {
+      client.release();
+      return;
+    }
+    const copy = client.query(copyTo(copySql));
+    // The connection's end (below) may still report to the COPY stream after the pipeline has let go of it.
+    copy.on('error', () => undefined);
+    try {
+      await pipeline(copy, lines);
+      client.release();
+    } catch (error) {
+      client.release(error as Error);
+      // A client that went away is no failure of the export.
+      if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') options.onError(error);
+    }
+  })();
+  return lines;
+}
