@@ -127,6 +127,12 @@ export interface Config {
   };
   /** RISK_ACCEPTANCE_MAX_DAYS: how far ahead a risk acceptance may expire, in days from today (issue 48). */
   riskAcceptanceMaxDays: number;
+  reminders: {
+    /** REMINDER_DUE_SOON_DAYS: how many days ahead an assigned action's due date or a sub-control's next test is reminded of. */
+    dueSoonDays: number;
+    /** REMINDER_ACCEPTANCE_DAYS: how many days ahead a risk acceptance's last day is reminded of. */
+    acceptanceDays: number;
+  };
   evidence: {
     /** EVIDENCE_MAX_FILE_MB: the largest evidence file, in MiB (decimal bytes: `maxFileBytes`). */
     maxFileBytes: number;
@@ -352,6 +358,10 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       perHour: integer(env, 'RATE_LIMIT_SCIM_PER_HOUR', 20_000, 1, 100_000_000),
     },
     riskAcceptanceMaxDays: integer(env, 'RISK_ACCEPTANCE_MAX_DAYS', 365, 1, 3650),
+    reminders: {
+      dueSoonDays: integer(env, 'REMINDER_DUE_SOON_DAYS', 7, 0, 365),
+      acceptanceDays: integer(env, 'REMINDER_ACCEPTANCE_DAYS', 14, 0, 365),
+    },
     evidence: {
       maxFileBytes: integer(env, 'EVIDENCE_MAX_FILE_MB', 250, 1, 10_240) * MIB,
       quotaBytes: integer(env, 'EVIDENCE_QUOTA_MB', 20_480, 1, 10_485_760) * MIB,

@@ -49,6 +49,8 @@ describe('listing mitigation actions (4.4, D2.5, D7.3)', async () => {
       id: a1.id,
       action: 'Replace ATM card readers',
       owner: 'ATM Operations',
+      owner_user_id: null,
+      owner_user: null,
       status: 'created',
       priority: 'high',
       action_type: 'Preventive',

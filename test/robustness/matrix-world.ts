@@ -133,6 +133,8 @@ export async function createMatrixWorld(ctx: TestContext) {
     risk_scenario_id: foreignScenario.id,
     enterprise_id: b.id,
     user_id: otherAssessor.id,
+    // An action assigned to another enterprise's member (a body), or listed by one (a filter).
+    owner_user_id: otherAssessor.id,
     role_id: foreignRole.id,
     alert_id: foreignAlert.id,
   };
@@ -143,6 +145,8 @@ export async function createMatrixWorld(ctx: TestContext) {
     sub_control_id: ownControls.subControl.id,
     enterprise_id: a.id,
     user_id: assessor.id,
+    // A member assigned to E1 only: an action of E2's BRA may not be given to them.
+    owner_user_id: assessor.id,
     role_id: assessorRole.id,
     alert_id: ownAlert.id,
   };

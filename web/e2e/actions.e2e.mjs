@@ -58,9 +58,19 @@ describe('mitigation actions', () => {
     const edit = page.getByRole('dialog');
     await choose(page, edit, 'Priority', 'Critical');
     await choose(page, edit, 'Status', 'In progress');
+    // Assigned to a member: the client admin picks themself among the enterprise's members.
+    await edit.getByLabel(/^Assigned to \(user\)/).click();
+    await page.getByRole('option', { name: /\(me\)$/ }).click();
     await edit.getByRole('button', { name: 'Save action' }).click();
     await edit.waitFor({ state: 'detached' });
     await row.filter({ hasText: 'critical' }).filter({ hasText: 'In progress' }).waitFor();
+    await row.filter({ hasText: 'Assigned to' }).waitFor();
+    // "Assigned to me" lists it, and not the unassigned one.
+    await page.getByRole('switch', { name: 'Assigned to me' }).click();
+    await overdue.waitFor({ state: 'detached' });
+    await row.waitFor();
+    await page.getByRole('switch', { name: 'Assigned to me' }).click();
+    await overdue.waitFor();
 
     // Proof of the work, attached to the action.
     await row.getByRole('button', { name: `Files of ${title}` }).click();

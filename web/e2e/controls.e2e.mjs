@@ -57,6 +57,14 @@ describe('control assurance', () => {
     await page.getByTestId('current-result').filter({ hasText: '2026-11-20' }).waitFor();
     assert.match(await page.getByTestId('current-result').innerText(), /B[\s\S]*2[\s\S]*2026-11-20/);
 
+    // A quarterly schedule: the next test is due three months after this one.
+    await page.getByRole('button', { name: 'Correct the current result or the testing frequency' }).click();
+    const correction = page.getByRole('region', { name: 'Correct the current result or the testing frequency' });
+    await choose(page, correction, 'Testing frequency', 'Quarterly');
+    await correction.getByRole('button', { name: 'Save current result' }).click();
+    await page.getByTestId('current-result').filter({ hasText: '2027-02-20' }).waitFor();
+    assert.match(await page.getByTestId('current-result').innerText(), /Next test due[\s\S]*2027-02-20/);
+
     // A PDF behind the test.
     await record.getByRole('button', { name: /^Files of the test of / }).click();
     const files = page.getByRole('dialog').getByTestId('evidence-sub_control_test');

@@ -16446,6 +16446,8 @@ export interface operations {
                      *           "evidence_notes": "evidence notes",
                      *           "tod_justification": "tod justification",
                      *           "toe_justification": "toe justification",
+                     *           "testing_frequency": "monthly",
+                     *           "next_test_due": "2026-03-31",
                      *           "archived": true,
                      *           "created_at": "2026-03-02T09:30:00.000Z",
                      *           "updated_at": "2026-03-02T09:30:00.000Z"
@@ -16468,8 +16470,10 @@ export interface operations {
                              */
                             key_control_id: string;
                             name: string;
+                            next_test_due: string | null;
                             tested_by: string | null;
                             testing_date: string | null;
+                            testing_frequency: ("monthly" | "quarterly" | "semi_annual" | "annual") | null;
                             tod: ("A" | "B" | "C" | "D" | "E") | null;
                             tod_justification: string | null;
                             toe: ("1" | "2" | "3" | "4" | "5") | null;
@@ -16568,7 +16572,8 @@ export interface operations {
                  *       "name": "Northwind Trading Ltd",
                  *       "description": "What this is about, in a sentence or two.",
                  *       "tod": "A",
-                 *       "toe": "1"
+                 *       "toe": "1",
+                 *       "testing_frequency": "monthly"
                  *     }
                  */
                 "application/json": {
@@ -16580,6 +16585,7 @@ export interface operations {
                     key_control_id: string;
                     /** @description Name of the sub-control; at most 200 characters */
                     name: string;
+                    testing_frequency?: ("monthly" | "quarterly" | "semi_annual" | "annual") | null;
                     tod?: ("A" | "B" | "C" | "D" | "E") | null;
                     toe?: ("1" | "2" | "3" | "4" | "5") | null;
                 };
@@ -16609,6 +16615,8 @@ export interface operations {
                      *         "evidence_notes": "evidence notes",
                      *         "tod_justification": "tod justification",
                      *         "toe_justification": "toe justification",
+                     *         "testing_frequency": "monthly",
+                     *         "next_test_due": "2026-03-31",
                      *         "archived": true,
                      *         "created_at": "2026-03-02T09:30:00.000Z",
                      *         "updated_at": "2026-03-02T09:30:00.000Z"
@@ -16631,8 +16639,10 @@ export interface operations {
                              */
                             key_control_id: string;
                             name: string;
+                            next_test_due: string | null;
                             tested_by: string | null;
                             testing_date: string | null;
+                            testing_frequency: ("monthly" | "quarterly" | "semi_annual" | "annual") | null;
                             tod: ("A" | "B" | "C" | "D" | "E") | null;
                             tod_justification: string | null;
                             toe: ("1" | "2" | "3" | "4" | "5") | null;
@@ -16787,6 +16797,8 @@ export interface operations {
                      *         "evidence_notes": "evidence notes",
                      *         "tod_justification": "tod justification",
                      *         "toe_justification": "toe justification",
+                     *         "testing_frequency": "monthly",
+                     *         "next_test_due": "2026-03-31",
                      *         "archived": true,
                      *         "created_at": "2026-03-02T09:30:00.000Z",
                      *         "updated_at": "2026-03-02T09:30:00.000Z",
@@ -16895,6 +16907,7 @@ export interface operations {
                                 total_effectiveness: ("Highly Effective" | "Effective" | "Moderately Effective" | "Less Effective" | "Not Effective") | null;
                             } | null;
                             name: string;
+                            next_test_due: string | null;
                             previous_result: {
                                 evidence_notes: string | null;
                                 /** Format: uuid */
@@ -16927,6 +16940,7 @@ export interface operations {
                             } | null;
                             tested_by: string | null;
                             testing_date: string | null;
+                            testing_frequency: ("monthly" | "quarterly" | "semi_annual" | "annual") | null;
                             /** @description Records in its test history */
                             tests_count: number;
                             tod: ("A" | "B" | "C" | "D" | "E") | null;
@@ -17038,7 +17052,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Test results; total_effectiveness is computed, never sent (422) */
+        /** @description Test results and the testing schedule; total_effectiveness is computed, never sent (422) */
         requestBody: {
             content: {
                 /**
@@ -17049,13 +17063,15 @@ export interface operations {
                  *       "tested_by": "tested by",
                  *       "evidence_notes": "evidence notes",
                  *       "tod_justification": "tod justification",
-                 *       "toe_justification": "toe justification"
+                 *       "toe_justification": "toe justification",
+                 *       "testing_frequency": "monthly"
                  *     }
                  */
                 "application/json": {
                     evidence_notes?: string | null;
                     tested_by?: string | null;
                     testing_date?: string | null;
+                    testing_frequency?: ("monthly" | "quarterly" | "semi_annual" | "annual") | null;
                     tod?: ("A" | "B" | "C" | "D" | "E") | null;
                     tod_justification?: string | null;
                     toe?: ("1" | "2" | "3" | "4" | "5") | null;
@@ -17087,6 +17103,8 @@ export interface operations {
                      *         "evidence_notes": "evidence notes",
                      *         "tod_justification": "tod justification",
                      *         "toe_justification": "toe justification",
+                     *         "testing_frequency": "monthly",
+                     *         "next_test_due": "2026-03-31",
                      *         "archived": true,
                      *         "created_at": "2026-03-02T09:30:00.000Z",
                      *         "updated_at": "2026-03-02T09:30:00.000Z"
@@ -17109,8 +17127,10 @@ export interface operations {
                              */
                             key_control_id: string;
                             name: string;
+                            next_test_due: string | null;
                             tested_by: string | null;
                             testing_date: string | null;
+                            testing_frequency: ("monthly" | "quarterly" | "semi_annual" | "annual") | null;
                             tod: ("A" | "B" | "C" | "D" | "E") | null;
                             tod_justification: string | null;
                             toe: ("1" | "2" | "3" | "4" | "5") | null;
@@ -20299,6 +20319,8 @@ export interface operations {
                 bra_id?: string;
                 /** @description true: only overdue actions (D7.3); false or absent: no filter on overdue */
                 overdue_only?: boolean;
+                /** @description Only actions assigned to this member; `me`: to the caller. An id that is no member of your enterprise is 400 INVALID_REFERENCE */
+                owner_user_id?: string | "me";
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Items per page; values above 100 are clamped to 100 */
@@ -20327,12 +20349,17 @@ export interface operations {
                      *           "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
                      *           "action": "action",
                      *           "owner": "owner",
+                     *           "owner_user_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *           "owner_user": {
+                     *             "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *             "full_name": "Olivia Hart"
+                     *           },
                      *           "status": "created",
                      *           "priority": "low",
                      *           "action_type": "action type",
                      *           "due_date": "2026-03-31",
-                     *           "bra_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
-                     *           "bra_risk_scenario_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *           "bra_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *           "bra_risk_scenario_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
                      *           "is_overdue": true,
                      *           "archived": true,
                      *           "created_at": "2026-03-02T09:30:00.000Z",
@@ -20400,6 +20427,16 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Responsible person or team */
                             owner: string;
+                            owner_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
+                            owner_user_id: string | null;
                             /**
                              * @description How urgent the action is
                              * @enum {unknown}
@@ -20515,11 +20552,12 @@ export interface operations {
                  * @example {
                  *       "action": "action",
                  *       "owner": "owner",
+                 *       "owner_user_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
                  *       "priority": "low",
                  *       "action_type": "action type",
                  *       "due_date": "2026-03-31",
-                 *       "bra_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
-                 *       "bra_risk_scenario_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21"
+                 *       "bra_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                 *       "bra_risk_scenario_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432"
                  *     }
                  */
                 "application/json": {
@@ -20536,6 +20574,7 @@ export interface operations {
                     due_date: string;
                     /** @description Responsible person or team; at most 200 characters */
                     owner: string;
+                    owner_user_id?: string | null;
                     /**
                      * @description How urgent the action is
                      * @enum {unknown}
@@ -20559,12 +20598,17 @@ export interface operations {
                      *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
                      *         "action": "action",
                      *         "owner": "owner",
+                     *         "owner_user_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
+                     *         "owner_user": {
+                     *           "id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
+                     *           "full_name": "Olivia Hart"
+                     *         },
                      *         "status": "created",
                      *         "priority": "low",
                      *         "action_type": "action type",
                      *         "due_date": "2026-03-31",
-                     *         "bra_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
-                     *         "bra_risk_scenario_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *         "bra_id": "0c7e5a12-9d34-4b8f-a6e1-3f2b8c71d432",
+                     *         "bra_risk_scenario_id": "e8a3f0b6-6c21-4d7e-b5f9-12c4a8d9e643",
                      *         "is_overdue": true,
                      *         "archived": true,
                      *         "created_at": "2026-03-02T09:30:00.000Z",
@@ -20606,6 +20650,16 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Responsible person or team */
                             owner: string;
+                            owner_user: {
+                                /** @description Their full name */
+                                full_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The user
+                                 */
+                                id: string;
+                            } | null;
+                            owner_user_id: string | null;
                             /**
                              * @description How urgent the action is
                              * @enum {unknown}
@@ -20755,7 +20809,8 @@ export interface operations {
                  *       "status": "created",
                  *       "priority": "low",
                  *       "action_type": "action type",
-                 *       "due_date": "2026-03-31"
+                 *       "due_date": "2026-03-31",
+                 *       "owner_user_id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10"
                  *     }
                  */
                 "application/json": {
@@ -20770,6 +20825,7 @@ export interface operations {
                     due_date?: string;
                     /** @description Responsible person or team; at most 200 characters */
                     owner?: string;
+                    owner_user_id?: string | null;
                     /**
                      * @description How urgent the action is
                      * @enum {unknown}
@@ -20802,6 +20858,7 @@ export interface operations {
                      *         "priority": "low",
                      *         "action_type": "action type",
                      *         "due_date": "2026-03-31",
+                     *         "owner_user_id": "b2d94a37-51e8-4f06-8c2b-7a13e9f05d21",
                      *         "is_overdue": true,
                      *         "updated_at": "2026-03-02T09:30:00.000Z"
                      *       },
@@ -20825,6 +20882,7 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Responsible person or team; at most 200 characters */
                             owner?: string;
+                            owner_user_id?: string | null;
                             /**
                              * @description How urgent the action is
                              * @enum {unknown}

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { assignedScope, permits, requireAssigned, requireMember, requireRole, seesWholeEnterprise } from '../../platform/auth/policies.js';
 import type { Principal } from '../../platform/auth/principal.js';
+import { assignedToPlaceSql, type SqlOperand } from '../bras/bras.policy.js';
 
 /**
  * Who may see and change mitigation actions (D5). What a caller sees and what they may change are the
@@ -46,4 +47,39 @@ export const canChangeActions = (caller: Principal): boolean => permits(() => re
 export function actionAbilities(caller: Principal, action: { archived: boolean }) {
   const editor = canChangeActions(caller) && !action.archived;
   return { update: editor, archive: editor };
+}
+
+/**
+ * What an action's read rule looks at: its BRA (null when unlinked) with that BRA's place, and who created
+ * it, as values or as the columns of a set-based statement (ACTION_ROW).
+ */
+export interface ActionReadPlace {
+  braId: SqlOperand;
+  legalEntityId: SqlOperand;
+  businessUnitId: SqlOperand;
+  createdBy: SqlOperand;
+}
+
+/** The columns of an action row `a` and its BRA `b` (left joined), for statements over many actions. */
+export const ACTION_ROW: ActionReadPlace = {
+  braId: sql.ref('a.bra_id'),
+  legalEntityId: sql.ref('b.legal_entity_id'),
+  businessUnitId: sql.ref('b.business_unit_id'),
+  createdBy: sql.ref('a.created_by'),
+};
+
+/**
+ * The members `m` who may read the action (actionScope, as SQL over a membership rather than a caller):
+ * client admins; for an action of a BRA, the assessors and reviewers assigned to its entity or unit; for an
+ * unlinked one, the assessor who created it. Whom an action may be assigned to and who is reminded of it.
+ */
+export function actionReaderSql(action: ActionReadPlace): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(m.role = 'admin'
+    or (${action.braId}::uuid is not null and ${assignedToPlaceSql(action.legalEntityId, action.businessUnitId)})
+    or (${action.braId}::uuid is null and m.role = 'assessor' and m.user_id = ${action.createdBy}::uuid))`;
+}
+
+/** The member an action is assigned to (`owner_user_id`, a value or a column), while they may read it. */
+export function actionAssigneeSql(ownerUserId: SqlOperand, action: ActionReadPlace): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(m.user_id = ${ownerUserId}::uuid and ${actionReaderSql(action)})`;
 }

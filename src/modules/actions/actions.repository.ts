@@ -3,7 +3,8 @@ import type { Principal } from '../../platform/auth/principal.js';
 import { newestFirst } from '../../platform/db/page-queries.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { ActionPriority, ActionStatus, MitigationActionsTable } from '../../platform/db/tables/actions.js';
-import { actionScope } from './actions.policy.js';
+import { ACTIVE_MEMBERS } from '../notifications/notify.js';
+import { actionReaderSql, actionScope, type ActionReadPlace } from './actions.policy.js';
 
 /**
  * SQL of the actions module. It writes only `mitigation_actions`. Its lists join, read-only, three tables
@@ -14,12 +15,14 @@ import { actionScope } from './actions.policy.js';
  */
 
 /** The action's own fields, which both the answers and the bulk change's lock read. */
-const ACTION_FIELDS = ['a.id', 'a.action', 'a.owner', 'a.status', 'a.priority', 'a.action_type', 'a.due_date'] as const;
+const ACTION_FIELDS = ['a.id', 'a.action', 'a.owner', 'a.owner_user_id', 'a.status', 'a.priority', 'a.action_type', 'a.due_date'] as const;
 
 export interface ActionFilter {
   braId?: string | undefined;
   status?: ActionStatus | undefined;
   priority?: ActionPriority | undefined;
+  /** Only actions assigned to this member. */
+  ownerUserId?: string | undefined;
   /** Only actions overdue on this date ('YYYY-MM-DD'); undefined: no overdue filter. */
   overdueOn?: string | undefined;
   includeArchived: boolean;
@@ -43,6 +46,7 @@ function filtered(db: Executor, enterpriseId: string, caller: Principal, filter:
   if (filter.braId !== undefined) query = query.where('a.bra_id', '=', filter.braId);
   if (filter.status !== undefined) query = query.where('a.status', '=', filter.status);
   if (filter.priority !== undefined) query = query.where('a.priority', '=', filter.priority);
+  if (filter.ownerUserId !== undefined) query = query.where('a.owner_user_id', '=', filter.ownerUserId);
   if (filter.overdueOn !== undefined) {
     query = query.where(sql<SqlBool>`a.status <> 'completed'`).where('a.due_date', '<', filter.overdueOn);
   }
@@ -56,6 +60,7 @@ function withView<Q extends ReturnType<typeof scoped>>(query: Q) {
       join.onRef('l.enterprise_id', '=', 'a.enterprise_id').onRef('l.id', '=', 'a.bra_risk_scenario_id'),
     )
     .leftJoin('risk_scenarios as rs', (join) => join.onRef('rs.enterprise_id', '=', 'l.enterprise_id').onRef('rs.id', '=', 'l.risk_scenario_id'))
+    .leftJoin('users as ou', 'ou.id', 'a.owner_user_id')
     .select([
       ...ACTION_FIELDS,
       'a.bra_id',
@@ -65,6 +70,7 @@ function withView<Q extends ReturnType<typeof scoped>>(query: Q) {
       'a.updated_at',
       'b.name as bra_name',
       'rs.name as risk_scenario_name',
+      'ou.full_name as owner_user_name',
     ]);
 }
 
@@ -110,6 +116,10 @@ export async function lockActions(db: Executor, enterpriseId: string, caller: Pr
       ...ACTION_FIELDS,
       'a.archived',
       'a.row_version',
+      'a.bra_id',
+      'a.created_by',
+      'b.legal_entity_id',
+      'b.business_unit_id',
       actionScope(caller).as('in_scope'),
     ])
     .orderBy('a.id')
@@ -122,6 +132,7 @@ export type LockedAction = Awaited<ReturnType<typeof lockActions>>[number];
 export interface NewAction {
   action: string;
   owner: string;
+  owner_user_id: string | null;
   priority: ActionPriority;
   action_type: string;
   due_date: string;
@@ -139,7 +150,7 @@ export async function insertAction(db: Executor, enterpriseId: string, values: N
 }
 
 export type ActionChanges = Partial<
-  Pick<MitigationActionsTable, 'action' | 'owner' | 'action_type' | 'due_date'> & { status: ActionStatus; priority: ActionPriority }
+  Pick<MitigationActionsTable, 'action' | 'owner' | 'owner_user_id' | 'action_type' | 'due_date'> & { status: ActionStatus; priority: ActionPriority }
 >;
 
 /** Sets the same changes on every named action (already locked and checked); returns them as changed. */
@@ -150,8 +161,22 @@ export async function updateActions(db: Executor, enterpriseId: string, ids: rea
     .where('enterprise_id', '=', enterpriseId)
     .where('id', 'in', ids)
     .where(sql<SqlBool>`not archived`)
-    .returning(['id', 'action', 'owner', 'status', 'priority', 'action_type', 'due_date', 'updated_at', 'row_version'])
+    .returning(['id', 'action', 'owner', 'owner_user_id', 'status', 'priority', 'action_type', 'due_date', 'updated_at', 'row_version'])
     .execute();
+}
+
+/** Whether the user has a membership of the enterprise, active or not (a list filter may name a former member). */
+export async function hasMembership(db: Executor, enterpriseId: string, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('enterprise_members').select('user_id').where('enterprise_id', '=', enterpriseId).where('user_id', '=', userId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether the user is an active member of the enterprise who may read an action of this place (actionReaderSql). */
+export async function mayReadAction(db: Executor, enterpriseId: string, userId: string, action: ActionReadPlace): Promise<boolean> {
+  const { rows } = await sql<{ user_id: string }>`
+    select m.user_id from ${ACTIVE_MEMBERS}
+     where m.enterprise_id = ${enterpriseId} and m.user_id = ${userId}::uuid and ${actionReaderSql(action)}`.execute(db);
+  return rows.length > 0;
 }
 
 export async function markArchived(db: Executor, enterpriseId: string, actionId: string, userId: string) {

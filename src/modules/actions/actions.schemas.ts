@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Abilities, CalendarDate, DataResponse, FreeText, MessageOnly, Name, Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
+import { Abilities, CalendarDate, DataResponse, FreeText, MessageOnly, Name, Nullable, PageResponse, PaginationQuery, Timestamp, UserRef, Uuid, errorResponses } from '../../platform/http/schemas.js';
 
 const ActionStatus = Type.Enum(['created', 'in_progress', 'completed'], {
   description: 'created, in_progress or completed; every move between them is allowed (D7.3)',
@@ -10,12 +10,22 @@ const ActionText = () =>
   Type.String({ minLength: 1, maxLength: 5000, description: 'Description of the action; at most 5,000 characters' });
 const Owner = () => Name('Responsible person or team; at most 200 characters');
 const ActionType = () => Name('Category of the action (free text); at most 200 characters');
+const OwnerUser = () =>
+  Nullable(
+    Uuid(
+      'The member the action is assigned to (beside the free-text owner), told of it and reminded of its due date: an ' +
+        "active member of the enterprise who may read the action (a client admin, or assigned to its BRA's entity or unit; " +
+        'for an unlinked action, its creator); else 422. null: nobody',
+    ),
+  );
 const DueDate = () => CalendarDate('When the action is due (YYYY-MM-DD); overdue from the next day (UTC) until completed');
 
 export const ActionView = Type.Object({
   id: Uuid(),
   action: Type.String({ description: 'Description of the action' }),
   owner: Type.String({ description: 'Responsible person or team' }),
+  owner_user_id: Nullable(Uuid('The member the action is assigned to; null when none')),
+  owner_user: Nullable(UserRef),
   status: ActionStatus,
   priority: ActionPriority,
   action_type: Type.String({ description: 'Category (free text)' }),
@@ -43,6 +53,11 @@ export const ListActionsQuery = Type.Object({
   bra_id: Type.Optional(Uuid('Only actions of this BRA; an id that is no BRA of your enterprise is 400 INVALID_REFERENCE')),
   status: Type.Optional(ActionStatus),
   priority: Type.Optional(ActionPriority),
+  owner_user_id: Type.Optional(
+    Type.Union([Uuid(), Type.Literal('me')], {
+      description: 'Only actions assigned to this member; `me`: to the caller. An id that is no member of your enterprise is 400 INVALID_REFERENCE',
+    }),
+  ),
   overdue_only: Type.Optional(
     Type.Boolean({ description: 'true: only overdue actions (D7.3); false or absent: no filter on overdue' }),
   ),
@@ -57,6 +72,7 @@ export const CreateActionBody = Type.Object(
   {
     action: ActionText(),
     owner: Owner(),
+    owner_user_id: Type.Optional(OwnerUser()),
     priority: ActionPriority,
     action_type: ActionType(),
     due_date: DueDate(),
@@ -79,7 +95,10 @@ const ActionChanges = {
   due_date: Type.Optional(DueDate()),
 };
 
-export const UpdateActionBody = Type.Object(ActionChanges, {
+/** PATCH alone assigns an action to a member: each assignment is checked against the action's own read rule. */
+const OneActionChanges = { ...ActionChanges, owner_user_id: Type.Optional(OwnerUser()) };
+
+export const UpdateActionBody = Type.Object(OneActionChanges, {
   additionalProperties: false,
   minProperties: 1,
   description: 'At least one field to change',
@@ -90,7 +109,7 @@ export const ActionParams = Type.Object({ action_id: Uuid('The mitigation action
 
 export const ActionChangeView = Type.Object({
   id: Uuid(),
-  ...ActionChanges,
+  ...OneActionChanges,
   is_overdue: Type.Boolean({ description: 'After the change (D7.3)' }),
   updated_at: Timestamp(),
 });

@@ -6,21 +6,23 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import { archiveVersioned, updateVersioned, type RecordLookup } from '../../platform/changes/versioned-change.js';
 import { inTransaction, joinWork } from '../../platform/db/transaction.js';
-import { AppError, forbidden, invalidState, referencedRecord } from '../../platform/errors/app-error.js';
+import { AppError, forbidden, invalidState, referencedRecord, validationError } from '../../platform/errors/app-error.js';
 import type { ChangeTerms } from '../../platform/versions/change-terms.js';
 import { versioned, versionState, type Versioned } from '../../platform/versions/resource-state.js';
 import { loadPage, pageRequest, type Page } from '../../platform/http/pagination.js';
 import { findScenarioLink } from '../bras/assessment/content.repository.js';
 import { findBra } from '../bras/bras.repository.js';
-import { actionAbilities, requireActionBra, requireActionEditor, requireActionReader } from './actions.policy.js';
+import { actionAbilities, requireActionBra, requireActionEditor, requireActionReader, type ActionReadPlace } from './actions.policy.js';
 import { presentAction } from './actions.presenter.js';
 import {
   countActions,
   findActionView,
+  hasMembership,
   insertAction,
   listActions,
   lockActions,
   markArchived,
+  mayReadAction,
   updateActions,
   type ActionChanges,
   type LockedAction,
@@ -35,10 +37,27 @@ import type {
 } from './actions.schemas.js';
 import { isOverdue, utcToday } from './overdue.js';
 import { announceCompletions } from './action-events.js';
+import { noticeOfAssignment } from './action-notices.js';
 
-const CHANGEABLE = ['action', 'owner', 'status', 'priority', 'action_type', 'due_date'] as const;
+const CHANGEABLE = ['action', 'owner', 'owner_user_id', 'status', 'priority', 'action_type', 'due_date'] as const;
 
 const invalidReference = (field: string, why: string) => new AppError('INVALID_REFERENCE', why, { field });
+
+/**
+ * An action is assigned only to someone who may read it (actions.policy.ts actionReaderSql): an active member
+ * of the enterprise, a client admin or assigned to its BRA's place (the creator, for an unlinked action); 422.
+ */
+async function requireAssignable(trx: Executor, enterpriseId: string, ownerUserId: string | null | undefined, action: ActionReadPlace): Promise<void> {
+  if (ownerUserId === null || ownerUserId === undefined) return;
+  if (!(await mayReadAction(trx, enterpriseId, ownerUserId, action))) {
+    throw validationError([
+      {
+        field: 'owner_user_id',
+        message: "must be an active member of your enterprise who may read this action: a client admin, or a member assigned to its BRA's legal entity or business unit",
+      },
+    ]);
+  }
+}
 
 /** Only the fields sent, in a fixed order (the body's own key order is the client's business). */
 function changesOf(body: UpdateActionBody): ActionChanges {
@@ -53,6 +72,14 @@ function auditChanges(before: LockedAction, changes: ActionChanges) {
     Object.entries(changes).map(([field, to]) => [field, { from: before[field as keyof ActionChanges], to }]),
   );
 }
+
+/** A locked action's read place (its BRA's entity and unit, its creator). */
+const placeOf = (action: LockedAction): ActionReadPlace => ({
+  braId: action.bra_id,
+  legalEntityId: action.legal_entity_id,
+  businessUnitId: action.business_unit_id,
+  createdBy: action.created_by,
+});
 
 export interface ActionsServiceDeps {
   /** The database, or a caller's open transaction to join (inTransaction). */
@@ -95,9 +122,14 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
         const bra = await referencedRecord('bra_id', 'a BRA', findBra(db, enterpriseId, query.bra_id));
         requireActionBra(caller, bra);
       }
+      const ownerUserId = query.owner_user_id === 'me' ? caller.userId : query.owner_user_id;
+      if (query.owner_user_id !== undefined && query.owner_user_id !== 'me' && !(await hasMembership(db, enterpriseId, query.owner_user_id))) {
+        throw invalidReference('owner_user_id', 'owner_user_id does not refer to a member of your enterprise');
+      }
       const today = utcToday(now());
       const filter = {
         braId: query.bra_id,
+        ownerUserId,
         status: query.status,
         priority: query.priority,
         overdueOn: query.overdue_only === true ? today : undefined,
@@ -122,9 +154,10 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
       const enterpriseId = caller.enterpriseId;
       const braId = body.bra_id ?? null;
       const linkId = body.bra_risk_scenario_id ?? null;
+      const ownerUserId = body.owner_user_id ?? null;
       return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
+        const bra = braId === null ? undefined : await findBra(trx, enterpriseId, braId);
         if (braId !== null) {
-          const bra = await findBra(trx, enterpriseId, braId);
           if (bra === undefined) throw invalidReference('bra_id', 'bra_id does not refer to a BRA of your enterprise');
           requireActionBra(caller, bra);
         }
@@ -134,9 +167,12 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
             throw invalidReference('bra_risk_scenario_id', 'bra_risk_scenario_id does not refer to a scenario link of this BRA');
           }
         }
+        const place = { braId, legalEntityId: bra?.legal_entity_id ?? null, businessUnitId: bra?.business_unit_id ?? null, createdBy: caller.userId };
+        await requireAssignable(trx, enterpriseId, ownerUserId, place);
         const { id } = await insertAction(trx, enterpriseId, {
           action: body.action,
           owner: body.owner,
+          owner_user_id: ownerUserId,
           priority: body.priority,
           action_type: body.action_type,
           due_date: body.due_date,
@@ -152,6 +188,7 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
           details: {
             action: created.action,
             owner: created.owner,
+            owner_user_id: created.owner_user_id,
             status: created.status,
             priority: created.priority,
             action_type: created.action_type,
@@ -160,6 +197,7 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
             bra_risk_scenario_id: created.bra_risk_scenario_id,
           },
         });
+        await noticeOfAssignment(trx, caller, created, null, place);
         return presentAction(created, utcToday(now()));
       });
     },
@@ -173,8 +211,9 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
         let written: Awaited<ReturnType<typeof updateActions>>[number] | undefined;
         await updateVersioned(trx, caller, terms, {
           ...oneAction(trx, caller, actionId),
-          refuse: (before) => {
+          refuse: async (before) => {
             if (before.archived) throw invalidState('An archived mitigation action cannot be changed');
+            await requireAssignable(trx, enterpriseId, changes.owner_user_id, placeOf(before));
           },
           diff: () => changes,
           write: async (before) => {
@@ -182,7 +221,10 @@ export function createActionsService({ db, now = () => new Date(), reads = PRIMA
             return { ...before, row_version: written.row_version };
           },
           audit: (before) => ({ entityType: 'mitigation_action', entityId: actionId, details: { changes: auditChanges(before, changes) } }),
-          after: (before) => announceCompletions(trx, enterpriseId, [before], changes),
+          after: async (before) => {
+            await announceCompletions(trx, enterpriseId, [before], changes);
+            if (changes.owner_user_id !== undefined) await noticeOfAssignment(trx, caller, { ...before, ...changes, id: actionId }, before.owner_user_id, placeOf(before));
+          },
         });
         const changed = written!;
         const fields = Object.fromEntries(Object.keys(changes).map((field) => [field, changed[field as keyof ActionChanges]]));

@@ -149,13 +149,21 @@ export function braAbilities(caller: Principal, bra: BraPlace & { created_by: st
   };
 }
 
-/** A membership `m` assigned to this BRA's legal entity, or to its business unit (SQL). */
-function assignedToBraSql(bra: BraPlace): RawBuilder<SqlBool> {
+/** A place as values, or as columns of a set-based statement (`sql.ref('b.legal_entity_id')`). */
+export type SqlOperand = RawBuilder<unknown> | string | null;
+
+/**
+ * A membership `m` assigned to this legal entity, or to this business unit of it (SQL; D5 "assigned", as
+ * isAssigned): the place of a BRA, given as values or as the columns of a BRA row.
+ */
+export function assignedToPlaceSql(legalEntityId: SqlOperand, businessUnitId: SqlOperand): RawBuilder<SqlBool> {
   return sql<SqlBool>`exists (
     select 1 from entity_roles er
-     where er.enterprise_id = m.enterprise_id and er.user_id = m.user_id and er.legal_entity_id = ${bra.legal_entity_id}
-       and (er.business_unit_id is null or er.business_unit_id = ${bra.business_unit_id}))`;
+     where er.enterprise_id = m.enterprise_id and er.user_id = m.user_id and er.legal_entity_id = ${legalEntityId}::uuid
+       and (er.business_unit_id is null or er.business_unit_id = ${businessUnitId}::uuid))`;
 }
+
+const assignedToBraSql = (bra: BraPlace): RawBuilder<SqlBool> => assignedToPlaceSql(bra.legal_entity_id, bra.business_unit_id);
 
 /**
  * Who is told of a BRA (issue 49), as SQL over an enterprise membership `m`, by the read rule
@@ -165,4 +173,9 @@ function assignedToBraSql(bra: BraPlace): RawBuilder<SqlBool> {
 export function braAudienceSql(bra: BraPlace & { created_by: string | null }, audience: 'reviewers' | 'author'): RawBuilder<SqlBool> {
   if (audience === 'reviewers') return sql<SqlBool>`(m.role = 'admin' or (m.role = 'reviewer' and ${assignedToBraSql(bra)}))`;
   return sql<SqlBool>`(m.user_id = ${bra.created_by} and (m.role = 'admin' or ${assignedToBraSql(bra)}))`;
+}
+
+/** The members `m` who may accept, renew and revoke risks (requireRiskAcceptor), as SQL: the client admins. */
+export function riskAcceptorSql(): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(m.role = 'admin')`;
 }

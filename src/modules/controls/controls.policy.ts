@@ -1,4 +1,4 @@
-import type { Expression, SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { assignedScope, permits, requireAssigned, requireMember, requireRole, seesLegalEntity } from '../../platform/auth/policies.js';
 import { forbidden } from '../../platform/errors/app-error.js';
 import type { Principal } from '../../platform/auth/principal.js';
@@ -19,10 +19,18 @@ export function requireControlLibraryAdmin(caller: Principal): asserts caller is
 
 export const canManageControlLibrary = (caller: Principal): boolean => permits(() => requireControlLibraryAdmin(caller));
 
-/** PATCH /controls/sub-controls/{id} (test results): client admins and assessors. */
+/** Who records test results: client admins and assessors, of every sub-control (the library is the enterprise's). */
+const TEST_RECORDERS = ['admin', 'assessor'] as const;
+
+/** PATCH /controls/sub-controls/{id} (test results and schedule), POST …/tests: client admins and assessors. */
 export function requireTestRecorder(caller: Principal): asserts caller is Member {
   requireMember(caller);
-  requireRole(caller, ['admin', 'assessor'], 'recording test results');
+  requireRole(caller, TEST_RECORDERS, 'recording test results');
+}
+
+/** The same rule as SQL over an enterprise membership `m`: who is reminded of a sub-control's next test (issue 49). */
+export function testRecorderSql(): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(m.role in (${sql.join(TEST_RECORDERS)}))`;
 }
 
 export const canRecordTestResults = (caller: Principal): boolean => permits(() => requireTestRecorder(caller));

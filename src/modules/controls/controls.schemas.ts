@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Abilities, CalendarDate, DataResponse, FreeText, IdParams, ListResponse, MessageOnly, Name, Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
 import { EFFECTIVENESS_LABELS, TOD_LEVELS, TOE_LEVELS } from './effectiveness-matrix.js';
+import { TESTING_FREQUENCIES } from '../../platform/db/tables/controls.js';
 
 const TAGS = ['controls'];
 
@@ -8,6 +9,10 @@ const Tod = (description = 'Test of Design: A (Excellent) to E (Inadequate)') =>
 const Toe = (description = 'Test of Effectiveness: 1 (Highly Effective) to 5 (Ineffective)') => Type.Enum(TOE_LEVELS, { description });
 const Effectiveness = (description: string) => Type.Enum(EFFECTIVENESS_LABELS, { description });
 const TOTAL_EFFECTIVENESS = 'Computed by the service from tod and toe (3.5); null while either is unset (D7.1)';
+
+const TestingFrequency = (description: string) => Type.Enum(TESTING_FREQUENCIES, { description });
+const SetTestingFrequency = () =>
+  Type.Optional(Nullable(TestingFrequency('How often it is to be tested: monthly, quarterly, semi_annual or annual; null: no schedule')));
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 
@@ -112,6 +117,13 @@ export const SubControlView = Type.Object({
   evidence_notes: Nullable(Type.String()),
   tod_justification: Nullable(Type.String()),
   toe_justification: Nullable(Type.String()),
+  testing_frequency: Nullable(TestingFrequency('How often it is to be tested; null: no schedule')),
+  next_test_due: Nullable(
+    CalendarDate(
+      'When its next test is due, computed: the last testing_date plus the frequency (a month end stays in its month); ' +
+        'the day it was created for one never tested (due at once); null without a frequency. Its test-recorders are reminded',
+    ),
+  ),
   archived: Type.Boolean(),
   created_at: Timestamp(),
   updated_at: Timestamp(),
@@ -153,6 +165,7 @@ export const CreateSubControlBody = Type.Object(
     description: Type.Optional(Nullable(FreeText('What is tested; at most 5,000 characters'))),
     tod: Type.Optional(Nullable(Tod())),
     toe: Type.Optional(Nullable(Toe())),
+    testing_frequency: SetTestingFrequency(),
   },
   { additionalProperties: false, description: 'total_effectiveness is computed, never sent (422)' },
 );
@@ -176,8 +189,9 @@ export const UpdateSubControlBody = Type.Object(
     evidence_notes: Type.Optional(Nullable(FreeText('Evidence of the test; at most 5,000 characters'))),
     tod_justification: Type.Optional(Nullable(FreeText('Why this ToD; at most 5,000 characters'))),
     toe_justification: Type.Optional(Nullable(FreeText('Why this ToE; at most 5,000 characters'))),
+    testing_frequency: SetTestingFrequency(),
   },
-  { additionalProperties: false, description: 'Test results; total_effectiveness is computed, never sent (422)' },
+  { additionalProperties: false, description: 'Test results and the testing schedule; total_effectiveness is computed, never sent (422)' },
 );
 
 export const updateSubControlSchema = {

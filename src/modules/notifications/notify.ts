@@ -3,6 +3,9 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../platform/db/schema.js';
 import { insertForMembers, type Notice } from './notifications.repository.js';
 
+/** Who can be told anything: the active members `m` whose account is active `u` (a FROM item). */
+export { ACTIVE_MEMBERS } from './notifications.repository.js';
+
 /**
  * How another module tells people something (issue 49), in the transaction of the change it tells of: the
  * recipients are the enterprise's active members matching `who` (a predicate over the membership `m`, from

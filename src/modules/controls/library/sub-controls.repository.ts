@@ -14,6 +14,8 @@ export const SUB_CONTROL_COLUMNS = [
   'name',
   'description',
   ...TEST_RESULT_COLUMNS,
+  'testing_frequency',
+  'next_test_due',
   'archived',
   'created_at',
   'updated_at',
@@ -24,8 +26,8 @@ export type SubControlRow = Pick<Selectable<SubControlsTable>, (typeof SUB_CONTR
 export type VersionedSubControlRow = SubControlRow & { row_version: number };
 const VERSIONED_COLUMNS = [...SUB_CONTROL_COLUMNS, 'row_version'] as const;
 
-/** The columns a test-result change may set (total_effectiveness only ever from the matrix). */
-export type SubControlChanges = Partial<Pick<SubControlsTable, TestResultColumn>>;
+/** The columns a PATCH may set: the test result (total_effectiveness only ever from the matrix) and the schedule. */
+export type SubControlChanges = Partial<Pick<SubControlsTable, TestResultColumn | 'testing_frequency'>>;
 
 export async function insertSubControl(
   db: Executor,

@@ -42,6 +42,7 @@ function wantedResult(current: SubControlChanges & { tod: SubControlChanges['tod
   if (body.tod !== undefined) wanted.tod = body.tod;
   if (body.toe !== undefined) wanted.toe = body.toe;
   if (body.testing_date !== undefined) wanted.testing_date = body.testing_date;
+  if (body.testing_frequency !== undefined) wanted.testing_frequency = body.testing_frequency;
   for (const field of TEXT_FIELDS) {
     if (body[field] !== undefined) wanted[field] = body[field] || null;
   }
@@ -105,6 +106,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
           tod,
           toe,
           total_effectiveness: totalEffectiveness(tod, toe),
+          testing_frequency: body.testing_frequency ?? null,
           created_by: caller.userId,
         });
         if (created.tod !== null || created.toe !== null) await appendCurrentResult(trx, enterpriseId, created, 'create', caller.userId);
@@ -120,6 +122,7 @@ export function createSubControlsService({ db }: { db: Executor }) {
             tod: created.tod,
             toe: created.toe,
             total_effectiveness: created.total_effectiveness,
+            testing_frequency: created.testing_frequency,
           },
         });
         return created;

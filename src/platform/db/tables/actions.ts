@@ -17,6 +17,8 @@ export interface MitigationActionsTable {
   due_date: string;
   bra_id: string | null;
   bra_risk_scenario_id: string | null;
+  /** The member it is assigned to (beside the free-text owner): told when it is given to them, reminded of its due date. */
+  owner_user_id: string | null;
   archived: Generated<boolean>;
   archived_at: Date | null;
   archived_by: string | null;

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, GeneratedAlways } from 'kysely';
 import type { CreatedAt, UpdatedAt } from './enterprises.js';
 
 export type TestOfDesign = 'A' | 'B' | 'C' | 'D' | 'E';
@@ -34,8 +34,18 @@ interface LibraryItemColumns {
 
 export interface KeyControlsTable extends LibraryItemColumns {}
 
+/** How often a sub-control is tested (issue 49); its next test is due that long after its last. */
+export const TESTING_FREQUENCIES = ['monthly', 'quarterly', 'semi_annual', 'annual'] as const;
+export type TestingFrequency = (typeof TESTING_FREQUENCIES)[number];
+
 export interface SubControlsTable extends LibraryItemColumns, TestResultColumns {
   key_control_id: string;
+  testing_frequency: TestingFrequency | null;
+  /**
+   * 'YYYY-MM-DD', computed by the database: the last testing date plus the frequency, the creation day (UTC)
+   * for a sub-control never tested; null without a frequency.
+   */
+  next_test_due: GeneratedAlways<string | null>;
 }
 
 /**

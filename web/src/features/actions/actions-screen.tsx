@@ -18,6 +18,7 @@ export function ActionsScreen() {
   const [status, setStatus] = useState<ActionStatus | null>(null);
   const [priority, setPriority] = useState<string | null>(null);
   const [overdueOnly, setOverdueOnly] = useState(false);
+  const [mineOnly, setMineOnly] = useState(false);
   const [archived, setArchived] = useState(false);
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<string[]>([]);
@@ -25,7 +26,7 @@ export function ActionsScreen() {
   const [bulkUpdated, setBulkUpdated] = useState<number | null>(null);
   const [files, setFiles] = useState<MitigationAction | null>(null);
   const [creating, { open, close }] = useDisclosure(false);
-  const actions = useActions({ status: status ?? undefined, priority: (priority ?? undefined) as never, overdue_only: overdueOnly || undefined, archived: archived || undefined, page, page_size: 20 });
+  const actions = useActions({ status: status ?? undefined, priority: (priority ?? undefined) as never, overdue_only: overdueOnly || undefined, owner_user_id: mineOnly ? 'me' : undefined, archived: archived || undefined, page, page_size: 20 });
   const archive = useArchiveAction();
   const filter = (apply: () => void) => { apply(); setPage(1); setSelected([]); };
   const toggle = (id: string) => setSelected((current) => (current.includes(id) ? current.filter((entry) => entry !== id) : [...current, id]));
@@ -36,6 +37,7 @@ export function ActionsScreen() {
         <Select label="Status" placeholder="Any status" clearable data={ACTION_STATUSES} value={status} onChange={(value) => filter(() => setStatus(value as ActionStatus | null))} />
         <Select label="Priority" placeholder="Any priority" clearable data={PRIORITIES} value={priority} onChange={(value) => filter(() => setPriority(value))} />
         <Switch label="Overdue only" checked={overdueOnly} onChange={(event) => { const checked = event.currentTarget.checked; filter(() => setOverdueOnly(checked)); }} />
+        <Switch label="Assigned to me" checked={mineOnly} onChange={(event) => { const checked = event.currentTarget.checked; filter(() => setMineOnly(checked)); }} />
         <Switch label="Archived too" checked={archived} onChange={(event) => { const checked = event.currentTarget.checked; filter(() => setArchived(checked)); }} />
       </Group>
       {editor && selected.length > 0 && <BulkBar selected={selected} onDone={(count) => { setSelected([]); setBulkUpdated(count); }} />}
@@ -74,7 +76,10 @@ export function ActionsScreen() {
                           {action.action}
                           {action.archived && <Badge ml="xs" size="xs" color="gray" style={WHOLE_BADGE}>Archived</Badge>}
                         </Table.Td>
-                        <Table.Td>{action.owner}</Table.Td>
+                        <Table.Td>
+                          {action.owner}
+                          {action.owner_user && <Text size="xs" c="dimmed" data-testid="action-assignee">Assigned to {action.owner_user.full_name}</Text>}
+                        </Table.Td>
                         <Table.Td>{action.priority}</Table.Td>
                         <Table.Td data-testid="action-status">{ACTION_STATUSES.find((entry) => entry.value === action.status)?.label}</Table.Td>
                         <Table.Td>

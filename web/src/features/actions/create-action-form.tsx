@@ -5,6 +5,7 @@ import { DateField } from '../../components/date-field';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
 import { useBra, useBras } from '../bras/api';
 import { PRIORITIES, useCreateAction } from './api';
+import { MemberPicker } from './member-picker';
 
 /** The scenarios of the BRA chosen, to treat one of them; none until a BRA is chosen. */
 function ScenarioSelect({ braId, value, onChange, error }: { braId: string | null; value: string | null; onChange: (value: string | null) => void; error?: string | undefined }) {
@@ -23,7 +24,7 @@ export function CreateActionForm({ onCreated }: { onCreated: () => void }) {
   const create = useCreateAction();
   const bras = useBras({ page_size: 100 });
   const form = useForm({
-    initialValues: { action: '', owner: '', priority: 'medium', action_type: '', due_date: null as string | null, bra_id: null as string | null, bra_risk_scenario_id: null as string | null },
+    initialValues: { action: '', owner: '', owner_user_id: null as string | null, priority: 'medium', action_type: '', due_date: null as string | null, bra_id: null as string | null, bra_risk_scenario_id: null as string | null },
   });
   const err = (field: string) => fieldError(create.error, field);
   return (
@@ -38,6 +39,7 @@ export function CreateActionForm({ onCreated }: { onCreated: () => void }) {
       <Stack>
         <TextInput label="Action" required {...form.getInputProps('action')} error={err('action')} />
         <TextInput label="Owner" required {...form.getInputProps('owner')} error={err('owner')} />
+        <MemberPicker value={form.values.owner_user_id} onChange={(value) => form.setFieldValue('owner_user_id', value)} error={err('owner_user_id')} />
         <Select label="Priority" data={PRIORITIES} allowDeselect={false} {...form.getInputProps('priority')} error={err('priority')} />
         <TextInput label="Type" placeholder="Process, Technology, ..." required {...form.getInputProps('action_type')} error={err('action_type')} />
         <DateField label="Due date" required {...form.getInputProps('due_date')} error={err('due_date')} />

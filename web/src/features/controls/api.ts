@@ -24,6 +24,14 @@ export const TOE_LEVELS = [
   { value: '5', label: '5 · Ineffective' },
 ];
 
+/** How often a sub-control is tested (its next test is due that long after the last). */
+export const TESTING_FREQUENCIES = [
+  { value: 'monthly', label: 'Monthly' },
+  { value: 'quarterly', label: 'Quarterly' },
+  { value: 'semi_annual', label: 'Every six months' },
+  { value: 'annual', label: 'Yearly' },
+];
+
 export function useKeyControls(page: number, pageSize = 20, archived = false) {
   return useQuery({
     queryKey: queryKeys.controls.keyControls({ page, page_size: pageSize, archived }),

@@ -4,14 +4,15 @@ import { useState } from 'react';
 import { DateField } from '../../components/date-field';
 import { toastDone } from '../../components/confirm-button';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
-import { TOD_LEVELS, TOE_LEVELS, useUpdateSubControl, type SubControlChange, type SubControlRead } from './api';
+import { TESTING_FREQUENCIES, TOD_LEVELS, TOE_LEVELS, useUpdateSubControl, type SubControlChange, type SubControlRead } from './api';
 
-type Values = { tod: string | null; toe: string | null; testing_date: string | null; tested_by: string; evidence_notes: string; tod_justification: string; toe_justification: string };
+type Values = { tod: string | null; toe: string | null; testing_date: string | null; testing_frequency: string | null; tested_by: string; evidence_notes: string; tod_justification: string; toe_justification: string };
 
 const valuesOf = (sub: SubControlRead): Values => ({
   tod: sub.tod,
   toe: sub.toe,
   testing_date: sub.testing_date,
+  testing_frequency: sub.testing_frequency,
   tested_by: sub.tested_by ?? '',
   evidence_notes: sub.evidence_notes ?? '',
   tod_justification: sub.tod_justification ?? '',
@@ -45,6 +46,7 @@ export function CurrentResultForm({ subControl }: { subControl: SubControlRead }
         <Select label="Test of Design" data={TOD_LEVELS} clearable {...form.getInputProps('tod')} error={err('tod')} />
         <Select label="Test of Effectiveness" data={TOE_LEVELS} clearable {...form.getInputProps('toe')} error={err('toe')} />
         <DateField label="Testing date" clearable {...form.getInputProps('testing_date')} error={err('testing_date')} />
+        <Select label="Testing frequency" description="The next test is due this long after the last" placeholder="No schedule" data={TESTING_FREQUENCIES} clearable {...form.getInputProps('testing_frequency')} error={err('testing_frequency')} />
         <TextInput label="Tested by" {...form.getInputProps('tested_by')} error={err('tested_by')} />
         <Textarea label="Evidence notes" autosize minRows={2} {...form.getInputProps('evidence_notes')} error={err('evidence_notes')} />
         <Textarea label="Why this ToD" autosize minRows={1} {...form.getInputProps('tod_justification')} error={err('tod_justification')} />

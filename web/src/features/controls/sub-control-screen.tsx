@@ -15,12 +15,13 @@ import { TestHistory } from './test-history';
 
 function CurrentResult({ sub }: { sub: SubControlRead }) {
   return (
-    <SimpleGrid cols={{ base: 2, sm: 4 }} data-testid="current-result">
+    <SimpleGrid cols={{ base: 2, sm: 5 }} data-testid="current-result">
       {[
         ['ToD', sub.tod ?? '–'],
         ['ToE', sub.toe ?? '–'],
         ['Tested', sub.testing_date ? `${formatDate(sub.testing_date)} by ${sub.tested_by ?? 'not named'}` : 'Never'],
         ['Tests recorded', String(sub.tests_count)],
+        ['Next test due', sub.next_test_due ? formatDate(sub.next_test_due) : 'No schedule'],
       ].map(([label, value]) => (
         <Paper withBorder p="xs" key={label}>
           <Text size="xs" c="dimmed">{label}</Text>
@@ -95,7 +96,7 @@ export function SubControlScreen() {
                 </Accordion.Panel>
               </Accordion.Item>
               <Accordion.Item value="current">
-                <Accordion.Control>Correct the current result</Accordion.Control>
+                <Accordion.Control>Correct the current result or the testing frequency</Accordion.Control>
                 <Accordion.Panel>
                   <CurrentResultForm key={detail.updated_at} subControl={detail} />
                 </Accordion.Panel>
