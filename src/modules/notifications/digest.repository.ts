@@ -27,7 +27,7 @@ export async function queueDigests(trx: Kysely<DB>, now: Date): Promise<number> 
        group by t.enterprise_id, t.user_id, u.email
     )
     ${enqueueMailSql(sql`
-      select p.email, ${DIGEST_MAIL}, jsonb_build_object('enterprise_id', p.enterprise_id, 'user_id', p.user_id, 'notification_ids', p.ids)
+      select p.email, ${DIGEST_MAIL}, jsonb_build_object('enterprise_id', p.enterprise_id, 'user_id', p.user_id, 'notification_ids', p.ids, 'day', ${now}::timestamptz)
         from people p`)}`.execute(trx);
   return rows.length;
 }

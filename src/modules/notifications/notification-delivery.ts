@@ -40,6 +40,8 @@ export interface NotificationMailData {
   enterprise_id: string;
   user_id: string;
   notification_ids: string[];
+  /** A digest's: the moment of the round that took them. */
+  day?: string;
 }
 
 /** How a mail names each kind (its footer, the digest's lines). */

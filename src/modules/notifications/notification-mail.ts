@@ -80,7 +80,7 @@ export function notificationMailTemplates(db: Executor, config: Pick<Config, 'pu
     const values = {
       ...common,
       count,
-      day: days.format(new Date()),
+      day: days.format(data.day === undefined ? new Date() : new Date(data.day)),
       kind_labels: kinds.map((kind) => KIND_LABELS[kind]).join(', '),
     };
     return {
