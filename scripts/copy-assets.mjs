@@ -9,8 +9,8 @@ export function copyAssets() {
     recursive: true,
     filter: (source) => !source.endsWith('.ts'),
   });
-  mkdirSync('dist/modules/notifications/mail', { recursive: true });
-  cpSync('src/modules/notifications/mail', 'dist/modules/notifications/mail', { recursive: true });
+  mkdirSync('dist/modules/notifications/templates', { recursive: true });
+  cpSync('src/modules/notifications/templates', 'dist/modules/notifications/templates', { recursive: true });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) copyAssets();

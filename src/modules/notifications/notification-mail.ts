@@ -11,13 +11,13 @@ import { createUnsubscribeTokens } from './unsubscribe-token.js';
 /**
  * Notification mail, rendered when the outbox sends it (issue 49): the notifications as they are then (a
  * renamed BRA shows its new name), to a person who is still an active member (else the mail is dropped).
- * Templates are files beside this one (mail/*.txt, mail/*.html; the build copies them), filled with
+ * Templates are files beside this one (templates/*.txt, templates/*.html; the build copies them), filled with
  * escaping. Dates are written in MAIL_LOCALE and MAIL_TIME_ZONE (the service's, as no enterprise or person
  * has a locale yet). Every mail links to the record in the console, to the person's preferences, and
  * carries a one-click unsubscribe (RFC 8058) from the kinds it tells of.
  */
 
-const template = (name: string) => readFileSync(new URL(`./mail/${name}`, import.meta.url), 'utf8');
+const template = (name: string) => readFileSync(new URL(`./templates/${name}`, import.meta.url), 'utf8');
 const TEMPLATES = {
   notification: { text: template('notification.txt'), html: template('notification.html') },
   digest: { text: template('digest.txt'), html: template('digest.html') },
