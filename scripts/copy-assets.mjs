@@ -1,4 +1,5 @@
-// The build copies what tsc does not: the SQL migrations, read at run time beside their index.
+// The build copies what tsc does not: the SQL migrations, read at run time beside their index, and the
+// notification mail's templates, read beside notification-mail.ts.
 import { cpSync, mkdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -8,6 +9,8 @@ export function copyAssets() {
     recursive: true,
     filter: (source) => !source.endsWith('.ts'),
   });
+  mkdirSync('dist/modules/notifications/templates', { recursive: true });
+  cpSync('src/modules/notifications/templates', 'dist/modules/notifications/templates', { recursive: true });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) copyAssets();

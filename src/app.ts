@@ -9,11 +9,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { createPasswordHasher, type ScryptCost } from './modules/identity/passwords.js';
 import { linkExternalSubject } from './modules/identity/identity.service.js';
-import { prepareAuthMail } from './modules/identity/onboarding-mail.js';
 import { registerIdentityProvider } from './modules/identity/provider/provider.routes.js';
 import { createServiceAccountTokenResolver } from './modules/identity/service-accounts/token-resolver.js';
 import { registerScimRoutes } from './modules/identity/scim/protocol/scim.routes.js';
-import { MODULES } from './modules/index.js';
+import { registerUnsubscribeRoutes } from './modules/notifications/unsubscribe.routes.js';
+import { MODULES, prepareModuleMail } from './modules/index.js';
 import { recordAccessDenied } from './platform/audit/access-denied.js';
 import { registerApiGate } from './platform/auth/authenticate.js';
 import { createPrincipalResolver } from './platform/auth/principal-resolver.js';
@@ -42,6 +42,7 @@ import { attachIdempotency } from './platform/idempotency/idempotent-routes.js';
 import { idempotencySweepJob } from './platform/idempotency/idempotency-sweep.js';
 import { MAIL_RETRY_EVERY_MS, createMailDelivery } from './platform/mail/delivery.js';
 import { createMailer } from './platform/mail/mailer.js';
+import { listenForMail } from './platform/mail/outbox.js';
 import { registerHttpMetrics } from './platform/metrics/http-metrics.js';
 import { registerMetricsRoute } from './platform/metrics/metrics.routes.js';
 import { registerPlatformMetrics } from './platform/metrics/platform-sources.js';
@@ -189,10 +190,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const mail = createMailDelivery({
     db: database.db,
     mailer,
-    prepare: prepareAuthMail(database.db, config),
+    prepare: prepareModuleMail(database.db, config),
     log: app.log,
     domain: new URL(config.publicUrl).hostname,
   });
+  // Mail another module queued in its own statement (a notification's) is sent as soon as it commits.
+  const stopListening = listenForMail(database.db, () => mail.wake());
   const platform: Platform = { config, database, secrets: deps.secrets, monitor, verify, principals, log: app.log, mail, reads };
   const modules = deps.modules ?? MODULES;
   if (metrics !== null) {
@@ -231,6 +234,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     invalidToken: (request) => monitor.authFailure({ account: null, enterpriseId: null, ip: request.ip }),
     unexpectedError: (error, request) => monitor.unexpectedError(error, request),
   });
+  // The one-click unsubscribe of notification mail (RFC 8058): its signed link is its authority, not a bearer token.
+  await registerUnsubscribeRoutes(app, { db: database.db, limiter, publicUrl: config.publicUrl });
   await app.register(
     async (api) => {
       registerApiGate(api, {
@@ -260,6 +265,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   let stopJobs: (() => Promise<void>) | null = null;
   app.addHook('onClose', async () => {
     await stopJobs?.();
+    stopListening();
     // A delivery woken by a request may still be under way: it finishes before the database closes.
     await mail.settle();
     mailer.close();

@@ -36,7 +36,7 @@ describe('loadConfig', () => {
       signingKey: null,
       redirectUrls: ['http://127.0.0.1:3000'],
     });
-    expect(config.mail).toEqual({ smtpUrl: null, from: 'Risk Assurance <no-reply@127.0.0.1>', dir: 'data/mail' });
+    expect(config.mail).toEqual({ smtpUrl: null, from: 'Risk Assurance <no-reply@127.0.0.1>', dir: 'data/mail', locale: 'en-GB', timeZone: 'UTC', digestHour: 7 });
     expect(config.bootstrapSuperAdmin).toBeNull();
     expect(config.logLevel).toBe('info');
     expect(config.tierPricesCents).toEqual({ starter: 0, professional: 49_900, enterprise: 249_900 });

@@ -85,6 +85,12 @@ export interface Config {
     from: string;
     /** DATA_DIR/mail: where messages go without SMTP_URL. */
     dir: string;
+    /** MAIL_LOCALE: the language tag dates are written in, in notification mail (default en-GB). */
+    locale: string;
+    /** MAIL_TIME_ZONE: the IANA time zone of those dates (default UTC). */
+    timeZone: string;
+    /** NOTIFICATION_DIGEST_HOUR: the hour (UTC, 0-23) from which the daily digest of notifications is sent (default 7). */
+    digestHour: number;
   };
   bootstrapSuperAdmin: { email: string; password: string } | null;
   logLevel: LogLevel;
@@ -330,6 +336,8 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
       from: mailFrom(env, publicUrl),
       dir: join(dataDir, 'mail'),
+      ...mailDates(env),
+      digestHour: integer(env, 'NOTIFICATION_DIGEST_HOUR', 7, 0, 23),
     },
     bootstrapSuperAdmin: email !== null && password !== null ? { email, password } : null,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -423,6 +431,23 @@ function redirectUrls(env: Env, publicUrl: string): string[] {
 }
 
 /** MAIL_FROM: an address, or `Name <address>`; default no-reply at the public host. */
+/** The locale and time zone of the dates in notification mail, checked by Intl itself. */
+function mailDates(env: Env): { locale: string; timeZone: string } {
+  const locale = text(env, 'MAIL_LOCALE') ?? 'en-GB';
+  const timeZone = text(env, 'MAIL_TIME_ZONE') ?? 'UTC';
+  try {
+    if (Intl.DateTimeFormat.supportedLocalesOf([locale]).length === 0) throw new RangeError(locale);
+  } catch {
+    throw new ConfigError('MAIL_LOCALE', `must be a language tag this runtime knows (en-GB, de-DE, fr-FR, ...), got "${locale}"`);
+  }
+  try {
+    new Intl.DateTimeFormat(locale, { timeZone });
+  } catch {
+    throw new ConfigError('MAIL_TIME_ZONE', `must be an IANA time zone (UTC, Europe/London, ...), got "${timeZone}"`);
+  }
+  return { locale, timeZone };
+}
+
 function mailFrom(env: Env, publicUrl: string): string {
   const raw = text(env, 'MAIL_FROM');
   if (raw === null) return `Risk Assurance <no-reply@${new URL(publicUrl).hostname}>`;

@@ -3,7 +3,7 @@
  * (test/console/operation-coverage.test.ts holds the console to this list).
  *
  * API_ONLY_OPERATIONS: by design, for machines (probes, token verifiers, integrations) or reached by a mail's
- * link rather than by a screen. Fewer than ten.
+ * link rather than by a screen. Fewer than a dozen.
  * NOT_YET_ON_A_SCREEN: operations a person needs that have no screen yet, named with the console issue that
  * gives them one. A screen that starts calling one of them must take it off this list (the check says so).
  */
@@ -22,9 +22,15 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
   { operation: 'GET /api/v1/bras/{bra_id}/scenarios', reason: "The BRA's scenarios as a list of their own for integrations; the console reads them inside the BRA answer, one request instead of four." },
   { operation: 'GET /api/v1/bras/{bra_id}/ratings', reason: "The BRA's ratings as a list of their own for integrations; the console reads them inside the BRA answer." },
   { operation: 'GET /api/v1/bras/{bra_id}/controls', reason: "The BRA's control links as a list of their own for integrations; the console reads them inside the BRA answer." },
+  { operation: 'POST /api/v1/notifications/unsubscribe', reason: 'The one-click unsubscribe (RFC 8058) a mail client POSTs to the List-Unsubscribe URL of a notification mail; a person changes preferences on a screen.' },
+  { operation: 'GET /api/v1/notifications/unsubscribe', reason: 'The page behind the unsubscribe link of a notification mail (a browser navigation from the mail), with the button that POSTs the one-click request.' },
 ];
 
 export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
   { operation: 'GET /api/v1/notifications', reason: 'The notification centre (issue 49, "Reminders and notifications"): the list and unread count get their screen with it' },
+  { operation: 'GET /api/v1/me/notification-preferences', reason: 'How a person hears of each kind of notification (issue 49): the preferences get their screen with the notification centre.' },
+  { operation: 'PUT /api/v1/me/notification-preferences', reason: 'How a person hears of each kind of notification (issue 49): changing them comes with their screen.' },
+  { operation: 'GET /api/v1/notification-defaults', reason: 'The enterprise’s notification defaults a client admin sets (issue 49): they get their screen with the notification centre.' },
+  { operation: 'PUT /api/v1/notification-defaults', reason: 'The enterprise’s notification defaults a client admin sets (issue 49): changing them comes with their screen.' },
   { operation: 'POST /api/v1/notifications/read', reason: 'The notification centre (issue 49, "Reminders and notifications"): marking read comes with its screen' },
 ];

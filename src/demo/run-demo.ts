@@ -1,7 +1,7 @@
 import { primaryOnly } from '../platform/db/read-routing.js';
 import type { Config } from '../config.js';
 import { pino } from 'pino';
-import { moduleServices } from '../modules/index.js';
+import { moduleServices, prepareModuleMail } from '../modules/index.js';
 import { createPrincipalResolver } from '../platform/auth/principal-resolver.js';
 import { linkExternalSubject } from '../modules/identity/identity.service.js';
 import { createPasswordHasher } from '../modules/identity/passwords.js';
@@ -9,7 +9,6 @@ import { createProviderService } from '../modules/identity/provider/provider.ser
 import { loadAuthSecrets, type AuthSecrets } from '../platform/auth/secrets.js';
 import { createTokenVerifier } from '../platform/auth/token-verifier.js';
 import type { Database } from '../platform/db/engine.js';
-import { prepareAuthMail } from '../modules/identity/onboarding-mail.js';
 import { createMailDelivery } from '../platform/mail/delivery.js';
 import { createMailer } from '../platform/mail/mailer.js';
 import type { DemoContext, DemoCredential, DemoServices, DemoStep } from './demo-context.js';
@@ -155,7 +154,7 @@ function newContext(
   const principals = createPrincipalResolver(db, config.auth.mode, linkExternalSubject);
   const silent = pino({ level: 'silent' });
   // The demo delivers its mail itself, at the end of the step that queues it (no background rounds).
-  const mail = createMailDelivery({ db, mailer, prepare: prepareAuthMail(db, config), log: silent, domain: new URL(config.publicUrl).hostname });
+  const mail = createMailDelivery({ db, mailer, prepare: prepareModuleMail(db, config), log: silent, domain: new URL(config.publicUrl).hostname });
   const quiet = { ...mail, wake: () => undefined };
   const services: DemoServices = {
     // The demo streams no export, the one service work that logs off a request: nothing to show.

@@ -1,5 +1,7 @@
+import type { Config } from '../config.js';
 import type { Executor } from '../platform/db/schema.js';
-import type { ServicePlatform } from '../platform/module.js';
+import { dispatchByTemplate, type PrepareMail } from '../platform/mail/delivery.js';
+import type { AppModule, ServicePlatform } from '../platform/module.js';
 import { actionsModule } from './actions/actions.module.js';
 import { adminModule } from './admin/admin.module.js';
 import { alertsModule } from './alerts/alerts.module.js';
@@ -49,4 +51,9 @@ export type ModuleServices = { [M in AnyModule as M['name']]: ReturnType<M['serv
 /** Every module's services bound to one executor: the database, or a transaction for work that commits as one. */
 export function moduleServices(executor: Executor, platform: ServicePlatform): ModuleServices {
   return Object.fromEntries(MODULES.map((module) => [module.name, module.services(executor, platform)])) as ModuleServices;
+}
+
+/** The outbox's one `prepare`: every module's mail templates (identity's invitation and recovery, the notifications'). */
+export function prepareModuleMail(db: Executor, config: Config): PrepareMail {
+  return dispatchByTemplate(Object.assign({}, ...MODULES.map((module: AppModule) => module.mail?.(db, config) ?? {})));
 }

@@ -9,7 +9,7 @@ import type { Database } from './db/engine.js';
 import type { Executor } from './db/schema.js';
 import type { RateLimitStore } from './http/rate-limit/rate-limit-store.js';
 import type { Job } from './jobs.js';
-import type { MailDelivery } from './mail/delivery.js';
+import type { MailDelivery, MailTemplates } from './mail/delivery.js';
 import type { MetricSource, Metrics } from './metrics/metrics.js';
 import type { Monitor } from './monitoring/monitor.js';
 
@@ -71,6 +71,11 @@ export interface AppModule<Name extends string = string, Services = unknown> {
   services(executor: Executor, platform: ServicePlatform): Services;
   routes?(api: App, services: Services): void | Promise<void>;
   jobs?(platform: Platform): readonly Job[];
+  /**
+   * The mails the module queues in the outbox, by template name: each renders a row when it is sent (the
+   * app composes them into the outbox's one `prepare`, delivery.ts dispatchByTemplate).
+   */
+  mail?(db: Executor, config: Config): MailTemplates;
   /**
    * Gauges read from the module's own tables when Prometheus scrapes (only where metrics are on): the
    * audit trail's checkpoint age; a webhooks module's outbox backlog belongs here too.

@@ -37,6 +37,9 @@ export const IF_MATCH_EXEMPT = new Map([
   [`DELETE ${API}/scim/tokens/:scim_token_id`, 'revoking a SCIM token: idempotent, nothing a client reads to version'],
   // A file never changes: there is no version to hold, and a second removal is 404.
   [`DELETE ${API}/evidence/:evidence_id`, 'removing an evidence file: a file never changes, a second removal is 404'],
+  // Notification preferences: a PUT names only the kinds it sets, so a repeat sets them again to the same; no version.
+  [`PUT ${API}/me/notification-preferences`, 'choosing how one hears of kinds of notification: idempotent per kind, nothing a client reads to version'],
+  [`PUT ${API}/notification-defaults`, "setting the enterprise's notification defaults: idempotent per kind, nothing a client reads to version"],
 ]);
 
 /** Creating POSTs that need no Idempotency-Key, each with its reason. */

@@ -47,9 +47,9 @@ function routesOutsideTheGate(routes: readonly DeclaredRoute[], gate: FastifyIns
 
 /**
  * The only public routes (STYLE: "public routes are few and named"): health, the documents, the provider,
- * SCIM (behind its own gate of per-enterprise tokens, scim-gate.routes.ts), and the console (its page at the root, its built assets under /assets/).
+ * SCIM (behind its own gate of per-enterprise tokens, scim-gate.routes.ts), the one-click unsubscribe of notification mail (its signed link), and the console (its page at the root, its built assets under /assets/).
  */
-const PUBLIC_ROUTE = /^(\/|\/assets\/[^/]+|\/health|\/docs(\/.*)?|\/api\/v1\/openapi\.json|\/auth\/v1\/.+|\/scim\/v2\/.+)$/;
+const PUBLIC_ROUTE = /^(\/|\/assets\/[^/]+|\/health|\/docs(\/.*)?|\/api\/v1\/openapi\.json|\/api\/v1\/notifications\/unsubscribe|\/auth\/v1\/.+|\/scim\/v2\/.+)$/;
 
 describe('one gate for /api/v1: it follows the matched route, never the spelling of the URL (D4, D8)', async () => {
   const collector = routeCollector();

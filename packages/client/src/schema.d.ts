@@ -1340,6 +1340,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/notification-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How I hear of each kind of notification
+         * @description The caller’s effective delivery per kind, and where it comes from. Any member of an enterprise who is a person (403 for super admins and integrations).
+         */
+        get: operations["notifications.preferences.get"];
+        /**
+         * Choose how I hear of kinds of notification
+         * @description Sets or removes (`default`) the caller’s own choice for the kinds named, audited; answers as GET. Any member of an enterprise who is a person (403 for super admins and integrations).
+         */
+        put: operations["notifications.preferences.update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/mitigation-actions": {
         parameters: {
             query?: never;
@@ -1424,6 +1448,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notification-defaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The enterprise’s notification defaults
+         * @description The delivery per kind for the members who made no choice of their own. Client admins of the enterprise (403 for others).
+         */
+        get: operations["notifications.defaults.get"];
+        /**
+         * Set the enterprise’s notification defaults
+         * @description Sets or removes (`default`: the built-in one applies) the enterprise’s default for the kinds named, audited; answers as GET. Client admins of the enterprise (403 for others).
+         */
+        put: operations["notifications.defaults.update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications": {
         parameters: {
             query?: never;
@@ -1458,6 +1506,30 @@ export interface paths {
          * @description The named notifications of the caller (`ids`), or all of them (`all: true`); exactly one of the two, else 422. Notifications of anyone else are left alone. Answers how many were marked and the unread count.
          */
         post: operations["notifications.mark_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The unsubscribe page of a notification mail
+         * @description What a person who follows the link sees: a page with one button that POSTs the one-click request. A GET changes nothing, so that a link scanner opening the mail does not unsubscribe anyone. A token this service did not sign: 401.
+         */
+        get: operations["notifications.unsubscribe_page"];
+        put?: never;
+        /**
+         * Unsubscribe from a kind of notification mail (one click)
+         * @description RFC 8058 one-click unsubscribe: the mail client POSTs `List-Unsubscribe=One-Click` (application/x-www-form-urlencoded) to the List-Unsubscribe URL of a notification mail. No authentication: the signed token names the enterprise, the person and the kinds the mail told of, and each is set to `off` for that person (the console still lists them; GET or PUT /me/notification-preferences turns them back on). A digest names each kind it held: `kinds` lists them all, `kind` is the first. A token this service did not sign: 401.
+         */
+        post: operations["notifications.unsubscribe"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5856,7 +5928,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "evidence_file" | "risk_acceptance";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "evidence_file" | "risk_acceptance" | "notification_preference" | "notification_default";
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Items per page; values above 100 are clamped to 100 */
@@ -6363,7 +6435,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "evidence_file" | "risk_acceptance";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "evidence_file" | "risk_acceptance" | "notification_preference" | "notification_default";
                 /** @description File format (default json) */
                 format?: "json" | "csv";
                 /** @description Entries from this UTC date on (inclusive), YYYY-MM-DD */
@@ -20310,6 +20382,305 @@ export interface operations {
             };
         };
     };
+    "notifications.preferences.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: how I hear of each kind of notification */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "preferences": [
+                     *           {
+                     *             "kind": "bra_submitted",
+                     *             "delivery": "immediate",
+                     *             "source": "user"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description One entry per kind, in a fixed order */
+                            preferences: {
+                                /**
+                                 * @description immediate: a mail at once; digest: in the daily digest mail; off: no mail (the console still lists it)
+                                 * @enum {unknown}
+                                 */
+                                delivery: "immediate" | "digest" | "off";
+                                /**
+                                 * @description The kind of notification (see GET /notifications)
+                                 * @enum {unknown}
+                                 */
+                                kind: "bra_submitted" | "bra_returned" | "bra_approved" | "bra_cancelled" | "bra_commented" | "action_assigned" | "action_due_soon" | "action_overdue" | "control_test_due" | "acceptance_expiring";
+                                /**
+                                 * @description user: the caller’s own choice; enterprise: the enterprise’s default (a client admin’s); default: built in (review-loop kinds immediate, reminders digest)
+                                 * @enum {unknown}
+                                 */
+                                source: "user" | "enterprise" | "default";
+                            }[];
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "notifications.preferences.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "preferences": [
+                 *         {
+                 *           "kind": "action_due_soon",
+                 *           "delivery": "off"
+                 *         },
+                 *         {
+                 *           "kind": "bra_commented",
+                 *           "delivery": "default"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The caller’s choices; each kind at most once (else 422); kinds not named are left as they are */
+                    preferences: {
+                        /**
+                         * @description immediate, digest or off; default: remove this choice (the next level applies: the enterprise’s default, else the built-in one)
+                         * @enum {unknown}
+                         */
+                        delivery: "immediate" | "digest" | "off" | "default";
+                        /**
+                         * @description The kind of notification (see GET /notifications)
+                         * @enum {unknown}
+                         */
+                        kind: "bra_submitted" | "bra_returned" | "bra_approved" | "bra_cancelled" | "bra_commented" | "action_assigned" | "action_due_soon" | "action_overdue" | "control_test_due" | "acceptance_expiring";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: choose how I hear of kinds of notification */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "preferences": [
+                     *           {
+                     *             "kind": "bra_submitted",
+                     *             "delivery": "immediate",
+                     *             "source": "user"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description One entry per kind, in a fixed order */
+                            preferences: {
+                                /**
+                                 * @description immediate: a mail at once; digest: in the daily digest mail; off: no mail (the console still lists it)
+                                 * @enum {unknown}
+                                 */
+                                delivery: "immediate" | "digest" | "off";
+                                /**
+                                 * @description The kind of notification (see GET /notifications)
+                                 * @enum {unknown}
+                                 */
+                                kind: "bra_submitted" | "bra_returned" | "bra_approved" | "bra_cancelled" | "bra_commented" | "action_assigned" | "action_due_soon" | "action_overdue" | "control_test_due" | "acceptance_expiring";
+                                /**
+                                 * @description user: the caller’s own choice; enterprise: the enterprise’s default (a client admin’s); default: built in (review-loop kinds immediate, reminders digest)
+                                 * @enum {unknown}
+                                 */
+                                source: "user" | "enterprise" | "default";
+                            }[];
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "actions.list": {
         parameters: {
             query?: {
@@ -21387,6 +21758,301 @@ export interface operations {
             };
         };
     };
+    "notifications.defaults.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the enterprise’s notification defaults */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "defaults": [
+                     *           {
+                     *             "kind": "bra_submitted",
+                     *             "delivery": "immediate",
+                     *             "source": "enterprise"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description One entry per kind, in a fixed order */
+                            defaults: {
+                                /**
+                                 * @description immediate: a mail at once; digest: in the daily digest mail; off: no mail (the console still lists it)
+                                 * @enum {unknown}
+                                 */
+                                delivery: "immediate" | "digest" | "off";
+                                /**
+                                 * @description The kind of notification (see GET /notifications)
+                                 * @enum {unknown}
+                                 */
+                                kind: "bra_submitted" | "bra_returned" | "bra_approved" | "bra_cancelled" | "bra_commented" | "action_assigned" | "action_due_soon" | "action_overdue" | "control_test_due" | "acceptance_expiring";
+                                /**
+                                 * @description enterprise: set by a client admin; default: built in
+                                 * @enum {unknown}
+                                 */
+                                source: "enterprise" | "default";
+                            }[];
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "notifications.defaults.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "defaults": [
+                 *         {
+                 *           "kind": "action_overdue",
+                 *           "delivery": "immediate"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The enterprise’s defaults; each kind at most once (else 422); kinds not named are left as they are */
+                    defaults: {
+                        /**
+                         * @description immediate, digest or off; default: remove this choice (the next level applies: the enterprise’s default, else the built-in one)
+                         * @enum {unknown}
+                         */
+                        delivery: "immediate" | "digest" | "off" | "default";
+                        /**
+                         * @description The kind of notification (see GET /notifications)
+                         * @enum {unknown}
+                         */
+                        kind: "bra_submitted" | "bra_returned" | "bra_approved" | "bra_cancelled" | "bra_commented" | "action_assigned" | "action_due_soon" | "action_overdue" | "control_test_due" | "acceptance_expiring";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: set the enterprise’s notification defaults */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "defaults": [
+                     *           {
+                     *             "kind": "bra_submitted",
+                     *             "delivery": "immediate",
+                     *             "source": "enterprise"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description One entry per kind, in a fixed order */
+                            defaults: {
+                                /**
+                                 * @description immediate: a mail at once; digest: in the daily digest mail; off: no mail (the console still lists it)
+                                 * @enum {unknown}
+                                 */
+                                delivery: "immediate" | "digest" | "off";
+                                /**
+                                 * @description The kind of notification (see GET /notifications)
+                                 * @enum {unknown}
+                                 */
+                                kind: "bra_submitted" | "bra_returned" | "bra_approved" | "bra_cancelled" | "bra_commented" | "action_assigned" | "action_due_soon" | "action_overdue" | "control_test_due" | "acceptance_expiring";
+                                /**
+                                 * @description enterprise: set by a client admin; default: built in
+                                 * @enum {unknown}
+                                 */
+                                source: "enterprise" | "default";
+                            }[];
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "notifications.list": {
         parameters: {
             query?: {
@@ -21611,6 +22277,256 @@ export interface operations {
                         data: {
                             marked: number;
                             unread_count: number;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "notifications.unsubscribe_page": {
+        parameters: {
+            query?: {
+                /** @description The signed token of the mail’s link (names the enterprise, the person and the kinds) */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (HTML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example text */
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "notifications.unsubscribe": {
+        parameters: {
+            query?: {
+                /** @description The signed token of the mail’s link (names the enterprise, the person and the kinds) */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "List-Unsubscribe": "One-Click"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description RFC 8058’s one-click marker
+                     * @enum {string}
+                     */
+                    "List-Unsubscribe": "One-Click";
+                };
+                /**
+                 * @example {
+                 *       "List-Unsubscribe": "One-Click"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description RFC 8058’s one-click marker
+                     * @enum {string}
+                     */
+                    "List-Unsubscribe": "One-Click";
+                };
+            };
+        };
+        responses: {
+            /** @description Success: unsubscribe from a kind of notification mail (one click) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "kind": "bra_submitted",
+                     *         "delivery": "off",
+                     *         "kinds": [
+                     *           "bra_submitted"
+                     *         ]
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            delivery: "off";
+                            /** @enum {unknown} */
+                            kind: "bra_submitted" | "bra_returned" | "bra_approved" | "bra_cancelled" | "bra_commented" | "action_assigned" | "action_due_soon" | "action_overdue" | "control_test_due" | "acceptance_expiring";
+                            /** @description Every kind turned off (one for a single notification’s mail, those of a digest) */
+                            kinds: ("bra_submitted" | "bra_returned" | "bra_approved" | "bra_cancelled" | "bra_commented" | "action_assigned" | "action_due_soon" | "action_overdue" | "control_test_due" | "acceptance_expiring")[];
                         };
                         /** @description Human-readable success text */
                         message: string;

@@ -1,5 +1,6 @@
 import { defineModule } from '../../platform/module.js';
 import { createIdentityService } from './identity.service.js';
+import { prepareAuthMail } from './onboarding-mail.js';
 import { registerScimSettingsRoutes } from './scim/scim-settings.routes.js';
 import { createScimSettingsService } from './scim/scim-settings.service.js';
 import { registerServiceAccountRoutes } from './service-accounts/service-accounts.routes.js';
@@ -21,6 +22,10 @@ export const identityModule = defineModule({
     serviceAccountTokens: createTokensService({ db, settings: config.serviceAccounts }),
     scimSettings: createScimSettingsService({ db, principals, mail, publicUrl: config.publicUrl }),
   }),
+  mail(db, config) {
+    const prepare = prepareAuthMail(db, config);
+    return { invite: prepare, recovery: prepare };
+  },
   routes(api, services) {
     registerServiceAccountRoutes(api, services.serviceAccounts, services.serviceAccountTokens);
     registerScimSettingsRoutes(api, services.scimSettings);

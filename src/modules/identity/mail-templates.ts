@@ -1,3 +1,5 @@
+import { escapeHtml } from '../../platform/mail/html.js';
+
 /**
  * The identity provider's messages: plain text plus simple HTML, naming the enterprise and the inviter,
  * carrying one one-time link and never a password. Pure, so that what a mail says is tested on its own.
@@ -20,9 +22,6 @@ export interface RenderedMail {
   text: string;
   html: string;
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 function render(subject: string, paragraphs: string[], link: { url: string; label: string }, footer: string): RenderedMail {
   const text = [...paragraphs, '', `${link.label}:`, link.url, '', footer, ''].join('\n');

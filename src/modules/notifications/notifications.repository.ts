@@ -2,6 +2,9 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { countRows } from '../../platform/db/page-queries.js';
 import type { Executor } from '../../platform/db/schema.js';
 import type { NotificationKind } from '../../platform/db/tables/notifications.js';
+import { announceMail, enqueueMailSql } from '../../platform/mail/outbox.js';
+import { NOTIFICATION_MAIL } from './notification-delivery.js';
+import { effectiveDeliverySql } from './preferences.repository.js';
 
 /**
  * Notifications (SQL only). Every read names the enterprise and the person (notifications_user_idx,
@@ -36,18 +39,39 @@ export const NOTIFICATION_COLUMNS = sql.raw(
  */
 export const ACTIVE_MEMBERS = sql`enterprise_members m join users u on u.id = m.user_id and u.deactivated_at is null and m.active`;
 
+/** The columns of NOTIFICATION_COLUMNS as names of the rows a notification statement selects. */
+const SELECTED = sql.raw(
+  'r(enterprise_id, user_id, kind, bra_id, mitigation_action_id, sub_control_id, risk_acceptance_id, period, title, body, actor_id)',
+);
+
 /**
  * The one statement that writes notifications: `rows` is a SELECT of NOTIFICATION_COLUMNS (in that order),
  * one row per recipient, drawn from ACTIVE_MEMBERS. A reminder already written for its period is skipped
- * (notifications_once_per_period_key). Returns how many were written.
+ * (notifications_once_per_period_key). Each row records the recipient's effective delivery then
+ * (preferences.repository.ts); the ones to mail at once get their outbox row in the same statement (the
+ * `notification` mail, rendered when it is sent: notification-mail.ts), the digest ones wait for the daily
+ * round (digest.repository.ts). Returns how many were written.
  */
 export async function insertNotifications(db: Executor, rows: RawBuilder<unknown>): Promise<number> {
-  const { rows: written } = await sql<{ id: string }>`
-    insert into notifications (${NOTIFICATION_COLUMNS})
-    ${rows}
-    on conflict do nothing
-    returning id`.execute(db);
-  return written.length;
+  const now = sql`statement_timestamp()`;
+  const { rows: counts } = await sql<{ written: number; mailed: number }>`
+    with written as (
+      insert into notifications (${NOTIFICATION_COLUMNS}, delivery, mailed_at)
+      select r.*, e.delivery, case when e.delivery = 'immediate' then ${now} end
+        from (${rows}) as ${SELECTED}
+        cross join lateral (select ${effectiveDeliverySql(sql.ref('r.enterprise_id'), sql.ref('r.user_id'), sql.ref('r.kind'))} as delivery) e
+      on conflict do nothing
+      returning id, enterprise_id, user_id, delivery
+    ), mailed as (
+      ${enqueueMailSql(sql`
+        select u.email, ${NOTIFICATION_MAIL}, jsonb_build_object('enterprise_id', w.enterprise_id, 'user_id', w.user_id, 'notification_ids', jsonb_build_array(w.id))
+          from written w join users u on u.id = w.user_id
+         where w.delivery = 'immediate'`)}
+    )
+    select (select count(*) from written)::int as written, (select count(*) from mailed)::int as mailed`.execute(db);
+  const { written, mailed } = counts[0]!;
+  if (mailed > 0) announceMail(db);
+  return written;
 }
 
 /**
@@ -78,11 +102,13 @@ export async function countNotifications(db: Executor, enterpriseId: string, use
 }
 
 /**
- * A page of a person's notifications, newest first, each with its subject's current name (an action's text,
- * a sub-control's or a BRA's name; an acceptance is named by its BRA) and who caused it.
+ * An enterprise's notifications, each with its subject's current name (an action's text, a sub-control's or
+ * a BRA's name; an acceptance is named by its BRA) and who caused it.
  */
-export async function listNotifications(db: Executor, enterpriseId: string, userId: string, unreadOnly: boolean, page: { limit: number; offset: number }) {
-  return ofPerson(db, enterpriseId, userId, unreadOnly)
+function withSubjects(db: Executor, enterpriseId: string) {
+  return db
+    .selectFrom('notifications as n')
+    .where('n.enterprise_id', '=', enterpriseId)
     .leftJoin('bras as b', (join) => join.onRef('b.enterprise_id', '=', 'n.enterprise_id').onRef('b.id', '=', 'n.bra_id'))
     .leftJoin('mitigation_actions as ma', (join) => join.onRef('ma.enterprise_id', '=', 'n.enterprise_id').onRef('ma.id', '=', 'n.mitigation_action_id'))
     .leftJoin('sub_controls as sc', (join) => join.onRef('sc.enterprise_id', '=', 'n.enterprise_id').onRef('sc.id', '=', 'n.sub_control_id'))
@@ -90,7 +116,14 @@ export async function listNotifications(db: Executor, enterpriseId: string, user
     .select([
       'n.id', 'n.kind', 'n.bra_id', 'b.name as bra_name', 'n.mitigation_action_id', 'ma.action as action_text', 'n.sub_control_id',
       'sc.name as sub_control_name', 'n.risk_acceptance_id', 'n.title', 'n.body', 'n.actor_id', 'a.full_name as actor_name', 'n.created_at', 'n.read_at',
-    ])
+    ]);
+}
+
+/** A page of a person's notifications, newest first, with their subjects (withSubjects). */
+export async function listNotifications(db: Executor, enterpriseId: string, userId: string, unreadOnly: boolean, page: { limit: number; offset: number }) {
+  return withSubjects(db, enterpriseId)
+    .where('n.user_id', '=', userId)
+    .$if(unreadOnly, (q) => q.where('n.read_at', 'is', null))
     .orderBy('n.created_at', 'desc')
     .orderBy('n.id', 'desc')
     .limit(page.limit)
@@ -111,3 +144,23 @@ export async function markRead(db: Executor, enterpriseId: string, userId: strin
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * What a notification mail tells, read when it is sent: the person's named notifications (oldest first) with
+ * their subjects, the person's name and the enterprise's. None when the person is no longer an active
+ * member with an active account: such a mail is dropped.
+ */
+export async function notificationsToMail(db: Executor, enterpriseId: string, userId: string, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return withSubjects(db, enterpriseId)
+    .innerJoin('enterprise_members as m', (join) => join.onRef('m.enterprise_id', '=', 'n.enterprise_id').onRef('m.user_id', '=', 'n.user_id').on('m.active', '=', true))
+    .innerJoin('users as u', (join) => join.onRef('u.id', '=', 'n.user_id').on('u.deactivated_at', 'is', null))
+    .innerJoin('enterprises as e', 'e.id', 'n.enterprise_id')
+    .select(['u.full_name as recipient_name', 'e.name as enterprise_name'])
+    .where('n.user_id', '=', userId)
+    .where('n.id', 'in', ids)
+    .orderBy('n.created_at')
+    .orderBy('n.id')
+    .execute();
+}
+export type MailedNotification = Awaited<ReturnType<typeof notificationsToMail>>[number];

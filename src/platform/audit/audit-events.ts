@@ -8,7 +8,9 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
  * The contract's entity types, plus the platform's own: `enterprise` and `system_alert` (platform trail),
  * `business_unit` (a legal entity's unit), `risk_scenario` (the catalogue), `audit_checkpoint` (a signed chain head), `webhook` (an endpoint), `service_account` (an integration and its
  * tokens), `scim_token` and `scim_group` (SCIM provisioning's credentials and group mappings), `evidence_file` (a file
- * attached to a test, an action, a BRA or a scenario), which the interface's list
+ * attached to a test, an action, a BRA or a scenario), `notification_preference` (a person's choices of how they
+ * hear of notifications; the entity is the person) and `notification_default` (the enterprise's; the entity is the
+ * enterprise), which the interface's list
  * does not name. The audit search accepts exactly these as its `entity_type` filter.
  */
 export const AUDIT_ENTITY_TYPES = [
@@ -31,6 +33,8 @@ export const AUDIT_ENTITY_TYPES = [
   'scim_group',
   'evidence_file',
   'risk_acceptance',
+  'notification_preference',
+  'notification_default',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -48,6 +48,15 @@ async function loadOrCreate(db: Kysely<DB>, name: string, create: () => string, 
   return winner.value as string;
 }
 
+/**
+ * A service's own HMAC key (32 random bytes, base64url) by name, generated on first use and kept in the
+ * database like the device key: every instance signs and checks with the same one, and restarts keep what
+ * was signed valid. Never configured, never shown.
+ */
+export function loadOrCreateServiceKey(db: Kysely<DB>, name: string): Promise<string> {
+  return loadOrCreate(db, name, () => randomBytes(32).toString('base64url'), () => undefined);
+}
+
 /** Sets a value of `platform_secrets` (the table's one writer is this file), whatever it was. */
 export async function recordPlatformValue(db: Kysely<DB>, name: string, value: unknown): Promise<void> {
   await db

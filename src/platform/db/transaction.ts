@@ -18,6 +18,8 @@ export type CommitHookFailure = (error: unknown) => void;
 // The open units of work by transaction, so that a service handed a caller's transaction joins it (its
 // hooks then wait for the caller's commit) instead of opening a second one.
 const openUnits = new WeakMap<Transaction<DB>, UnitOfWork>();
+// The database each open unit of work belongs to (afterCommit hands it to its hook).
+const unitRoots = new WeakMap<Transaction<DB>, Kysely<DB>>();
 // Who hears of failing hooks, per database (set once by the app: log and `system` alert).
 const failureReporters = new WeakMap<Kysely<DB>, CommitHookFailure>();
 
@@ -43,6 +45,7 @@ export async function inTransaction<T>(db: Executor, fn: (work: UnitOfWork) => P
   const result = await root.transaction().execute((trx) => {
     const work: UnitOfWork = { trx, onCommit: (hook) => hooks.push(hook) };
     openUnits.set(trx, work);
+    unitRoots.set(trx, root);
     return fn(work);
   });
   await runCommitHooks(root, hooks);
@@ -77,6 +80,7 @@ export async function openRequestWork(root: Kysely<DB>): Promise<RequestWork> {
   const hooks: CommitHook[] = [];
   const work: UnitOfWork = { trx, onCommit: (hook) => hooks.push(hook) };
   openUnits.set(trx, work);
+  unitRoots.set(trx, root);
   return {
     work,
     async commit() {
@@ -96,4 +100,20 @@ export async function openRequestWork(root: Kysely<DB>): Promise<RequestWork> {
 export function joinWork(db: Executor, work: UnitOfWork | null | undefined): Executor {
   if (db.isTransaction || work === undefined || work === null) return db;
   return work.trx;
+}
+
+/**
+ * Runs `hook` with the database once what `db` wrote has committed: after the commit of its unit of work
+ * (a transaction opened here), at once for the database itself (its statements commit as they run). A
+ * transaction opened elsewhere has no hooks: the hook is not run, and periodic work picks the change up.
+ */
+export function afterCommit(db: Executor, hook: (root: Kysely<DB>) => void): void {
+  if (!db.isTransaction) {
+    hook(db as Kysely<DB>);
+    return;
+  }
+  const trx = db as Transaction<DB>;
+  const work = openUnits.get(trx);
+  const root = unitRoots.get(trx);
+  if (work !== undefined && root !== undefined) work.onCommit(() => hook(root));
 }

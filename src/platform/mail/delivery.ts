@@ -10,6 +10,20 @@ import { claimDueMail, markMailDropped, markMailFailed, markMailSent, retryDelay
  */
 export type PrepareMail = (row: OutboxRow) => Promise<Omit<MailMessage, 'messageId' | 'to'> | { dropped: string }>;
 
+/** The templates a module renders (AppModule.mail), by the outbox's `template` name. */
+export type MailTemplates = Readonly<Record<string, PrepareMail>>;
+
+/**
+ * The outbox's one `prepare`: each row to the preparer of its template (the modules' own, composed by the
+ * app); a row of a template nobody renders any more is dropped, never retried.
+ */
+export function dispatchByTemplate(templates: MailTemplates): PrepareMail {
+  return async (row) => {
+    const prepare = templates[row.template];
+    return prepare === undefined ? { dropped: `unknown mail template ${row.template}` } : prepare(row);
+  };
+}
+
 export interface MailDelivery {
   /** One round now: every due row, sent or rescheduled. `now` later than the clock also takes rows still in backoff. */
   deliverDue(now?: Date): Promise<{ sent: number; failed: number; dropped: number }>;

@@ -12,6 +12,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Further header fields (List-Unsubscribe, RFC 8058), as nodemailer takes them. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

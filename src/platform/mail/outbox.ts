@@ -1,5 +1,6 @@
-import { sql, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { DB, Executor } from '../db/schema.js';
+import { afterCommit } from '../db/transaction.js';
 import type { MailOutboxTable } from '../db/tables/mail.js';
 
 /** SQL of the mail outbox (platform/mail owns mail_outbox). */
@@ -17,6 +18,37 @@ export async function enqueueMail(
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/**
+ * Queues one mail per row of `rows` (a SELECT of recipient, template, data), as a part of another owner's
+ * statement (a data-modifying CTE): the mail is written by the very statement that writes what it tells of,
+ * whatever the number of rows. Returns the new rows' ids.
+ */
+export function enqueueMailSql(rows: RawBuilder<unknown>): RawBuilder<{ id: string }> {
+  return sql<{ id: string }>`insert into mail_outbox (recipient, template, data) ${rows} returning id`;
+}
+
+// Who delivers the outbox of a database in this process (app.ts registers its delivery's wake).
+const deliverers = new WeakMap<Kysely<DB>, Set<() => void>>();
+
+/** `wake` is called when mail was queued on `db` and has committed; the function returned stops that. */
+export function listenForMail(db: Kysely<DB>, wake: () => void): () => void {
+  const set = deliverers.get(db) ?? new Set();
+  deliverers.set(db, set);
+  set.add(wake);
+  return () => void set.delete(wake);
+}
+
+/**
+ * Mail was queued on `db` (by a statement of another owner, enqueueMailSql): the deliverers of this process
+ * are woken once it has committed. Elsewhere (another instance, a transaction opened without
+ * inTransaction) the outbox's periodic round sends it.
+ */
+export function announceMail(db: Executor): void {
+  afterCommit(db, (root) => {
+    for (const wake of deliverers.get(root) ?? []) wake();
+  });
 }
 
 /** How long a round holds the rows it claimed: longer than any SMTP exchange (nodemailer times out in 2 minutes). */

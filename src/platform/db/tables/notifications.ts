@@ -10,6 +10,10 @@ export const NOTIFICATION_KINDS = [...REVIEW_NOTIFICATION_KINDS, ...REMINDER_NOT
 /** What a notification tells of (issue 49). */
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
+/** How a person hears of a kind besides the console: a mail at once, the daily digest, or not by mail. */
+export const NOTIFICATION_DELIVERIES = ['immediate', 'digest', 'off'] as const;
+export type NotificationDelivery = (typeof NOTIFICATION_DELIVERIES)[number];
+
 export interface NotificationsTable {
   id: Generated<string>;
   enterprise_id: string;
@@ -27,8 +31,31 @@ export interface NotificationsTable {
   actor_id: string | null;
   created_at: CreatedAt;
   read_at: Date | null;
+  /** The recipient's effective delivery when it was written (notification-delivery.ts). */
+  delivery: NotificationDelivery;
+  /** When mail took it: its own mail (immediate) or the digest round that took it; null while it waits or for 'off'. */
+  mailed_at: Date | null;
+}
+
+/** A person's own choice per kind (absent: the enterprise's default, else the built-in one). */
+export interface NotificationPreferencesTable {
+  enterprise_id: string;
+  user_id: string;
+  kind: NotificationKind;
+  delivery: NotificationDelivery;
+  updated_at: Generated<Date>;
+}
+
+/** The enterprise's default per kind, set by a client admin (absent: the built-in one). */
+export interface NotificationDefaultsTable {
+  enterprise_id: string;
+  kind: NotificationKind;
+  delivery: NotificationDelivery;
+  updated_at: Generated<Date>;
 }
 
 export interface NotificationsTables {
   notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
+  notification_defaults: NotificationDefaultsTable;
 }
