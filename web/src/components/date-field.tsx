@@ -19,7 +19,8 @@ const CALENDAR_LABELS = {
  * The console's date field: Mantine's DateInput in the service's date format (YYYY-MM-DD), where Enter
  * commits the typed date instead of submitting the form around it (a person typing a date presses Enter to
  * finish the date, not to send a half-filled form). Its open calendar names its buttons and draws every day
- * at full contrast: no dimmed days of the neighbouring months, no weekend colour.
+ * at full contrast: no dimmed days of the neighbouring months, no weekend colour. A clearable field's clear
+ * button is named too.
  */
 export function DateField({ onKeyDown, ...props }: DateInputProps) {
   const keepEnterInField = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -30,5 +31,5 @@ export function DateField({ onKeyDown, ...props }: DateInputProps) {
     }
     onKeyDown?.(event);
   };
-  return <DateInput valueFormat="YYYY-MM-DD" ariaLabels={CALENDAR_LABELS} hideOutsideDates weekendDays={[]} {...props} onKeyDown={keepEnterInField} />;
+  return <DateInput valueFormat="YYYY-MM-DD" ariaLabels={CALENDAR_LABELS} clearButtonProps={{ 'aria-label': 'Clear the date' }} hideOutsideDates weekendDays={[]} {...props} onKeyDown={keepEnterInField} />;
 }

@@ -39,7 +39,6 @@ export function CreateActionForm({ onCreated }: { onCreated: () => void }) {
       <Stack>
         <TextInput label="Action" required {...form.getInputProps('action')} error={err('action')} />
         <TextInput label="Owner" required {...form.getInputProps('owner')} error={err('owner')} />
-        <MemberPicker value={form.values.owner_user_id} onChange={(value) => form.setFieldValue('owner_user_id', value)} error={err('owner_user_id')} />
         <Select label="Priority" data={PRIORITIES} allowDeselect={false} {...form.getInputProps('priority')} error={err('priority')} />
         <TextInput label="Type" placeholder="Process, Technology, ..." required {...form.getInputProps('action_type')} error={err('action_type')} />
         <DateField label="Due date" required {...form.getInputProps('due_date')} error={err('due_date')} />
@@ -54,6 +53,7 @@ export function CreateActionForm({ onCreated }: { onCreated: () => void }) {
           error={err('bra_id')}
         />
         <ScenarioSelect braId={form.values.bra_id} value={form.values.bra_risk_scenario_id} onChange={(value) => form.setFieldValue('bra_risk_scenario_id', value)} error={err('bra_risk_scenario_id')} />
+        <MemberPicker value={form.values.owner_user_id} onChange={(value) => form.setFieldValue('owner_user_id', value)} error={err('owner_user_id')} />
         <ErrorDisplay error={create.error} title="The action was not created" />
         <Group justify="flex-end">
           <Button type="submit" loading={create.isPending}>Create action</Button>
