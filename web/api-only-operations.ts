@@ -24,7 +24,4 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
   { operation: 'GET /api/v1/bras/{bra_id}/controls', reason: "The BRA's control links as a list of their own for integrations; the console reads them inside the BRA answer." },
 ];
 
-export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
-  { operation: 'GET /api/v1/notifications', reason: 'The notification centre (issue 49, "Reminders and notifications"): the list and unread count get their screen with it' },
-  { operation: 'POST /api/v1/notifications/read', reason: 'The notification centre (issue 49, "Reminders and notifications"): marking read comes with its screen' },
-];
+export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [];
