@@ -26,11 +26,4 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
   { operation: 'GET /api/v1/notifications/unsubscribe', reason: 'The page behind the unsubscribe link of a notification mail (a browser navigation from the mail), with the button that POSTs the one-click request.' },
 ];
 
-export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
-  { operation: 'GET /api/v1/notifications', reason: 'The notification centre (issue 49, "Reminders and notifications"): the list and unread count get their screen with it' },
-  { operation: 'GET /api/v1/me/notification-preferences', reason: 'How a person hears of each kind of notification (issue 49): the preferences get their screen with the notification centre.' },
-  { operation: 'PUT /api/v1/me/notification-preferences', reason: 'How a person hears of each kind of notification (issue 49): changing them comes with their screen.' },
-  { operation: 'GET /api/v1/notification-defaults', reason: 'The enterprise’s notification defaults a client admin sets (issue 49): they get their screen with the notification centre.' },
-  { operation: 'PUT /api/v1/notification-defaults', reason: 'The enterprise’s notification defaults a client admin sets (issue 49): changing them comes with their screen.' },
-  { operation: 'POST /api/v1/notifications/read', reason: 'The notification centre (issue 49, "Reminders and notifications"): marking read comes with its screen' },
-];
+export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [];

@@ -17,6 +17,8 @@ globalThis.ResizeObserver ??= class {
   unobserve() {}
   disconnect() {}
 };
+// Mantine's combobox scrolls its selected option into view, which jsdom does not lay out.
+Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 // Mantine's autosized Textarea listens for web fonts loading, which jsdom does not model.
 if (!('fonts' in document)) {
   Object.defineProperty(document, 'fonts', { value: { addEventListener: () => undefined, removeEventListener: () => undefined } });

@@ -5,6 +5,8 @@ import { NavLink as RouterLink, useLocation } from 'react-router';
 import { Loading } from '../components/page-states';
 import { useSignOut } from '../features/auth/api';
 import { useCaller } from '../features/me/caller-context';
+import { NotificationBell } from '../features/notifications/notification-bell';
+import { hasNotifications } from '../features/notifications/who';
 import { SCREENS } from './routes';
 
 const ROLE_NAMES = { super_admin: 'Super admin', admin: 'Client admin', assessor: 'Assessor', reviewer: 'Reviewer' } as const;
@@ -31,6 +33,7 @@ export function Layout({ children }: { children: ReactNode }) {
               {caller.full_name} · {ROLE_NAMES[caller.role]}
               {caller.enterprise_name ? ` · ${caller.enterprise_name}` : ''}
             </Text>
+            {hasNotifications(caller) && <NotificationBell />}
             <Button component={RouterLink} to="/profile" variant="subtle" size="xs">
               Profile
             </Button>

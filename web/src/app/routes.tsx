@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Me } from '../features/me/caller-context';
+import { hasNotifications } from '../features/notifications/who';
 
 /**
  * The console's screens: one entry each. A screen is a folder under features/ (its screen component and
@@ -32,6 +33,7 @@ export const SCREENS: ScreenRoute[] = [
   { path: '/admin/enterprises', label: 'Enterprises', visible: (me) => me.abilities.administer_platform, screen: named(() => import('../features/admin/enterprises-screen'), 'EnterprisesScreen') },
   { path: '/admin/alerts', label: 'System alerts', visible: (me) => me.abilities.administer_platform, screen: named(() => import('../features/admin/alerts-screen'), 'AlertsScreen') },
   { path: '/platform/super-admins', label: 'Super admins', visible: (me) => me.abilities.administer_platform, screen: named(() => import('../features/platform/super-admins-screen'), 'SuperAdminsScreen') },
+  { path: '/notifications', visible: (me) => hasNotifications(me), screen: named(() => import('../features/notifications/notifications-screen'), 'NotificationsScreen') },
   { path: '/profile', visible: () => true, screen: named(() => import('../features/me/profile-screen'), 'ProfileScreen') },
   { path: '/integrations/webhooks', label: 'Webhooks', visible: (me) => me.abilities.manage_integrations, screen: named(() => import('../features/integrations/webhooks-screen'), 'WebhooksScreen') },
   { path: '/integrations/service-accounts', label: 'Service accounts', visible: (me) => me.abilities.manage_integrations, screen: named(() => import('../features/integrations/service-accounts-screen'), 'ServiceAccountsScreen') },

@@ -26,3 +26,20 @@ export function formatBytes(bytes: number): string {
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
+
+const AGO_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** How long ago, as a person says it ("5 minutes ago", "yesterday"); under a minute is "just now". `now` for tests. */
+export function formatAgo(iso: string, now: Date = new Date()): string {
+  const seconds = Math.round((now.getTime() - new Date(iso).getTime()) / 1000);
+  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  for (const [unit, size] of AGO_UNITS) if (Math.abs(seconds) >= size) return format.format(-Math.trunc(seconds / size), unit);
+  return 'just now';
+}

@@ -70,6 +70,14 @@ export const queryKeys = {
     health: (enterpriseId: string) => ['platform', 'health', enterpriseId] as const,
     superAdmins: ['platform', 'super-admins'] as const,
   },
+  /** The caller's notifications (issue 49): marking one read changes every list and the bell's count. */
+  notifications: {
+    all: ['notifications'] as const,
+    list: (filters: Filters) => ['notifications', 'list', filters] as const,
+  },
+  /** How the service mails a person of each kind, and the enterprise's defaults: apart from the list, which a read does not change. */
+  notificationPreferences: ['notification-preferences'] as const,
+  notificationDefaults: ['notification-defaults'] as const,
   /** A record's evidence files (issue 48): `record_type` and `record_id` name the record. */
   evidence: (recordType: string, recordId: string) => ['evidence', recordType, recordId] as const,
   integrations: {

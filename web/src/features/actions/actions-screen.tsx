@@ -3,6 +3,7 @@ import { ConfirmButton, toastDone } from '../../components/confirm-button';
 import { WHOLE_BADGE } from '../../components/level-colors';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ErrorDisplay } from '../../components/error-display';
 import { Empty, Pager, QueryState, ScreenTitle } from '../../components/page-states';
 import { useCaller } from '../me/caller-context';
@@ -12,8 +13,15 @@ import { CreateActionForm } from './create-action-form';
 import { EditActionForm } from './edit-action-form';
 import { EvidencePanel } from '../evidence/evidence-panel';
 
+/**
+ * The actions the caller may see, filtered. A link may name a BRA (`?bra_id=`: only its actions) and an action
+ * (`?action=`: its row marked and scrolled to), as a notification about an action does.
+ */
 export function ActionsScreen() {
   const caller = useCaller();
+  const [params, setParams] = useSearchParams();
+  const braId = params.get('bra_id') ?? undefined;
+  const focus = params.get('action');
   const editor = caller.abilities.change_actions;
   const [status, setStatus] = useState<ActionStatus | null>(null);
   const [priority, setPriority] = useState<string | null>(null);
@@ -26,7 +34,7 @@ export function ActionsScreen() {
   const [bulkUpdated, setBulkUpdated] = useState<number | null>(null);
   const [files, setFiles] = useState<MitigationAction | null>(null);
   const [creating, { open, close }] = useDisclosure(false);
-  const actions = useActions({ status: status ?? undefined, priority: (priority ?? undefined) as never, overdue_only: overdueOnly || undefined, owner_user_id: mineOnly ? 'me' : undefined, archived: archived || undefined, page, page_size: 20 });
+  const actions = useActions({ bra_id: braId, status: status ?? undefined, priority: (priority ?? undefined) as never, overdue_only: overdueOnly || undefined, owner_user_id: mineOnly ? 'me' : undefined, archived: archived || undefined, page, page_size: 20 });
   const archive = useArchiveAction();
   const filter = (apply: () => void) => { apply(); setPage(1); setSelected([]); };
   const toggle = (id: string) => setSelected((current) => (current.includes(id) ? current.filter((entry) => entry !== id) : [...current, id]));
@@ -39,6 +47,11 @@ export function ActionsScreen() {
         <Switch label="Overdue only" checked={overdueOnly} onChange={(event) => { const checked = event.currentTarget.checked; filter(() => setOverdueOnly(checked)); }} />
         <Switch label="Assigned to me" checked={mineOnly} onChange={(event) => { const checked = event.currentTarget.checked; filter(() => setMineOnly(checked)); }} />
         <Switch label="Archived too" checked={archived} onChange={(event) => { const checked = event.currentTarget.checked; filter(() => setArchived(checked)); }} />
+        {braId !== undefined && (
+          <Button variant="light" onClick={() => filter(() => setParams({}, { replace: true }))}>
+            Only one BRA's actions: show every action
+          </Button>
+        )}
       </Group>
       {editor && selected.length > 0 && <BulkBar selected={selected} onDone={(count) => { setSelected([]); setBulkUpdated(count); }} />}
       {bulkUpdated !== null && selected.length === 0 && <Text size="sm" mb="sm" role="status">{bulkUpdated} action{bulkUpdated === 1 ? '' : 's'} updated.</Text>}
@@ -66,7 +79,14 @@ export function ActionsScreen() {
                   </Table.Thead>
                   <Table.Tbody>
                     {answer.data.map((action) => (
-                      <Table.Tr key={action.id} data-testid="action-row" data-overdue={action.is_overdue || undefined} bg={action.is_overdue ? 'red.0' : undefined}>
+                      <Table.Tr
+                        key={action.id}
+                        data-testid="action-row"
+                        data-overdue={action.is_overdue || undefined}
+                        aria-current={action.id === focus || undefined}
+                        ref={action.id === focus ? (row) => row?.scrollIntoView?.({ block: 'center' }) : undefined}
+                        bg={action.id === focus ? 'yellow.0' : action.is_overdue ? 'red.0' : undefined}
+                      >
                         {editor && (
                           <Table.Td>
                             {action.abilities.update && <Checkbox aria-label={`Select ${action.action}`} checked={selected.includes(action.id)} onChange={() => toggle(action.id)} />}

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Group, Paper, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { QueryState } from '../../components/page-states';
 import { formatTime } from '../../lib/format';
 import { useBra, type BraDetail } from './api';
@@ -61,9 +61,16 @@ function Decisions({ bra }: { bra: BraDetail }) {
   return null;
 }
 
+/** The tabs of the workspace; the open one is kept in the address (`?tab=`), so a link (a notification's) opens a tab. */
+const TABS = ['scenarios', 'controls', 'review', 'snapshots', 'evidence', 'acceptances'] as const;
+
 export function BraWorkspaceScreen() {
   const { braId = '' } = useParams();
   const bra = useBra(braId);
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab');
+  const tab = TABS.find((name) => name === asked) ?? 'scenarios';
+  const openTab = (next: string | null) => setParams(next === null || next === 'scenarios' ? {} : { tab: next }, { replace: true });
   return (
     <QueryState query={bra}>
       {(detail) => {
@@ -106,7 +113,7 @@ export function BraWorkspaceScreen() {
               <Stat label="Complete" value={`${detail.summary.completion_percentage}%`} />
               <Stat label="Above appetite" value={detail.summary.risks_above_appetite} alert={detail.summary.risks_above_appetite > 0} />
             </SimpleGrid>
-            <Tabs defaultValue="scenarios" keepMounted={false}>
+            <Tabs value={tab} onChange={openTab} keepMounted={false}>
               <Tabs.List>
                 <Tabs.Tab value="scenarios">Scenarios</Tabs.Tab>
                 <Tabs.Tab value="controls">Controls</Tabs.Tab>

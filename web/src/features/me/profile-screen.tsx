@@ -8,8 +8,10 @@ import { useProviderUser, useRename, useSetPassword, useSignOutOthers } from '..
 import { passwordProblem } from '../auth/set-password-screen';
 import { ConfirmButton } from '../../components/confirm-button';
 import { useCaller } from './caller-context';
+import { MyNotificationsCard } from '../notifications/preference-sections';
+import { hasNotifications } from '../notifications/who';
 
-/** The signed-in person's own account: their name, their password, and their other sessions. */
+/** The signed-in person's own account: their name, their password, how they are mailed, and their other sessions. */
 export function ProfileScreen() {
   const caller = useCaller();
   return (
@@ -18,6 +20,7 @@ export function ProfileScreen() {
       <Stack maw={560}>
         <NameCard name={caller.full_name} email={caller.email} />
         <PasswordCard />
+        {hasNotifications(caller) && <MyNotificationsCard />}
         <SessionsCard />
       </Stack>
     </>

@@ -2,9 +2,10 @@ import { Tabs } from '@mantine/core';
 import { ScreenTitle } from '../../components/page-states';
 import { EntitiesPanel } from './entities-panel';
 import { LibraryPanel } from './library-panel';
+import { NotificationDefaultsPanel } from '../notifications/preference-sections';
 import { ScenariosPanel } from './scenarios-panel';
 
-/** A client admin sets the enterprise up: its legal entities and units, its risk scenarios, its control library. */
+/** A client admin sets the enterprise up: its legal entities and units, its risk scenarios, its control library, its notification defaults. */
 export function OrganisationScreen() {
   return (
     <>
@@ -14,10 +15,12 @@ export function OrganisationScreen() {
           <Tabs.Tab value="entities">Legal entities and units</Tabs.Tab>
           <Tabs.Tab value="scenarios">Risk scenarios</Tabs.Tab>
           <Tabs.Tab value="library">Control library</Tabs.Tab>
+          <Tabs.Tab value="notifications">Notification defaults</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="entities"><EntitiesPanel /></Tabs.Panel>
         <Tabs.Panel value="scenarios"><ScenariosPanel /></Tabs.Panel>
         <Tabs.Panel value="library"><LibraryPanel /></Tabs.Panel>
+        <Tabs.Panel value="notifications"><NotificationDefaultsPanel /></Tabs.Panel>
       </Tabs>
     </>
   );
