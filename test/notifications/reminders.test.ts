@@ -218,6 +218,25 @@ describe('reminders and assigned actions', async () => {
       for (const quiet of [notEnding, revoked, lapsed]) expect(await recipients('acceptance_expiring', { risk_acceptance_id: quiet.id })).toEqual([]);
       expect(await recipients('acceptance_expiring', { risk_acceptance_id: foreignAcceptance.id })).toEqual([w.otherAdmin.id]);
 
+      // The centre names each reminder's subject and where the console opens it (the link its mails carry too).
+      type Listed = { kind: string; subject: { type: string; id: string; name: string }; link: string; bra_id: string | null };
+      const listed = async (user: TestUser) => (await call(user, 'GET', '/notifications?page_size=100')).json().data as Listed[];
+      const mine = await listed(w.assessor);
+      expect(mine.find((n) => n.kind === 'action_due_soon' && n.subject.id === dueSoon.id)).toMatchObject({
+        subject: { type: 'mitigation_action', name: dueSoon.action },
+        bra_id: bra.id,
+        link: `/actions?action=${dueSoon.id}&bra_id=${bra.id}`,
+      });
+      const admins = await listed(w.admin);
+      expect(admins.find((n) => n.kind === 'control_test_due' && n.subject.id === monthly.id)).toMatchObject({
+        subject: { type: 'sub_control', name: monthly.name },
+        link: `/controls/sub-controls/${monthly.id}`,
+      });
+      expect(admins.find((n) => n.kind === 'acceptance_expiring' && n.subject.id === ending.id)).toMatchObject({
+        subject: { type: 'risk_acceptance', name: bra.name },
+        link: `/bras/${bra.id}?tab=acceptances`,
+      });
+
       // Again, and then two rounds at once from two instances (two pools): nothing is written twice.
       const written = await countAll();
       expect(await runReminderRound(ctx.database.db, new Date(), SETTINGS)).toEqual({ action_due_soon: 0, action_overdue: 0, control_test_due: 0, acceptance_expiring: 0 });

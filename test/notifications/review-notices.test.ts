@@ -71,6 +71,8 @@ describe('notifications of the review loop', async () => {
     const bra = await assessorsBra();
     expect((await call(w.reviewer, 'POST', `/bras/${bra.id}/comments`, { body: 'Residual likelihood looks low.' })).statusCode).toBe(201);
     expect((await about(w.assessor, bra.id)).map((n) => [n.kind, n.body])).toEqual([['bra_commented', 'Residual likelihood looks low.']]);
+    // A comment opens on the BRA's Review tab.
+    expect((await about(w.assessor, bra.id))[0]).toMatchObject({ subject: { type: 'bra', id: bra.id, name: bra.name }, link: `/bras/${bra.id}?tab=review` });
     expect((await call(w.assessor, 'POST', `/bras/${bra.id}/comments`, { body: 'It follows the Q2 loss data.' })).statusCode).toBe(201);
     expect((await about(w.reviewer, bra.id)).map((n) => [n.kind, n.body])).toEqual([['bra_commented', 'It follows the Q2 loss data.']]);
     expect((await about(w.admin, bra.id)).map((n) => n.body)).toEqual(['It follows the Q2 loss data.']);

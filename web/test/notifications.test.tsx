@@ -6,7 +6,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Notification } from '../src/features/notifications/api';
 import { choiceOf, orderedRows } from '../src/features/notifications/delivery-form';
 import { NotificationBell } from '../src/features/notifications/notification-bell';
-import { notificationTarget } from '../src/features/notifications/notification-target';
 import { NotificationsScreen } from '../src/features/notifications/notifications-screen';
 import { MyNotificationsCard, NotificationDefaultsPanel } from '../src/features/notifications/preference-sections';
 import { formatAgo } from '../src/lib/format';
@@ -32,6 +31,7 @@ const NOTICE: Notification = {
   sub_control_id: null,
   risk_acceptance_id: null,
   subject: { type: 'bra', id: 'b1', name: 'Retail FY2026' },
+  link: '/bras/b1',
   title: 'Retail FY2026 was returned to you',
   body: 'Rate the card-not-present scenario again with Q3 losses.',
   actor_id: 'u1',
@@ -39,7 +39,7 @@ const NOTICE: Notification = {
   created_at: new Date(Date.now() - 5 * 60_000).toISOString(),
   read_at: null,
 };
-const READ: Notification = { ...NOTICE, id: 'n2', kind: 'bra_submitted', title: 'Card BRA awaits your review', body: null, subject: { type: 'bra', id: 'b2', name: 'Card BRA' }, bra_id: 'b2', read_at: NOTICE.created_at };
+const READ: Notification = { ...NOTICE, id: 'n2', kind: 'bra_submitted', title: 'Card BRA awaits your review', body: null, subject: { type: 'bra', id: 'b2', name: 'Card BRA' }, link: '/bras/b2', bra_id: 'b2', read_at: NOTICE.created_at };
 
 const page = (data: Notification[], unread: number) =>
   answer(200, { data, unread_count: unread, message: 'ok', pagination: { page: 1, page_size: 20, total: data.length, total_pages: 1, has_next: false, has_prev: false } });
@@ -76,26 +76,6 @@ beforeEach(() => {
   calls.GET.mockReset().mockResolvedValue(page([NOTICE, READ], 3));
   calls.POST.mockReset().mockResolvedValue(answer(200, { data: { marked: 1, unread_count: 2 } }));
   calls.PUT.mockReset();
-});
-
-describe('where a notification opens', () => {
-  const of = (type: Notification['subject']['type'], kind: Notification['kind'] = 'bra_submitted', braId: string | null = 'b1') =>
-    notificationTarget({ kind, bra_id: braId, subject: { type, id: 'x1', name: 'Subject' } });
-
-  it('a BRA on its page, a comment on its Review tab', () => {
-    expect(of('bra')).toBe('/bras/x1');
-    expect(of('bra', 'bra_commented')).toBe('/bras/x1?tab=review');
-  });
-
-  it("an action among its BRA's actions, marked; an action of no BRA among all of them", () => {
-    expect(of('mitigation_action', 'action_overdue')).toBe('/actions?action=x1&bra_id=b1');
-    expect(of('mitigation_action', 'action_assigned', null)).toBe('/actions?action=x1');
-  });
-
-  it("a sub-control on its page, a risk acceptance on its BRA's Risk acceptances tab", () => {
-    expect(of('sub_control', 'control_test_due', null)).toBe('/controls/sub-controls/x1');
-    expect(of('risk_acceptance', 'acceptance_expiring')).toBe('/bras/b1?tab=acceptances');
-  });
 });
 
 describe('how long ago', () => {

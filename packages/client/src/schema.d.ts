@@ -22091,6 +22091,7 @@ export interface operations {
                      *             "id": "7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
                      *             "name": "Retail Banking BRA FY2026"
                      *           },
+                     *           "link": "/bras/7d3a2b9c-5e4f-4a0b-9c8d-3e4f5a6b7c8d",
                      *           "title": "Retail Banking BRA FY2026 awaits your review",
                      *           "body": null,
                      *           "actor_id": "2b7e4c1a-9d3f-4a6b-8c2e-5f1a0b3c4d5e",
@@ -22141,11 +22142,13 @@ export interface operations {
                              * @enum {unknown}
                              */
                             kind: "bra_submitted" | "bra_returned" | "bra_approved" | "bra_cancelled" | "bra_commented" | "action_assigned" | "action_due_soon" | "action_overdue" | "control_test_due" | "acceptance_expiring";
+                            /** @description Where the console opens it (a path of the console, as its mails link it): a BRA’s page or tab, an action in its BRA’s list, a sub-control’s page */
+                            link: string;
                             mitigation_action_id: string | null;
                             read_at: string | null;
                             risk_acceptance_id: string | null;
                             sub_control_id: string | null;
-                            /** @description The most specific record it tells of: where the console opens it */
+                            /** @description The most specific record it tells of */
                             subject: {
                                 /** Format: uuid */
                                 id: string;

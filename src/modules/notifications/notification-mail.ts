@@ -5,6 +5,7 @@ import type { NotificationKind } from '../../platform/db/tables/notifications.js
 import type { MailTemplates, PrepareMail } from '../../platform/mail/delivery.js';
 import { escapeHtml, fillTemplate } from '../../platform/mail/html.js';
 import { DIGEST_MAIL, KIND_LABELS, NOTIFICATION_MAIL, type NotificationMailData } from './notification-delivery.js';
+import { consolePath } from './notification-link.js';
 import { notificationsToMail, type MailedNotification } from './notifications.repository.js';
 import { createUnsubscribeTokens } from './unsubscribe-token.js';
 
@@ -28,15 +29,6 @@ const TEMPLATES = {
 /** The page behind a mail's unsubscribe link: one button that POSTs the one-click request to `action`. */
 export function unsubscribePage(kinds: readonly NotificationKind[], action: string): string {
   return fillTemplate(TEMPLATES.unsubscribePage, { kind_labels: kinds.map((kind) => KIND_LABELS[kind]).join(', '), action }, true);
-}
-
-/** Where the console shows what a notification is about (web/src/app/routes.tsx). */
-export function consolePath(n: Pick<MailedNotification, 'bra_id' | 'mitigation_action_id' | 'sub_control_id' | 'risk_acceptance_id'>): string {
-  if (n.sub_control_id !== null) return `/controls/sub-controls/${n.sub_control_id}`;
-  // An action or an acceptance has no page of its own: the actions' list, the BRA that holds the acceptance.
-  if (n.mitigation_action_id !== null) return '/actions';
-  if (n.bra_id !== null) return `/bras/${n.bra_id}`;
-  return '/';
 }
 
 /** The API route of the one-click unsubscribe (unsubscribe.routes.ts), as the mail links it. */

@@ -2,6 +2,7 @@ import type { Caller } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { validationError } from '../../platform/errors/app-error.js';
 import { loadPage, pageRequest } from '../../platform/http/pagination.js';
+import { consolePath } from './notification-link.js';
 import { requireNotificationReader } from './notifications.policy.js';
 import { countNotifications, listNotifications, markRead, type NotificationRow } from './notifications.repository.js';
 import type { ListNotificationsQuery, MarkReadBody, NotificationView } from './notifications.schemas.js';
@@ -16,7 +17,7 @@ function subjectOf(row: NotificationRow): NotificationView['subject'] {
 
 function toNotificationView(row: NotificationRow): NotificationView {
   const { actor_name, action_text: _action, sub_control_name: _subControl, ...notification } = row;
-  return { ...notification, subject: subjectOf(row), actor_user: row.actor_id === null ? null : { id: row.actor_id, full_name: actor_name ?? '' } };
+  return { ...notification, subject: subjectOf(row), link: consolePath(row), actor_user: row.actor_id === null ? null : { id: row.actor_id, full_name: actor_name ?? '' } };
 }
 
 /** The notification centre (issue 49): a person's own notifications, listed and marked read. */

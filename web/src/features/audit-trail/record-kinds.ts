@@ -27,6 +27,8 @@ export const RECORD_KINDS: Record<RecordKind, { label: string; screen?: (id: str
   scim_group: { label: 'SCIM group mapping', screen: () => '/integrations/provisioning' },
   evidence_file: { label: 'Evidence file' },
   risk_acceptance: { label: 'Risk acceptance' },
+  notification_preference: { label: 'Notification preference', screen: () => '/profile' },
+  notification_default: { label: 'Notification default', screen: () => '/organisation' },
 };
 
 export const ACTION_KINDS: Record<ActionKind, string> = {

@@ -2,10 +2,9 @@ import { Box, Group, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantin
 import { Link } from 'react-router';
 import { formatAgo, formatTime } from '../../lib/format';
 import type { Notification } from './api';
-import { notificationTarget } from './notification-target';
 
 /**
- * One notification as a link to its subject: what happened, the reason or comment (two lines of it in the
+ * One notification as a link to its subject (the `link` the service answers, as its mails carry it): what happened, the reason or comment (two lines of it in the
  * bell's list, whole on the page), who, how long ago, and a dot while unread. `onOpen` runs as it is followed
  * (the list marks it read).
  */
@@ -14,7 +13,7 @@ export function NotificationItem({ notification, compact = false, onOpen }: { no
   return (
     <UnstyledButton
       component={Link}
-      to={notificationTarget(notification)}
+      to={notification.link}
       onClick={() => onOpen(notification)}
       data-testid="notification"
       data-unread={unread || undefined}

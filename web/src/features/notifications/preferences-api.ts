@@ -1,59 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
-import type { NotificationKind } from './api';
+import type { BodyOf, DataOf } from '../../lib/api-types';
 
 /*
  * How the service mails a person of each kind of notification, and a client admin's defaults for the
- * enterprise (issue 49). The four operations are the contract's (GET and PUT /me/notification-preferences,
- * GET and PUT /notification-defaults) but not yet in the generated client: their types are declared here and
- * the calls go through `untyped`, the console's one client with those paths typed by hand. Once the client
- * is generated with them, these types become `DataOf`/`BodyOf` of those paths and `untyped` becomes `api`.
+ * enterprise (issue 49): GET and PUT /me/notification-preferences, GET and PUT /notification-defaults.
  */
 
-export type Delivery = 'immediate' | 'digest' | 'off';
+export type Preference = DataOf<'/api/v1/me/notification-preferences', 'get'>['preferences'][number];
+export type EnterpriseDefault = DataOf<'/api/v1/notification-defaults', 'get'>['defaults'][number];
+export type Delivery = Preference['delivery'];
 /** What a person sets: a delivery, or `default` to follow the enterprise's (or the service's) default again. */
-export type DeliveryChoice = Delivery | 'default';
-
-export interface Preference {
-  kind: NotificationKind;
-  delivery: Delivery;
-  /** Where the delivery comes from: the person's own choice, the enterprise's default, or the service's. */
-  source: 'user' | 'enterprise' | 'default';
-}
-
-export interface EnterpriseDefault {
-  kind: NotificationKind;
-  delivery: Delivery;
-  source: 'enterprise' | 'default';
-}
-
-export interface ChoiceOf {
-  kind: NotificationKind;
-  delivery: DeliveryChoice;
-}
-
-interface Answer<T> {
-  data?: T;
-  error?: unknown;
-  response: Response;
-}
-type PreferencesAnswer = { data: { preferences: Preference[] }; message: string };
-type DefaultsAnswer = { data: { defaults: EnterpriseDefault[] }; message: string };
-
-/** The console's client (its token, refresh and errors) with the four paths typed by hand. */
-const untyped = api as unknown as {
-  GET(path: '/api/v1/me/notification-preferences'): Promise<Answer<PreferencesAnswer>>;
-  GET(path: '/api/v1/notification-defaults'): Promise<Answer<DefaultsAnswer>>;
-  PUT(path: '/api/v1/me/notification-preferences', init: { body: { preferences: ChoiceOf[] } }): Promise<Answer<PreferencesAnswer>>;
-  PUT(path: '/api/v1/notification-defaults', init: { body: { defaults: ChoiceOf[] } }): Promise<Answer<DefaultsAnswer>>;
-};
+export type ChoiceOf = BodyOf<'/api/v1/me/notification-preferences', 'put'>['preferences'][number];
+export type DeliveryChoice = ChoiceOf['delivery'];
 
 /** The caller's delivery of each kind, with where it comes from. */
 export function useMyPreferences() {
   return useQuery({
     queryKey: queryKeys.notificationPreferences,
-    queryFn: async () => (await unwrap(untyped.GET('/api/v1/me/notification-preferences'))).data.preferences,
+    queryFn: async () => (await unwrap(api.GET('/api/v1/me/notification-preferences'))).data.preferences,
   });
 }
 
@@ -61,7 +27,7 @@ export function useSaveMyPreferences() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (preferences: ChoiceOf[]) =>
-      (await unwrap(untyped.PUT('/api/v1/me/notification-preferences', { body: { preferences } }))).data.preferences,
+      (await unwrap(api.PUT('/api/v1/me/notification-preferences', { body: { preferences } }))).data.preferences,
     onSuccess: (preferences) => client.setQueryData(queryKeys.notificationPreferences, preferences),
   });
 }
@@ -70,7 +36,7 @@ export function useSaveMyPreferences() {
 export function useEnterpriseDefaults() {
   return useQuery({
     queryKey: queryKeys.notificationDefaults,
-    queryFn: async () => (await unwrap(untyped.GET('/api/v1/notification-defaults'))).data.defaults,
+    queryFn: async () => (await unwrap(api.GET('/api/v1/notification-defaults'))).data.defaults,
   });
 }
 
@@ -79,7 +45,7 @@ export function useSaveEnterpriseDefaults() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (defaults: ChoiceOf[]) =>
-      (await unwrap(untyped.PUT('/api/v1/notification-defaults', { body: { defaults } }))).data.defaults,
+      (await unwrap(api.PUT('/api/v1/notification-defaults', { body: { defaults } }))).data.defaults,
     onSuccess: (defaults) => {
       client.setQueryData(queryKeys.notificationDefaults, defaults);
       return client.invalidateQueries({ queryKey: queryKeys.notificationPreferences });
