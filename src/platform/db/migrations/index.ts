@@ -35,6 +35,7 @@ const MIGRATION_FILES = [
   '20261202100000_risk_acceptances.sql',
   '20261203100000_notifications.sql',
   '20261204100000_notification_subjects.sql',
+  '20261204140000_sso.sql',
 ] as const;
 
 export interface SqlMigration {
