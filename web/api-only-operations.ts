@@ -27,16 +27,6 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
 ];
 
 export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
-  { operation: 'POST /auth/v1/sso', reason: 'Single sign-on (issue 50): the sign-in screen\'s "continue with your organisation\'s sign-in" comes with its screen' },
-  { operation: 'GET /api/v1/sso/connections', reason: 'Single sign-on (issue 50): the SSO connections screen of the integrations area' },
-  { operation: 'POST /api/v1/sso/connections', reason: 'Single sign-on (issue 50): the SSO connections screen of the integrations area' },
-  { operation: 'GET /api/v1/sso/connections/{connection_id}', reason: 'Single sign-on (issue 50): the SSO connections screen of the integrations area' },
-  { operation: 'PATCH /api/v1/sso/connections/{connection_id}', reason: 'Single sign-on (issue 50): the SSO connections screen of the integrations area' },
-  { operation: 'DELETE /api/v1/sso/connections/{connection_id}', reason: 'Single sign-on (issue 50): the SSO connections screen of the integrations area' },
-  { operation: 'GET /api/v1/sso/domains', reason: 'Single sign-on (issue 50): the verified domains of the SSO connections screen' },
-  { operation: 'POST /api/v1/sso/domains', reason: 'Single sign-on (issue 50): the verified domains of the SSO connections screen' },
-  { operation: 'POST /api/v1/sso/domains/{domain_id}/verify', reason: 'Single sign-on (issue 50): the verified domains of the SSO connections screen' },
-  { operation: 'DELETE /api/v1/sso/domains/{domain_id}', reason: 'Single sign-on (issue 50): the verified domains of the SSO connections screen' },
   { operation: 'POST /api/v1/admin/sso/domains/{domain_id}/verify', reason: "Single sign-on (issue 50): a super admin's verification of a domain, on the platform's enterprise screen" },
   { operation: 'GET /api/v1/notifications', reason: 'The notification centre (issue 49, "Reminders and notifications"): the list and unread count get their screen with it' },
   { operation: 'POST /api/v1/notifications/read', reason: 'The notification centre (issue 49, "Reminders and notifications"): marking read comes with its screen' },

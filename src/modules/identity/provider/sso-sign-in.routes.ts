@@ -62,6 +62,6 @@ export function registerSsoBrowserRoutes(scope: FastifyInstance, sso: SsoSignIn,
     const callbackUrl = new URL(request.url, options.publicUrl);
     const { redirect, outcome } = await sso.finish(callbackUrl, presentedSecret(request), originOf(request));
     if ('access_token' in outcome) devices.rememberDevice(request, reply, outcome.user.id);
-    return reply.redirect(`${redirect.split('#')[0]}#${sessionFragment(outcome)}`, 303);
+    return reply.redirect(`${redirect.split('#')[0]}#${sessionFragment(outcome, { type: 'sso' })}`, 303);
   });
 }
