@@ -30875,6 +30875,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Missing or invalid apikey */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ... */
+                        error: string;
+                        /** @description GoTrue error code, read by @supabase/auth-js as AuthError.code */
+                        error_code?: string;
+                        /** @description Human-readable reason */
+                        error_description: string;
+                    };
+                };
+            };
             /** @description No SSO provider for this domain */
             404: {
                 headers: {

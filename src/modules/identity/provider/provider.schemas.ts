@@ -276,7 +276,7 @@ export const ssoStartSchema = {
   response: {
     200: Type.Object({ url: Type.String({ description: "The identity provider's authorization URL" }) }),
     303: Type.Null({ description: 'Redirect to the identity provider' }),
-    ...errors({ 400: 'No domain, e-mail or provider_id; redirect_to not allowed; a PKCE code_challenge', 404: 'No SSO provider for this domain', 502: 'The identity provider could not be reached' }),
+    ...errors({ 400: 'No domain, e-mail or provider_id; redirect_to not allowed; a PKCE code_challenge', 401: 'Missing or invalid apikey', 404: 'No SSO provider for this domain', 502: 'The identity provider could not be reached' }),
   },
 };
 
