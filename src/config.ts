@@ -126,6 +126,10 @@ export interface Config {
     /** SERVICE_ACCOUNT_ROTATION_OVERLAP_MAX_HOURS: the longest a rotated token may keep working beside its successor. */
     rotationOverlapMaxHours: number;
   };
+  sso: {
+    /** SSO_ALLOW_INSECURE_ISSUERS: SSO connections may name an http:// issuer, for development and tests only. */
+    allowInsecureIssuers: boolean;
+  };
   scim: {
     /** RATE_LIMIT_SCIM_PER_MINUTE / RATE_LIMIT_SCIM_PER_HOUR: SCIM requests per enterprise (its directory's bursts). */
     perMinute: number;
@@ -361,6 +365,7 @@ export function loadConfig(env: Env, version = '0.0.0'): Config {
       tokenMaxDays: integer(env, 'SERVICE_ACCOUNT_TOKEN_MAX_DAYS', 365, 1, 3650),
       rotationOverlapMaxHours: integer(env, 'SERVICE_ACCOUNT_ROTATION_OVERLAP_MAX_HOURS', 168, 0, 720),
     },
+    sso: { allowInsecureIssuers: flag(env, 'SSO_ALLOW_INSECURE_ISSUERS') },
     scim: {
       perMinute: integer(env, 'RATE_LIMIT_SCIM_PER_MINUTE', 600, 1, 1_000_000),
       perHour: integer(env, 'RATE_LIMIT_SCIM_PER_HOUR', 20_000, 1, 100_000_000),

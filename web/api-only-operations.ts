@@ -18,6 +18,8 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
   { operation: 'GET /auth/v1/jwks', reason: "The same key set at the path older Supabase clients ask for; for token verifiers, not people." },
   { operation: 'POST /auth/v1/verify', reason: "Supabase's verifyOtp: a token_hash exchanged for a session by clients that build their own link page; the console follows the mail's link (GET /auth/v1/verify), which signs the person in." },
   { operation: 'GET /auth/v1/verify', reason: "Opened by the link in an invitation or recovery mail (a browser navigation the provider redirects to the console's set-password screen), never called by console code." },
+  { operation: 'GET /auth/v1/sso/callback', reason: "Single sign-on's redirect URI: the enterprise's identity provider sends the browser there (a navigation the service answers with a redirect to the console), never called by console code." },
+  { operation: 'GET /auth/v1/sso', reason: "Single sign-on as a plain link (an intranet portal's or a bookmark's): the browser is redirected to the enterprise's provider; the console starts the same sign-in with POST /auth/v1/sso." },
   { operation: 'PUT /auth/v1/admin/users/{user_id}', reason: "The provider's admin operation for back-end tools holding the service role key; people are administered through the enterprise member screens." },
   { operation: 'GET /api/v1/bras/{bra_id}/scenarios', reason: "The BRA's scenarios as a list of their own for integrations; the console reads them inside the BRA answer, one request instead of four." },
   { operation: 'GET /api/v1/bras/{bra_id}/ratings', reason: "The BRA's ratings as a list of their own for integrations; the console reads them inside the BRA answer." },
@@ -26,4 +28,6 @@ export const API_ONLY_OPERATIONS: UnscreenedOperation[] = [
   { operation: 'GET /api/v1/notifications/unsubscribe', reason: 'The page behind the unsubscribe link of a notification mail (a browser navigation from the mail), with the button that POSTs the one-click request.' },
 ];
 
-export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [];
+export const NOT_YET_ON_A_SCREEN: UnscreenedOperation[] = [
+  { operation: 'POST /api/v1/admin/sso/domains/{domain_id}/verify', reason: "Single sign-on (issue 50): a super admin's verification of a domain, on the platform's enterprise screen" },
+];

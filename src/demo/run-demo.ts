@@ -5,6 +5,7 @@ import { moduleServices, prepareModuleMail } from '../modules/index.js';
 import { createPrincipalResolver } from '../platform/auth/principal-resolver.js';
 import { linkExternalSubject } from '../modules/identity/identity.service.js';
 import { createPasswordHasher } from '../modules/identity/passwords.js';
+import { createOidcClients } from '../modules/identity/sso/oidc-client.js';
 import { createProviderService } from '../modules/identity/provider/provider.service.js';
 import { loadAuthSecrets, type AuthSecrets } from '../platform/auth/secrets.js';
 import { createTokenVerifier } from '../platform/auth/token-verifier.js';
@@ -171,6 +172,8 @@ function newContext(
       redirectUrls: config.auth.redirectUrls,
       wakeMail: () => undefined,
       log: silent,
+      publicUrl: config.publicUrl,
+      oidc: createOidcClients(config.sso),
     }),
   };
   return {

@@ -35,6 +35,10 @@ export const IF_MATCH_EXEMPT = new Map([
   // Revoking a token is idempotent (a second revocation answers the token as it is); tokens have no version.
   [`DELETE ${API}/service-accounts/:service_account_id/tokens/:token_id`, 'revoking a token: idempotent, nothing a client reads to version'],
   [`DELETE ${API}/scim/tokens/:scim_token_id`, 'revoking a SCIM token: idempotent, nothing a client reads to version'],
+  // A domain's claim has no version a client reads (no single GET); verifying is idempotent, a removal a second time 404.
+  [`POST ${API}/sso/domains/:domain_id/verify`, 'verifying a domain: idempotent, nothing a client reads to version'],
+  [`POST ${API}/admin/sso/domains/:domain_id/verify`, "a super admin's verification of a domain: idempotent, nothing a client reads to version"],
+  [`DELETE ${API}/sso/domains/:domain_id`, 'removing a domain: a second removal is 404, nothing a client reads to version'],
   // A file never changes: there is no version to hold, and a second removal is 404.
   [`DELETE ${API}/evidence/:evidence_id`, 'removing an evidence file: a file never changes, a second removal is 404'],
   // Notification preferences: a PUT names only the kinds it sets, so a repeat sets them again to the same; no version.

@@ -56,6 +56,8 @@ export const SHARDING_EXEMPTIONS: ShardingExemptions = {
   crossTenantUniques: {
     enterprise_members_active_user_key:
       'a user has at most one active membership, whatever the enterprise (D9.3); under Citus this rule moves to the users reference table',
+    sso_domains_verified_key:
+      'an e-mail domain is verified for one enterprise at most (single sign-on routes by it); under Citus this rule moves to a reference table of verified domains',
   },
 };
 

@@ -198,8 +198,9 @@ describe('every route is documented (STYLE: summary, operationId, request and re
   it('states the security of every operation: apikey on /auth/v1 (but the key set), bearer on /api/v1 (but public routes)', () => {
     for (const { name, path, operation } of operations) {
       const schemes = (operation['security'] as Record<string, unknown>[]).flatMap((requirement) => Object.keys(requirement));
-      // The key set, and the mail's verify link (opened by a browser, which has no apikey), are public.
-      if (path.startsWith('/auth/v1/') && !path.includes('jwks') && name !== 'GET /auth/v1/verify') expect(schemes, name).toContain('apikey');
+      // The key set, the mail's verify link and single sign-on's browser legs (opened by a browser, which has no apikey) are public.
+      const browserLegs = ['GET /auth/v1/verify', 'GET /auth/v1/sso', 'GET /auth/v1/sso/callback'];
+      if (path.startsWith('/auth/v1/') && !path.includes('jwks') && !browserLegs.includes(name)) expect(schemes, name).toContain('apikey');
       if (path.startsWith('/api/v1/')) expect(schemes, name).toEqual(['bearerAuth']);
     }
     expect(operations.find((o) => o.name === 'GET /health')?.operation['security']).toEqual([]);

@@ -121,6 +121,17 @@ export const D5_ROUTE_ACCESS: Record<string, RouteAccess> = {
   'GET /scim/groups': ADMIN_ONLY,
   'GET /scim/groups/:group_id': ADMIN_ONLY,
   'PATCH /scim/groups/:group_id': ADMIN_ONLY,
+  'GET /sso/connections': ADMIN_ONLY,
+  'POST /sso/connections': ADMIN_ONLY,
+  'GET /sso/connections/:connection_id': ADMIN_ONLY,
+  'PATCH /sso/connections/:connection_id': ADMIN_ONLY,
+  'DELETE /sso/connections/:connection_id': ADMIN_ONLY,
+  'GET /sso/domains': ADMIN_ONLY,
+  'POST /sso/domains': ADMIN_ONLY,
+  'POST /sso/domains/:domain_id/verify': ADMIN_ONLY,
+  'DELETE /sso/domains/:domain_id': ADMIN_ONLY,
+  // A super admin's attestation of a claimed domain (D5: /admin for super admins, any enterprise).
+  'POST /admin/sso/domains/:domain_id/verify': PLATFORM_ONLY,
 
   'GET /mitigation-actions': BRA_READ,
   'POST /mitigation-actions': BRA_WRITE,

@@ -109,6 +109,12 @@ export async function createMatrixWorld(ctx: TestContext) {
   await ctx.db.updateTable('key_controls').set({ name: `${FOREIGN_MARK} key control` }).where('id', '=', foreignControls.keyControl.id).execute();
   const foreignScenario = await createRiskScenario(ctx, b.id);
   const foreignAlert = await alertOf(ctx, b.id);
+  const foreignConnection = await ctx.db
+    .insertInto('sso_connections')
+    .values({ enterprise_id: b.id, type: 'oidc', name: `${FOREIGN_MARK} IdP`, issuer: 'https://idp.foreign.example', client_id: 'foreign-client', client_secret: 'foreign-secret', jit_role: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const foreignDomain = await ctx.db.insertInto('sso_domains').values({ enterprise_id: b.id, domain: 'foreign.example', verification_token: 'foreign-token' }).returning('id').executeTakeFirstOrThrow();
 
   const side = (place: Awaited<ReturnType<typeof assessedEntity>>) => ({
     id: place.entity.id,
@@ -137,6 +143,8 @@ export async function createMatrixWorld(ctx: TestContext) {
     owner_user_id: otherAssessor.id,
     role_id: foreignRole.id,
     alert_id: foreignAlert.id,
+    connection_id: foreignConnection.id,
+    domain_id: foreignDomain.id,
   };
   /** Target "unassigned": the ids of entity E2 of the callers' own enterprise; the rest their own. */
   const unassignedIds: IdsByName = {

@@ -12,6 +12,7 @@ import type { TestUser } from '../support/factories.js';
 type VersionedTable =
   | 'service_accounts'
   | 'scim_groups'
+  | 'sso_connections'
   | 'mitigation_actions'
   | 'key_controls'
   | 'sub_controls'
@@ -65,6 +66,12 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
   };
   const scimGroup = async () =>
     ctx.db.insertInto('scim_groups').values({ enterprise_id: w.enterprise.id, display_name: `Group ${randomUUID().slice(0, 8)}`, external_id: null }).returning('id').executeTakeFirstOrThrow();
+  const ssoConnection = async () =>
+    ctx.db
+      .insertInto('sso_connections')
+      .values({ enterprise_id: w.enterprise.id, type: 'oidc', name: `IdP ${randomUUID().slice(0, 8)}`, issuer: 'https://idp.example.com', client_id: 'client', client_secret: 'secret', jit_role: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
   const webhook = async () =>
     ctx.db
       .insertInto('webhook_endpoints')
@@ -208,6 +215,20 @@ describe('safe clients: If-Match on every PATCH and state action', async () => {
       make: async () => {
         const { id } = await scimGroup();
         return { user: w.admin, url: `/scim/groups/${id}`, body: { role: 'reviewer' }, table: 'scim_groups', id, read: `/scim/groups/${id}` };
+      },
+    },
+    {
+      route: 'PATCH /api/v1/sso/connections/:connection_id',
+      make: async () => {
+        const { id } = await ssoConnection();
+        return { user: w.admin, url: `/sso/connections/${id}`, body: { enforce_sso: true }, table: 'sso_connections', id, read: `/sso/connections/${id}` };
+      },
+    },
+    {
+      route: 'DELETE /api/v1/sso/connections/:connection_id',
+      make: async () => {
+        const { id } = await ssoConnection();
+        return { user: w.admin, url: `/sso/connections/${id}`, table: 'sso_connections', id, read: `/sso/connections/${id}` };
       },
     },
     {

@@ -33,6 +33,15 @@ describe("a mail link's fragment", () => {
     expect(pendingMailLink(sessionStorage)).toBeNull();
   });
 
+  it("keeps a single sign-on's session with nothing left for the next screen (no password to set)", () => {
+    const replaceState = vi.fn();
+    const keep = vi.fn();
+    takeMailLink({ hash: SESSION.replace('type=invite', 'type=sso'), pathname: '/', search: '' } as Location, { state: null, replaceState } as unknown as History, sessionStorage, keep);
+    expect(replaceState).toHaveBeenCalledWith(null, '', '/');
+    expect(keep).toHaveBeenCalledWith(expect.objectContaining({ purpose: 'sso', accessToken: 'at.1' }));
+    expect(pendingMailLink(sessionStorage)).toBeNull();
+  });
+
   it('leaves an address without a mail link alone', () => {
     const replaceState = vi.fn();
     takeMailLink({ hash: '#top', pathname: '/bras', search: '?page=2' } as Location, { state: null, replaceState } as unknown as History, sessionStorage, vi.fn());

@@ -236,6 +236,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/sso/domains/{domain_id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an enterprise's e-mail domain (super admin)
+         * @description Marks a claimed domain verified without its DNS record: the platform operator's attestation, for an enterprise that cannot publish one. Super admins only.
+         */
+        post: operations["admin.sso_domains.verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/super-admins": {
         parameters: {
             query?: never;
@@ -1944,6 +1964,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sso/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SSO connections
+         * @description The enterprise's single sign-on connections, newest first (never their secrets). Client admin of the enterprise, in person.
+         */
+        get: operations["sso.connections.list"];
+        put?: never;
+        /**
+         * Create an SSO connection (OIDC)
+         * @description A connection to the enterprise's OpenID Connect provider. The issuer is discovered before the connection is kept (422 when it cannot be). Register `redirect_uri` at the provider. Client admin of the enterprise, in person.
+         */
+        post: operations["sso.connections.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sso/connections/{connection_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an SSO connection
+         * @description One connection, without its secret. Client admin of the enterprise, in person.
+         */
+        get: operations["sso.connections.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an SSO connection
+         * @description Removes the connection; sign-ins under way through it fail. Sessions it started live on until they end. Client admin of the enterprise, in person.
+         */
+        delete: operations["sso.connections.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an SSO connection
+         * @description Change its name, provider, client, scopes, enforcement or just-in-time role. A new issuer is discovered first. Client admin of the enterprise, in person.
+         */
+        patch: operations["sso.connections.update"];
+        trace?: never;
+    };
+    "/api/v1/sso/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List e-mail domains
+         * @description The enterprise's e-mail domains for single sign-on, verified or awaiting their DNS record, by name. Client admin of the enterprise, in person.
+         */
+        get: operations["sso.domains.list"];
+        put?: never;
+        /**
+         * Claim an e-mail domain
+         * @description Claims a domain for the enterprise; it is verified by publishing the TXT record answered (then `verify`), or by a super admin. Several enterprises may claim a domain, one verifies it. Client admin of the enterprise, in person.
+         */
+        post: operations["sso.domains.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sso/domains/{domain_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an e-mail domain
+         * @description Its people are no longer routed to the enterprise's provider, nor accepted from it, and no longer held to enforced SSO. Client admin of the enterprise, in person.
+         */
+        delete: operations["sso.domains.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sso/domains/{domain_id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an e-mail domain
+         * @description Looks up the domain's TXT record; verified when it holds the value answered at its claim (422 otherwise; 409 when another enterprise verified it first). Client admin of the enterprise, in person.
+         */
+        post: operations["sso.domains.verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -2167,6 +2303,50 @@ export interface paths {
          * @description Always 200 {} for a well-formed request, whether or not the address belongs to an account: a known active user gets a mail with a one-hour link, anyone else nothing. Limited per address and per e-mail (RATE_LIMIT_RECOVERY_PER_HOUR).
          */
         post: operations["auth.recover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/v1/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Go to the organisation's sign-in (browser)
+         * @description The browser's way into single sign-on, with no apikey: 303 to the enterprise's identity provider, as POST /sso answers it.
+         */
+        get: operations["auth.sso.redirect"];
+        put?: never;
+        /**
+         * Start a single sign-on (signInWithSSO)
+         * @description What @supabase/auth-js's signInWithSSO({ domain } | { providerId }) sends. Answers the URL of the enterprise's identity provider (authorization code flow with PKCE, state and nonce) and sets the browser cookie its callback checks. Only the implicit flow of auth-js is supported (the session comes back in redirect_to's fragment): a code_challenge is refused. 404 sso_provider_not_found: no verified domain or connection.
+         */
+        post: operations["auth.sso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/v1/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Single sign-on callback (the redirect URI registered at the identity provider)
+         * @description The identity provider sends the browser here with code and state. The state must name a sign-in started in this browser, unused and unexpired (else 400 bad_oauth_state). The code is exchanged with the PKCE verifier and the id_token's signature, issuer, audience and nonce checked; its e-mail must be verified and in a verified domain of the enterprise, its person a member (or just-in-time membership on). 303 to redirect_to with the session in the fragment (#access_token=…&refresh_token=…), or with #error=access_denied&error_code=….
+         */
+        get: operations["auth.sso.callback"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4971,6 +5151,171 @@ export interface operations {
             };
         };
     };
+    "admin.sso_domains.verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the e-mail domain */
+                domain_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: verify an enterprise's e-mail domain (super admin) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "domain": "domain",
+                     *         "verified": true,
+                     *         "verified_at": "2026-03-02T09:30:00.000Z",
+                     *         "verification": {
+                     *           "record_name": "record name",
+                     *           "record_value": "record value"
+                     *         },
+                     *         "created_at": "2026-03-02T09:30:00.000Z"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            domain: string;
+                            /** Format: uuid */
+                            id: string;
+                            verification: {
+                                /** @description The DNS name to publish a TXT record at */
+                                record_name: string;
+                                /** @description The TXT record value */
+                                record_value: string;
+                            } | null;
+                            verified: boolean;
+                            verified_at: string | null;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body sent to an operation that takes none */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "admin.super_admins.list": {
         parameters: {
             query?: never;
@@ -5928,7 +6273,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "evidence_file" | "risk_acceptance" | "notification_preference" | "notification_default";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "sso_connection" | "sso_domain" | "evidence_file" | "risk_acceptance" | "notification_preference" | "notification_default";
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Items per page; values above 100 are clamped to 100 */
@@ -6435,7 +6780,7 @@ export interface operations {
                 /** @description Only entries about this record: every entry about one BRA, control, action, … */
                 entity_id?: string;
                 /** @description Only entries about this kind of resource */
-                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "evidence_file" | "risk_acceptance" | "notification_preference" | "notification_default";
+                entity_type?: "bra" | "bra_rating" | "bra_comment" | "control" | "mitigation_action" | "legal_entity" | "business_unit" | "user" | "risk_appetite" | "risk_scenario" | "enterprise" | "system_alert" | "audit_checkpoint" | "webhook" | "service_account" | "scim_token" | "scim_group" | "sso_connection" | "sso_domain" | "evidence_file" | "risk_acceptance" | "notification_preference" | "notification_default";
                 /** @description File format (default json) */
                 format?: "json" | "csv";
                 /** @description Entries from this UTC date on (inclusive), YYYY-MM-DD */
@@ -27757,6 +28102,1520 @@ export interface operations {
             };
         };
     };
+    "sso.connections.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page; values above 100 are clamped to 100 */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: list SSO connections */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "type": "type",
+                     *           "name": "Northwind Trading Ltd",
+                     *           "issuer": "issuer",
+                     *           "client_id": "client id",
+                     *           "client_secret_set": true,
+                     *           "scopes": [
+                     *             "scopes"
+                     *           ],
+                     *           "enforce_sso": true,
+                     *           "jit_role": "jit role",
+                     *           "redirect_uri": "redirect uri",
+                     *           "created_at": "2026-03-02T09:30:00.000Z",
+                     *           "updated_at": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "page_size": 1,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": true,
+                     *         "has_prev": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            client_id: string;
+                            /** @description The client secret is kept (never answered back) */
+                            client_secret_set: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Password sign-in refused for members whose e-mail is in a verified domain (super admins excepted) */
+                            enforce_sso: boolean;
+                            /**
+                             * Format: uuid
+                             * @description The connection (Supabase auth-js: its providerId)
+                             */
+                            id: string;
+                            /** @description The provider's issuer URL (discovered at {issuer}/.well-known/openid-configuration) */
+                            issuer: string;
+                            jit_role: string | null;
+                            name: string;
+                            /** @description The redirect URI to register at the provider */
+                            redirect_uri: string;
+                            scopes: string[];
+                            /** @description The protocol: oidc */
+                            type: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            has_next: boolean;
+                            has_prev: boolean;
+                            page: number;
+                            /** @description The page size used (after clamping) */
+                            page_size: number;
+                            total: number;
+                            total_pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "sso.connections.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (a UUID): a retry with the same key and the same request replays the first answer for 24 hours instead of acting twice. Over 255 characters: 400.
+                 * @example 5c0e5f9e-8d0b-4f3a-9a57-5d2f3b1c7e21
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Entra ID",
+                 *       "issuer": "https://login.microsoftonline.com/8c3b1c42-0b7e-4b8e-9a1f-3d2e1f0a9b7c/v2.0",
+                 *       "client_id": "1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b",
+                 *       "client_secret": "the secret",
+                 *       "scopes": [
+                 *         "openid",
+                 *         "email",
+                 *         "profile"
+                 *       ],
+                 *       "enforce_sso": false,
+                 *       "jit_role": null
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The client (application) id registered at the provider */
+                    client_id: string;
+                    /** @description The client secret; kept, never answered back */
+                    client_secret: string;
+                    /** @description Default false */
+                    enforce_sso?: boolean;
+                    /**
+                     * Format: uri
+                     * @description The provider's issuer URL (https)
+                     */
+                    issuer: string;
+                    jit_role?: ("assessor" | "reviewer") | null;
+                    /** @description What the admins call it, e.g. "Entra ID" */
+                    name: string;
+                    /** @description The scopes asked of the provider; `openid` and `email` are always asked */
+                    scopes?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created: create an SSO connection (OIDC) */
+            201: {
+                headers: {
+                    /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "type": "type",
+                     *         "name": "Northwind Trading Ltd",
+                     *         "issuer": "issuer",
+                     *         "client_id": "client id",
+                     *         "client_secret_set": true,
+                     *         "scopes": [
+                     *           "scopes"
+                     *         ],
+                     *         "enforce_sso": true,
+                     *         "jit_role": "jit role",
+                     *         "redirect_uri": "redirect uri",
+                     *         "created_at": "2026-03-02T09:30:00.000Z",
+                     *         "updated_at": "2026-03-02T09:30:00.000Z"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            client_id: string;
+                            /** @description The client secret is kept (never answered back) */
+                            client_secret_set: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Password sign-in refused for members whose e-mail is in a verified domain (super admins excepted) */
+                            enforce_sso: boolean;
+                            /**
+                             * Format: uuid
+                             * @description The connection (Supabase auth-js: its providerId)
+                             */
+                            id: string;
+                            /** @description The provider's issuer URL (discovered at {issuer}/.well-known/openid-configuration) */
+                            issuer: string;
+                            jit_role: string | null;
+                            name: string;
+                            /** @description The redirect URI to register at the provider */
+                            redirect_uri: string;
+                            scopes: string[];
+                            /** @description The protocol: oidc */
+                            type: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state; or IDEMPOTENCY_IN_PROGRESS: a request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema; or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "sso.connections.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag of the copy you hold: 304 Not Modified, without a body, while it is still current
+                 * @example "7"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /** @description Id of the SSO connection */
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: get an SSO connection */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the resource's state: the same on a read and on the answer to a change. Send it in If-None-Match on a read, in If-Match on a change */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "type": "type",
+                     *         "name": "Northwind Trading Ltd",
+                     *         "issuer": "issuer",
+                     *         "client_id": "client id",
+                     *         "client_secret_set": true,
+                     *         "scopes": [
+                     *           "scopes"
+                     *         ],
+                     *         "enforce_sso": true,
+                     *         "jit_role": "jit role",
+                     *         "redirect_uri": "redirect uri",
+                     *         "created_at": "2026-03-02T09:30:00.000Z",
+                     *         "updated_at": "2026-03-02T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            client_id: string;
+                            /** @description The client secret is kept (never answered back) */
+                            client_secret_set: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Password sign-in refused for members whose e-mail is in a verified domain (super admins excepted) */
+                            enforce_sso: boolean;
+                            /**
+                             * Format: uuid
+                             * @description The connection (Supabase auth-js: its providerId)
+                             */
+                            id: string;
+                            /** @description The provider's issuer URL (discovered at {issuer}/.well-known/openid-configuration) */
+                            issuer: string;
+                            jit_role: string | null;
+                            name: string;
+                            /** @description The redirect URI to register at the provider */
+                            redirect_uri: string;
+                            scopes: string[];
+                            /** @description The protocol: oidc */
+                            type: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the copy named by If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "sso.connections.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @example "7"
+                 */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Id of the SSO connection */
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: delete an SSO connection */
+            200: {
+                headers: {
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED","request_id":"7b6c2a90-…","details":{"current_etag":"\"8\""}} */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body sent to an operation that takes none */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "sso.connections.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag you last read or were answered: the change applies only if the resource is still in that state (else 412, nothing changed). Mandatory when the service runs with REQUIRE_IF_MATCH=true (428 without it).
+                 * @example "7"
+                 */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Id of the SSO connection */
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enforce_sso": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The client (application) id registered at the provider */
+                    client_id?: string;
+                    /** @description The client secret; kept, never answered back */
+                    client_secret?: string;
+                    enforce_sso?: boolean;
+                    /**
+                     * Format: uri
+                     * @description The provider's issuer URL (https)
+                     */
+                    issuer?: string;
+                    jit_role?: ("assessor" | "reviewer") | null;
+                    /** @description Name, at most 200 characters */
+                    name?: string;
+                    /** @description The scopes asked of the provider; `openid` and `email` are always asked */
+                    scopes?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: change an SSO connection */
+            200: {
+                headers: {
+                    /** @description The resource's new ETag: what its next read answers, for the next If-Match */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "type": "type",
+                     *         "name": "Northwind Trading Ltd",
+                     *         "issuer": "issuer",
+                     *         "client_id": "client id",
+                     *         "client_secret_set": true,
+                     *         "scopes": [
+                     *           "scopes"
+                     *         ],
+                     *         "enforce_sso": true,
+                     *         "jit_role": "jit role",
+                     *         "redirect_uri": "redirect uri",
+                     *         "created_at": "2026-03-02T09:30:00.000Z",
+                     *         "updated_at": "2026-03-02T09:30:00.000Z"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            client_id: string;
+                            /** @description The client secret is kept (never answered back) */
+                            client_secret_set: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Password sign-in refused for members whose e-mail is in a verified domain (super admins excepted) */
+                            enforce_sso: boolean;
+                            /**
+                             * Format: uuid
+                             * @description The connection (Supabase auth-js: its providerId)
+                             */
+                            id: string;
+                            /** @description The provider's issuer URL (discovered at {issuer}/.well-known/openid-configuration) */
+                            issuer: string;
+                            jit_role: string | null;
+                            name: string;
+                            /** @description The redirect URI to register at the provider */
+                            redirect_uri: string;
+                            scopes: string[];
+                            /** @description The protocol: oidc */
+                            type: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_FAILED: the resource changed since the ETag in If-Match, and nothing was changed; details.current_etag is its ETag now. Example: {"error":"The resource has changed since the version in If-Match; read it again","code":"PRECONDITION_FAILED","request_id":"7b6c2a90-…","details":{"current_etag":"\"8\""}} */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PRECONDITION_REQUIRED: the service requires If-Match on changes (REQUIRE_IF_MATCH=true) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "sso.domains.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page; values above 100 are clamped to 100 */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: list e-mail domains */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "domain": "domain",
+                     *           "verified": true,
+                     *           "verified_at": "2026-03-02T09:30:00.000Z",
+                     *           "verification": {
+                     *             "record_name": "record name",
+                     *             "record_value": "record value"
+                     *           },
+                     *           "created_at": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "page_size": 1,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": true,
+                     *         "has_prev": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            domain: string;
+                            /** Format: uuid */
+                            id: string;
+                            verification: {
+                                /** @description The DNS name to publish a TXT record at */
+                                record_name: string;
+                                /** @description The TXT record value */
+                                record_value: string;
+                            } | null;
+                            verified: boolean;
+                            verified_at: string | null;
+                        }[];
+                        pagination: {
+                            has_next: boolean;
+                            has_prev: boolean;
+                            page: number;
+                            /** @description The page size used (after clamping) */
+                            page_size: number;
+                            total: number;
+                            total_pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "sso.domains.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended change (a UUID): a retry with the same key and the same request replays the first answer for 24 hours instead of acting twice. Over 255 characters: 400.
+                 * @example 5c0e5f9e-8d0b-4f3a-9a57-5d2f3b1c7e21
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domain": "bank.example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description An e-mail domain, e.g. bank.example */
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: claim an e-mail domain */
+            201: {
+                headers: {
+                    /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "domain": "domain",
+                     *         "verified": true,
+                     *         "verified_at": "2026-03-02T09:30:00.000Z",
+                     *         "verification": {
+                     *           "record_name": "record name",
+                     *           "record_value": "record value"
+                     *         },
+                     *         "created_at": "2026-03-02T09:30:00.000Z"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            domain: string;
+                            /** Format: uuid */
+                            id: string;
+                            verification: {
+                                /** @description The DNS name to publish a TXT record at */
+                                record_name: string;
+                                /** @description The TXT record value */
+                                record_value: string;
+                            } | null;
+                            verified: boolean;
+                            verified_at: string | null;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state; or IDEMPOTENCY_IN_PROGRESS: a request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema; or IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "sso.domains.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the e-mail domain */
+                domain_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: remove an e-mail domain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body sent to an operation that takes none */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "sso.domains.verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the e-mail domain */
+                domain_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: verify an e-mail domain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *         "domain": "domain",
+                     *         "verified": true,
+                     *         "verified_at": "2026-03-02T09:30:00.000Z",
+                     *         "verification": {
+                     *           "record_name": "record name",
+                     *           "record_value": "record value"
+                     *         },
+                     *         "created_at": "2026-03-02T09:30:00.000Z"
+                     *       },
+                     *       "message": "Done"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            domain: string;
+                            /** Format: uuid */
+                            id: string;
+                            verification: {
+                                /** @description The DNS name to publish a TXT record at */
+                                record_name: string;
+                                /** @description The TXT record value */
+                                record_value: string;
+                            } | null;
+                            verified: boolean;
+                            verified_at: string | null;
+                        };
+                        /** @description Human-readable success text */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with a uniqueness rule or the resource state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body breaks its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "webhooks.list": {
         parameters: {
             query?: {
@@ -29809,6 +31668,330 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "auth.sso.redirect": {
+        parameters: {
+            query?: {
+                /** @description A verified e-mail domain of the enterprise (auth-js: signInWithSSO({ domain })) */
+                domain?: string;
+                /** @description A person's e-mail: its domain routes, and the provider is given it as login_hint */
+                email?: string;
+                /** @description An SSO connection's id (auth-js: signInWithSSO({ providerId })) */
+                provider_id?: string;
+                /** @description Where the browser goes next; must be on AUTH_REDIRECT_URLS (default: the service origin) */
+                redirect_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the identity provider */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No domain, e-mail or provider_id, or redirect_to not allowed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ... */
+                        error: string;
+                        /** @description GoTrue error code, read by @supabase/auth-js as AuthError.code */
+                        error_code?: string;
+                        /** @description Human-readable reason */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No SSO provider for this domain */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ... */
+                        error: string;
+                        /** @description GoTrue error code, read by @supabase/auth-js as AuthError.code */
+                        error_code?: string;
+                        /** @description Human-readable reason */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The identity provider could not be reached */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ... */
+                        error: string;
+                        /** @description GoTrue error code, read by @supabase/auth-js as AuthError.code */
+                        error_code?: string;
+                        /** @description Human-readable reason */
+                        error_description: string;
+                    };
+                };
+            };
+        };
+    };
+    "auth.sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domain": "domain",
+                 *       "email": "alex.morgan@example.com",
+                 *       "provider_id": "provider id",
+                 *       "redirect_to": "redirect to",
+                 *       "skip_http_redirect": true,
+                 *       "code_challenge": "code challenge",
+                 *       "code_challenge_method": "code challenge m"
+                 *     }
+                 */
+                "application/json": {
+                    code_challenge?: string | null;
+                    code_challenge_method?: string | null;
+                    /** @description A verified e-mail domain of the enterprise (auth-js: signInWithSSO({ domain })) */
+                    domain?: string;
+                    /** @description A person's e-mail: its domain routes, and the provider is given it as login_hint */
+                    email?: string;
+                    /** @description An SSO connection's id (auth-js: signInWithSSO({ providerId })) */
+                    provider_id?: string;
+                    /** @description Where the browser goes next; must be on AUTH_REDIRECT_URLS (default: the service origin) */
+                    redirect_to?: string;
+                    /** @description true (auth-js): answer { url }; otherwise 303 to it */
+                    skip_http_redirect?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: start a single sign-on (signInWithSSO) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "url"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The identity provider's authorization URL */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Redirect to the identity provider */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No domain, e-mail or provider_id; redirect_to not allowed; a PKCE code_challenge */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ... */
+                        error: string;
+                        /** @description GoTrue error code, read by @supabase/auth-js as AuthError.code */
+                        error_code?: string;
+                        /** @description Human-readable reason */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid apikey */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ... */
+                        error: string;
+                        /** @description GoTrue error code, read by @supabase/auth-js as AuthError.code */
+                        error_code?: string;
+                        /** @description Human-readable reason */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description No SSO provider for this domain */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ... */
+                        error: string;
+                        /** @description GoTrue error code, read by @supabase/auth-js as AuthError.code */
+                        error_code?: string;
+                        /** @description Human-readable reason */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body sent without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a body sent to an operation that takes none */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The identity provider could not be reached */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ... */
+                        error: string;
+                        /** @description GoTrue error code, read by @supabase/auth-js as AuthError.code */
+                        error_code?: string;
+                        /** @description Human-readable reason */
+                        error_description: string;
+                    };
+                };
+            };
+        };
+    };
+    "auth.sso.callback": {
+        parameters: {
+            query?: {
+                code?: string;
+                error?: string;
+                error_description?: string;
+                iss?: string;
+                session_state?: string;
+                state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to redirect_to, with the session or the error in the fragment */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The state names no sign-in under way in this browser */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ... */
+                        error: string;
+                        /** @description GoTrue error code, read by @supabase/auth-js as AuthError.code */
+                        error_code?: string;
+                        /** @description Human-readable reason */
+                        error_description: string;
+                    };
                 };
             };
             /** @description RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account) */

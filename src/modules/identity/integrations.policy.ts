@@ -1,6 +1,7 @@
-import { permits, requireMember, requireRole } from '../../platform/auth/policies.js';
+import { permits, requireMember, requireRole, requireSuperAdmin } from '../../platform/auth/policies.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import type { ScimGroupRole } from '../../platform/db/tables/scim.js';
+import type { SsoJitRole } from '../../platform/db/tables/sso.js';
 import type { MemberRole } from '../../platform/db/tables/users.js';
 import { forbidden } from '../../platform/errors/app-error.js';
 
@@ -47,3 +48,27 @@ export const groupsOfRole = <G extends { role: ScimGroupRole | null }>(groups: r
 
 /** Whether a member's role must change to the one derived (a change the audit trail records). */
 export const roleDiffers = (current: MemberRole, derived: MemberRole): boolean => current !== derived;
+
+/**
+ * Who may configure the enterprise's single sign-on (its connections and e-mail domains): its client admins,
+ * in person, as the other integrations. Super admins reach an enterprise's SSO through /admin only (D5): they
+ * attest a domain (the verification a DNS record would give) when an enterprise cannot publish one.
+ */
+export const requireSsoAdmin: typeof requireIntegrationAdmin = requireIntegrationAdmin;
+
+/** Who may mark a domain verified without its DNS record: a super admin, for any enterprise. */
+export function requireDomainAttestation(caller: Principal): void {
+  requireSuperAdmin(caller);
+}
+
+/**
+ * The roles just-in-time membership may give a person signing in through a connection for the first time:
+ * as a SCIM group, never admin (only a super admin makes a client admin, D5) and never a super admin.
+ */
+export const SSO_JIT_ROLES = ['assessor', 'reviewer'] as const satisfies readonly SsoJitRole[];
+
+/**
+ * Whether an enforced connection refuses this account's password: every account but a super admin's, whose
+ * password stays the platform's way in when an enterprise's provider is down or misconfigured.
+ */
+export const ssoEnforcementApplies = (account: { is_super_admin: boolean }): boolean => !account.is_super_admin;

@@ -7,7 +7,8 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /**
  * The contract's entity types, plus the platform's own: `enterprise` and `system_alert` (platform trail),
  * `business_unit` (a legal entity's unit), `risk_scenario` (the catalogue), `audit_checkpoint` (a signed chain head), `webhook` (an endpoint), `service_account` (an integration and its
- * tokens), `scim_token` and `scim_group` (SCIM provisioning's credentials and group mappings), `evidence_file` (a file
+ * tokens), `scim_token` and `scim_group` (SCIM provisioning's credentials and group mappings), `sso_connection` and
+ * `sso_domain` (single sign-on's connections to an identity provider and its verified e-mail domains), `evidence_file` (a file
  * attached to a test, an action, a BRA or a scenario), `notification_preference` (a person's choices of how they
  * hear of notifications; the entity is the person) and `notification_default` (the enterprise's; the entity is the
  * enterprise), which the interface's list
@@ -31,6 +32,8 @@ export const AUDIT_ENTITY_TYPES = [
   'service_account',
   'scim_token',
   'scim_group',
+  'sso_connection',
+  'sso_domain',
   'evidence_file',
   'risk_acceptance',
   'notification_preference',

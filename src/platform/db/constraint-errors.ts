@@ -24,6 +24,9 @@ const UNIQUE_MESSAGES: Record<string, string> = {
   scim_group_entities_assignment_key: 'The same entity assignment is listed twice',
   scim_groups_display_name_key: 'A group with this displayName already exists',
   scim_users_external_id_key: 'A user with this externalId already exists',
+  sso_connections_name_key: 'A connection with this name already exists',
+  sso_domains_enterprise_domain_key: 'This domain is already claimed by the enterprise',
+  sso_domains_verified_key: 'This domain is verified for another enterprise',
 };
 
 const REFERENCE_FIELDS: Record<string, string> = {

@@ -20,6 +20,7 @@ import type { NotificationsTables } from './tables/notifications.js';
 import type { RiskScenariosTables } from './tables/risk-scenarios.js';
 import type { SchedulingTables } from './tables/scheduling.js';
 import type { ScimTables } from './tables/scim.js';
+import type { SsoTables } from './tables/sso.js';
 import type { ServiceAccountsTables } from './tables/service-accounts.js';
 import type { UsersTables } from './tables/users.js';
 import type { WebhooksTables } from './tables/webhooks.js';
@@ -52,6 +53,7 @@ export type DB = EnterprisesTables &
   SchedulingTables &
   ServiceAccountsTables &
   ScimTables &
+  SsoTables &
   EvidenceTables;
 
 /** What repositories take: the database itself or an open transaction. */

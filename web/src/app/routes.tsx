@@ -38,6 +38,7 @@ export const SCREENS: ScreenRoute[] = [
   { path: '/integrations/webhooks', label: 'Webhooks', visible: (me) => me.abilities.manage_integrations, screen: named(() => import('../features/integrations/webhooks-screen'), 'WebhooksScreen') },
   { path: '/integrations/service-accounts', label: 'Service accounts', visible: (me) => me.abilities.manage_integrations, screen: named(() => import('../features/integrations/service-accounts-screen'), 'ServiceAccountsScreen') },
   { path: '/integrations/provisioning', label: 'Provisioning (SCIM)', visible: (me) => me.abilities.manage_integrations, screen: named(() => import('../features/integrations/provisioning-screen'), 'ProvisioningScreen') },
+  { path: '/integrations/sso', label: 'Single sign-on', visible: (me) => me.abilities.manage_integrations, screen: named(() => import('../features/integrations/sso-screen'), 'SsoScreen') },
 ];
 
 /** Where a caller lands after signing in: the first screen of the navigation they may see. */

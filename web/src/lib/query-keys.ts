@@ -87,5 +87,7 @@ export const queryKeys = {
     tokens: (accountId: string) => ['integrations', 'service-accounts', accountId, 'tokens'] as const,
     scimTokens: ['integrations', 'scim-tokens'] as const,
     scimGroups: ['integrations', 'scim-groups'] as const,
+    ssoConnections: ['integrations', 'sso-connections'] as const,
+    ssoDomains: ['integrations', 'sso-domains'] as const,
   },
 };

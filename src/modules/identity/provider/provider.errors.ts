@@ -9,7 +9,7 @@ import { toAppError } from '../../../platform/http/error-handler.js';
  */
 export class ProviderError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 413 | 415 | 422,
+    readonly status: 400 | 401 | 403 | 404 | 413 | 415 | 422 | 502,
     readonly error: string,
     readonly description: string,
     readonly errorCode: string,
@@ -40,6 +40,9 @@ export const userNotFound = () => new ProviderError(404, 'user_not_found', 'User
 export const otpExpired = () => new ProviderError(403, 'access_denied', 'Token has expired or is invalid', 'otp_expired');
 export const redirectNotAllowed = () =>
   new ProviderError(400, 'invalid_request', 'redirect_to is not on the allow-list (AUTH_REDIRECT_URLS)', 'validation_failed');
+/** An enterprise enforcing single sign-on refuses its members' passwords (GoTrue's code for an SSO-managed user). */
+export const ssoRequired = () =>
+  new ProviderError(400, 'invalid_grant', "Password sign-in is turned off for your organisation: continue with your organisation's sign-in", 'user_sso_managed');
 export const weakPassword = (why: string) => new ProviderError(422, 'weak_password', why, 'weak_password');
 
 /**

@@ -29,3 +29,22 @@ export interface TokenResponseView {
   refresh_token: string;
   user: ProviderUserView;
 }
+
+/**
+ * A browser sign-in's end as the URL fragment of its redirect (Supabase's shape, read by auth-js): the session,
+ * or the error. A fragment never reaches a server log.
+ */
+export function sessionFragment(outcome: TokenResponseView | { error: string; errorCode: string; description: string }, extra: Record<string, string> = {}): string {
+  const fields: Record<string, string> =
+    'access_token' in outcome
+      ? {
+          access_token: outcome.access_token,
+          expires_at: String(outcome.expires_at),
+          expires_in: String(outcome.expires_in),
+          refresh_token: outcome.refresh_token,
+          token_type: outcome.token_type,
+          ...extra,
+        }
+      : { error: outcome.error, error_code: outcome.errorCode, error_description: outcome.description };
+  return new URLSearchParams(fields).toString();
+}

@@ -20,6 +20,8 @@ import {
   verifySchema,
 } from './provider.schemas.js';
 import { registerVerifyLink } from './verify-link.routes.js';
+import { registerSsoBrowserRoutes, registerSsoStart } from './sso-sign-in.routes.js';
+import { createOidcClients } from '../sso/oidc-client.js';
 import { limitRecoveriesPerAccount } from './provider-rate-limit.js';
 import { createProviderService, type ProviderService } from './provider.service.js';
 
@@ -42,6 +44,8 @@ export async function registerIdentityProvider(
     redirectUrls: platform.config.auth.redirectUrls,
     log: platform.log,
     wakeMail: () => platform.mail.wake(),
+    publicUrl: platform.config.publicUrl,
+    oidc: createOidcClients(platform.config.sso),
   });
   const devices = createSignInDevices({
     db: platform.database.db,
@@ -61,6 +65,9 @@ export async function registerIdentityProvider(
       registerKeySet(scope, platform.secrets);
       // The mail's link is opened by a browser, which has no apikey (as with Supabase Auth).
       registerVerifyLink(scope, service, devices);
+      // Single sign-on's browser legs (the redirect to the enterprise's provider, its callback): no apikey either.
+      const ssoCookie = { path: `${PROVIDER_PREFIX}/sso`, secure: new URL(platform.config.publicUrl).protocol === 'https:' };
+      registerSsoBrowserRoutes(scope, service.sso, devices, { publicUrl: platform.config.publicUrl, cookie: ssoCookie });
       await scope.register(async (guarded) => {
         // Before body parsing, so that a caller without a valid key costs no body work.
         guarded.addHook('onRequest', async (request, reply) => {
@@ -69,6 +76,7 @@ export async function registerIdentityProvider(
           }
         });
         registerCalls(guarded, service, devices, own.signInLimiter, own.recoveryLimiter);
+        registerSsoStart(guarded, service.sso, ssoCookie);
       });
     },
     { prefix: PROVIDER_PREFIX },

@@ -250,3 +250,69 @@ export const updateUserSchema = {
     ...errors({ 400: 'An e-mail or phone change', 401: 'Missing or invalid apikey or access token', 422: 'weak_password' }),
   },
 };
+
+const SsoTarget = {
+  domain: Type.Optional(Type.String({ maxLength: 253, description: 'A verified e-mail domain of the enterprise (auth-js: signInWithSSO({ domain }))' })),
+  email: Type.Optional(Type.String({ maxLength: MAX_EMAIL_LENGTH, description: "A person's e-mail: its domain routes, and the provider is given it as login_hint" })),
+  provider_id: Type.Optional(Type.String({ maxLength: 64, description: "An SSO connection's id (auth-js: signInWithSSO({ providerId }))" })),
+  redirect_to: Type.Optional(REDIRECT_TO),
+};
+
+export const ssoStartSchema = {
+  summary: 'Start a single sign-on (signInWithSSO)',
+  description:
+    "What @supabase/auth-js's signInWithSSO({ domain } | { providerId }) sends. Answers the URL of the enterprise's identity provider " +
+    '(authorization code flow with PKCE, state and nonce) and sets the browser cookie its callback checks. Only the implicit flow of auth-js ' +
+    "is supported (the session comes back in redirect_to's fragment): a code_challenge is refused. 404 sso_provider_not_found: no verified domain or connection.",
+  operationId: 'auth.sso',
+  tags: ['auth'],
+  security: API_KEY,
+  body: Type.Object({
+    ...SsoTarget,
+    skip_http_redirect: Type.Optional(Type.Boolean({ description: 'true (auth-js): answer { url }; otherwise 303 to it' })),
+    code_challenge: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
+    code_challenge_method: Type.Optional(Nullable(Type.String({ maxLength: 16 }))),
+  }),
+  response: {
+    200: Type.Object({ url: Type.String({ description: "The identity provider's authorization URL" }) }),
+    303: Type.Null({ description: 'Redirect to the identity provider' }),
+    ...errors({ 400: 'No domain, e-mail or provider_id; redirect_to not allowed; a PKCE code_challenge', 401: 'Missing or invalid apikey', 404: 'No SSO provider for this domain', 502: 'The identity provider could not be reached' }),
+  },
+};
+
+export const ssoRedirectSchema = {
+  summary: "Go to the organisation's sign-in (browser)",
+  description: "The browser's way into single sign-on, with no apikey: 303 to the enterprise's identity provider, as POST /sso answers it.",
+  operationId: 'auth.sso.redirect',
+  tags: ['auth'],
+  security: [],
+  querystring: Type.Object(SsoTarget),
+  response: {
+    303: Type.Null({ description: 'Redirect to the identity provider' }),
+    ...errors({ 400: 'No domain, e-mail or provider_id, or redirect_to not allowed', 404: 'No SSO provider for this domain', 502: 'The identity provider could not be reached' }),
+  },
+};
+
+export const ssoCallbackSchema = {
+  summary: 'Single sign-on callback (the redirect URI registered at the identity provider)',
+  description:
+    'The identity provider sends the browser here with code and state. The state must name a sign-in started in this browser, unused and ' +
+    "unexpired (else 400 bad_oauth_state). The code is exchanged with the PKCE verifier and the id_token's signature, issuer, audience and nonce " +
+    'checked; its e-mail must be verified and in a verified domain of the enterprise, its person a member (or just-in-time membership on). ' +
+    '303 to redirect_to with the session in the fragment (#access_token=…&refresh_token=…), or with #error=access_denied&error_code=….',
+  operationId: 'auth.sso.callback',
+  tags: ['auth'],
+  security: [],
+  querystring: Type.Object({
+    code: Type.Optional(Type.String({ maxLength: 2048 })),
+    state: Type.Optional(Type.String({ maxLength: 512 })),
+    iss: Type.Optional(Type.String({ maxLength: 2048 })),
+    error: Type.Optional(Type.String({ maxLength: 256 })),
+    error_description: Type.Optional(Type.String({ maxLength: 2048 })),
+    session_state: Type.Optional(Type.String({ maxLength: 512 })),
+  }),
+  response: {
+    303: Type.Null({ description: 'Redirect to redirect_to, with the session or the error in the fragment' }),
+    ...errors({ 400: 'The state names no sign-in under way in this browser' }),
+  },
+};

@@ -14,9 +14,10 @@ import { setPasswordHash } from '../users.repository.js';
 import { createTokenGrants, type TokenGrantBody, type TokenGrantsDeps } from './token-grants.service.js';
 import { MIN_PASSWORD_LENGTH, createOneTimeLinks, type OneTimeLinksDeps } from './one-time-links.service.js';
 import { revokeOneTimeTokens } from '../one-time-tokens.repository.js';
+import { createSsoSignIn, type SsoSignInDeps } from './sso-sign-in.service.js';
 
 /** What the provider needs from the platform, and nothing more. */
-export interface ProviderDeps extends TokenGrantsDeps, OneTimeLinksDeps {
+export interface ProviderDeps extends TokenGrantsDeps, OneTimeLinksDeps, SsoSignInDeps {
   verify: TokenVerifier;
   principals: PrincipalResolver;
 }
@@ -136,8 +137,9 @@ export function createProviderService(deps: ProviderDeps) {
   }
 
   const links = createOneTimeLinks(deps, grants, authenticate);
+  const sso = createSsoSignIn(deps, grants, links.redirectFor);
 
-  return { token, user, logout, setPassword, verify: links.verify, recover: links.recover, updateUser: links.updateUser, redirectFor: links.redirectFor, settle: links.settle };
+  return { token, user, logout, setPassword, verify: links.verify, recover: links.recover, updateUser: links.updateUser, redirectFor: links.redirectFor, settle: links.settle, sso };
 }
 
 export type ProviderService = ReturnType<typeof createProviderService>;

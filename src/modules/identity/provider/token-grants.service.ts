@@ -12,7 +12,10 @@ import type { AuthSecrets } from '../../../platform/auth/secrets.js';
 import { revokeSession } from '../sessions.repository.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../../platform/auth/token-lifetimes.js';
 import { REFRESH_TOKEN_TTL_MS, hashRefreshToken, newRefreshToken } from '../credentials.js';
-import { ProviderError, invalidCredentials, invalidRefreshToken, invalidRequest } from './provider.errors.js';
+import { ProviderError, invalidCredentials, invalidRefreshToken, invalidRequest, ssoRequired } from './provider.errors.js';
+import { ssoEnforcementApplies } from '../integrations.policy.js';
+import { emailDomain } from '../sso/email-domain.js';
+import { passwordRefusedBySso } from '../sso/sso.repository.js';
 import { presentUser, type TokenResponseView } from './provider.presenter.js';
 import * as repo from './provider.repository.js';
 import { recordSignIn, upgradePasswordHash } from '../users.repository.js';
@@ -33,7 +36,7 @@ export interface StartedSession {
   now: Date;
 }
 
-type SignInOutcome = { started: StartedSession } | { refused: repo.AccountRow };
+type SignInOutcome = { started: StartedSession } | { refused: repo.AccountRow; error?: ProviderError };
 
 /** What the grants need of the provider's dependencies (provider.service.ts adds the rest). */
 export interface TokenGrantsDeps {
@@ -124,10 +127,16 @@ export function createTokenGrants(deps: TokenGrantsDeps) {
         await writeAudit(trx, loginEvent(refusedAs, origin, 'failed', { reason }));
         return { refused: refusedAs };
       }
+      // An enterprise that enforces its single sign-on takes the password of its domains' members (super admins excepted).
+      if (ssoEnforcementApplies(current) && (await passwordRefusedBySso(trx, current.id, emailDomain(current.email)))) {
+        await writeAudit(trx, loginEvent(current, origin, 'failed', { reason: 'sso_required' }));
+        return { refused: current, error: ssoRequired() };
+      }
       if (upgraded !== null) await upgradePasswordHash(trx, current.id, current.password_hash as string, upgraded);
       return { started: await startSession(trx, current, origin, now, {}) };
     });
     if ('refused' in outcome) {
+      if (outcome.error !== undefined) throw outcome.error;
       monitor.authFailure({ account: email.toLowerCase(), enterpriseId: outcome.refused.trail_enterprise_id, ip: origin.ip, signIn: true });
       throw invalidCredentials();
     }
@@ -198,5 +207,10 @@ export function createTokenGrants(deps: TokenGrantsDeps) {
     return tokensFor(outcome.started);
   }
 
-  return { signInWithPassword, refresh, startSession, tokensFor };
+  /** A refused sign-in of a known account, in the caller's transaction: the `login` entry with status failed. */
+  async function recordRefusal(trx: Transaction<DB>, account: repo.AccountRow, origin: RequestOrigin, details: Record<string, unknown>): Promise<void> {
+    await writeAudit(trx, loginEvent(account, origin, 'failed', details));
+  }
+
+  return { signInWithPassword, refresh, startSession, tokensFor, recordRefusal };
 }

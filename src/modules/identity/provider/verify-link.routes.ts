@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { originOf } from '../../../platform/auth/principal.js';
 import { ProviderError, invalidRequest } from './provider.errors.js';
+import { sessionFragment } from './provider.presenter.js';
 import { verifyLinkSchema } from './provider.schemas.js';
 import type { ProviderService } from './provider.service.js';
 import type { SignInDevices } from './sign-in-devices.js';
@@ -21,24 +22,17 @@ export function registerVerifyLink(scope: FastifyInstance, service: ProviderServ
       if (token === undefined || token === '' || type === undefined) throw invalidRequest('token and type are required');
       reply.header('cache-control', 'no-store');
       reply.header('referrer-policy', 'no-referrer');
-      let fragment: URLSearchParams;
+      let fragment: string;
       try {
         const session = await service.verify(type, token, originOf(request));
         // Following the mail's link proves its owner as a password does: this browser is theirs from now on.
         devices.rememberDevice(request, reply, session.user.id);
-        fragment = new URLSearchParams({
-          access_token: session.access_token,
-          expires_at: String(session.expires_at),
-          expires_in: String(session.expires_in),
-          refresh_token: session.refresh_token,
-          token_type: session.token_type,
-          type,
-        });
+        fragment = sessionFragment(session, { type });
       } catch (error) {
         if (!(error instanceof ProviderError) || error.status !== 403) throw error;
-        fragment = new URLSearchParams({ error: error.error, error_code: error.errorCode, error_description: error.description });
+        fragment = sessionFragment(error);
       }
-      return reply.redirect(`${redirect.split('#')[0]}#${fragment.toString()}`, 303);
+      return reply.redirect(`${redirect.split('#')[0]}#${fragment}`, 303);
     },
   );
 }

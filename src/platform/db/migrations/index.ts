@@ -37,6 +37,7 @@ const MIGRATION_FILES = [
   '20261204100000_notification_subjects.sql',
   '20261204110000_reminder_sources.sql',
   '20261204120000_notification_mail.sql',
+  '20261204140000_sso.sql',
 ] as const;
 
 export interface SqlMigration {

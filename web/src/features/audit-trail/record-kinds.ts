@@ -25,6 +25,8 @@ export const RECORD_KINDS: Record<RecordKind, { label: string; screen?: (id: str
   service_account: { label: 'Service account', screen: () => '/integrations/service-accounts' },
   scim_token: { label: 'SCIM token', screen: () => '/integrations/provisioning' },
   scim_group: { label: 'SCIM group mapping', screen: () => '/integrations/provisioning' },
+  sso_connection: { label: 'SSO connection', screen: () => '/integrations/sso' },
+  sso_domain: { label: 'SSO domain', screen: () => '/integrations/sso' },
   evidence_file: { label: 'Evidence file' },
   risk_acceptance: { label: 'Risk acceptance' },
   notification_preference: { label: 'Notification preference', screen: () => '/profile' },

@@ -35,6 +35,17 @@ export function useSignIn() {
   });
 }
 
+/**
+ * Single sign-on: the provider answers the enterprise's identity provider's URL (for an e-mail of a verified
+ * domain, or a connection named), and the browser goes there; it comes back with the session in the fragment.
+ */
+export function useSsoSignIn() {
+  return useMutation({
+    mutationFn: async (target: { email: string } | { provider_id: string }) =>
+      unwrap(api.POST('/auth/v1/sso', { headers: { apikey: anonKey() }, body: { ...target, skip_http_redirect: true } })),
+  });
+}
+
 export function useSignOut() {
   return useMutation({
     mutationFn: async () => {

@@ -1,12 +1,12 @@
 /**
  * What the link of an invitation or recovery mail leaves in the address when the provider sends the browser on
- * (GET /auth/v1/verify): a session in the fragment (`#access_token=…&refresh_token=…&expires_in=…&type=invite`)
+ * (GET /auth/v1/verify), or a single sign-on's callback (`type=sso`, GET /auth/v1/sso/callback): a session in the fragment (`#access_token=…&refresh_token=…&expires_in=…&type=invite`)
  * or why there is none (`#error=…&error_code=…&error_description=…`). The fragment never reaches a server;
  * the console reads it once, at start, and takes it out of the address at once (tokens in a URL end up in
  * history, screenshots and bookmarks).
  */
 export type MailLink =
-  | { kind: 'session'; purpose: 'invite' | 'recovery'; accessToken: string; refreshToken: string; expiresIn: number }
+  | { kind: 'session'; purpose: 'invite' | 'recovery' | 'sso'; accessToken: string; refreshToken: string; expiresIn: number }
   | { kind: 'refused'; code: string; description: string };
 
 export function readMailLink(hash: string): MailLink | null {
@@ -19,7 +19,7 @@ export function readMailLink(hash: string): MailLink | null {
   const refreshToken = params.get('refresh_token');
   const type = params.get('type');
   const expiresIn = Number(params.get('expires_in'));
-  if (accessToken === null || refreshToken === null || (type !== 'invite' && type !== 'recovery') || !Number.isFinite(expiresIn) || expiresIn <= 0) return null;
+  if (accessToken === null || refreshToken === null || (type !== 'invite' && type !== 'recovery' && type !== 'sso') || !Number.isFinite(expiresIn) || expiresIn <= 0) return null;
   return { kind: 'session', purpose: type, accessToken, refreshToken, expiresIn };
 }
 
@@ -36,7 +36,8 @@ export function takeMailLink(location: Location, history: History, storage: Stor
   history.replaceState(history.state, '', `${location.pathname}${location.search}`);
   if (link.kind === 'session') {
     keepSession(link);
-    storage.setItem(PENDING_KEY, JSON.stringify({ kind: 'session', purpose: link.purpose }));
+    // A single sign-on's session needs nothing more: no password to set.
+    if (link.purpose !== 'sso') storage.setItem(PENDING_KEY, JSON.stringify({ kind: 'session', purpose: link.purpose }));
   } else {
     storage.setItem(PENDING_KEY, JSON.stringify(link));
   }

@@ -184,3 +184,57 @@ export function useMapScimGroup() {
     onSuccess: changed,
   });
 }
+
+export type SsoConnection = DataOf<'/api/v1/sso/connections', 'get'>[number];
+export type SsoDomain = DataOf<'/api/v1/sso/domains', 'get'>[number];
+const connectionPath = (id: string) => ({ params: { path: { connection_id: id } } });
+const domainPath = (id: string) => ({ params: { path: { domain_id: id } } });
+
+export function useSsoConnections() {
+  return useQuery({ queryKey: queryKeys.integrations.ssoConnections, queryFn: async () => (await unwrap(api.GET('/api/v1/sso/connections', { params: { query: { page_size: 100 } } }))).data });
+}
+
+export function useSsoConnection(id: string | null) {
+  return useQuery({
+    queryKey: [...queryKeys.integrations.ssoConnections, id],
+    queryFn: async () => (await unwrap(api.GET('/api/v1/sso/connections/{connection_id}', connectionPath(id!)))).data,
+    enabled: id !== null,
+  });
+}
+
+export function useCreateSsoConnection() {
+  const changed = useChanged(queryKeys.integrations.ssoConnections);
+  return useMutation({ mutationFn: (body: BodyOf<'/api/v1/sso/connections', 'post'>) => unwrap(api.POST('/api/v1/sso/connections', { body })), onSuccess: changed });
+}
+
+export function useUpdateSsoConnection() {
+  const changed = useChanged(queryKeys.integrations.ssoConnections);
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: BodyOf<'/api/v1/sso/connections/{connection_id}', 'patch'> }) => unwrap(api.PATCH('/api/v1/sso/connections/{connection_id}', { ...connectionPath(id), body })),
+    onSuccess: changed,
+  });
+}
+
+export function useDeleteSsoConnection() {
+  const changed = useChanged(queryKeys.integrations.ssoConnections);
+  return useMutation({ mutationFn: (id: string) => unwrap(api.DELETE('/api/v1/sso/connections/{connection_id}', connectionPath(id))), onSuccess: changed });
+}
+
+export function useSsoDomains() {
+  return useQuery({ queryKey: queryKeys.integrations.ssoDomains, queryFn: async () => (await unwrap(api.GET('/api/v1/sso/domains', { params: { query: { page_size: 100 } } }))).data });
+}
+
+export function useClaimSsoDomain() {
+  const changed = useChanged(queryKeys.integrations.ssoDomains);
+  return useMutation({ mutationFn: (domain: string) => unwrap(api.POST('/api/v1/sso/domains', { body: { domain } })), onSuccess: changed });
+}
+
+export function useVerifySsoDomain() {
+  const changed = useChanged(queryKeys.integrations.ssoDomains);
+  return useMutation({ mutationFn: (id: string) => unwrap(api.POST('/api/v1/sso/domains/{domain_id}/verify', domainPath(id))), onSuccess: changed });
+}
+
+export function useRemoveSsoDomain() {
+  const changed = useChanged(queryKeys.integrations.ssoDomains);
+  return useMutation({ mutationFn: (id: string) => unwrap(api.DELETE('/api/v1/sso/domains/{domain_id}', domainPath(id))), onSuccess: changed });
+}
