@@ -37,12 +37,7 @@ const chosen = (choices: readonly KindChoice[]) =>
 const cleared = (choices: readonly KindChoice[]) => choices.filter((c) => c.delivery === 'default').map((c) => c.kind);
 
 export async function readOwnPreferences(db: Executor, enterpriseId: string, userId: string) {
-  return db
-    .selectFrom('notification_preferences')
-    .select(['kind', 'delivery'])
-    .where('enterprise_id', '=', enterpriseId)
-    .where('user_id', '=', userId)
-    .execute();
+  return db.selectFrom('notification_preferences').select(['kind', 'delivery']).where('enterprise_id', '=', enterpriseId).where('user_id', '=', userId).execute();
 }
 
 export async function readDefaults(db: Executor, enterpriseId: string) {

@@ -9,7 +9,15 @@ const UnsubscribeQuery = Type.Object({
 });
 
 const Kind = Type.Enum([...NOTIFICATION_KINDS]);
-const tags = ['notifications'];
+/** Both operations answer the mail's link: public (the signed token is their authority), under the notifications tag. */
+const mailLink = { tags: ['notifications'], security: [], querystring: UnsubscribeQuery };
+
+/** What a one-click unsubscribe turned off. */
+const Unsubscribed = Type.Object({
+  kind: Kind,
+  delivery: Type.Literal('off'),
+  kinds: Type.Array(Kind, { description: 'Every kind turned off (one for a single notification’s mail, those of a digest)' }),
+});
 
 export const unsubscribeSchema = {
   summary: 'Unsubscribe from a kind of notification mail (one click)',
@@ -20,35 +28,22 @@ export const unsubscribeSchema = {
     '/me/notification-preferences turns them back on). A digest names each kind it held: `kinds` lists them all, `kind` is the first. ' +
     'A token this service did not sign: 401.',
   operationId: 'notifications.unsubscribe',
-  tags,
-  security: [],
-  querystring: UnsubscribeQuery,
+  ...mailLink,
   consumes: ['application/x-www-form-urlencoded', 'application/json'],
   body: Type.Object(
     { 'List-Unsubscribe': Type.Literal('One-Click', { description: 'RFC 8058’s one-click marker' }) },
     { additionalProperties: false, examples: [{ 'List-Unsubscribe': 'One-Click' }] },
   ),
-  response: {
-    200: DataResponse(
-      Type.Object({
-        kind: Kind,
-        delivery: Type.Literal('off'),
-        kinds: Type.Array(Kind, { description: 'Every kind turned off (one for a single notification’s mail, those of a digest)' }),
-      }),
-    ),
-    ...errorResponses([413, 415, 422]),
-  },
+  response: { 200: DataResponse(Unsubscribed), ...errorResponses([413, 415, 422]) },
 };
 
 export const unsubscribePageSchema = {
+  operationId: 'notifications.unsubscribe_page',
+  ...mailLink,
   summary: 'The unsubscribe page of a notification mail',
   description:
     'What a person who follows the link sees: a page with one button that POSTs the one-click request. A GET changes nothing, ' +
     'so that a link scanner opening the mail does not unsubscribe anyone. A token this service did not sign: 401.',
-  operationId: 'notifications.unsubscribe_page',
-  tags,
-  security: [],
-  querystring: UnsubscribeQuery,
   produces: ['text/html'],
   response: {
     200: { description: 'The page (HTML)', content: { 'text/html': { schema: Type.String() } } },
