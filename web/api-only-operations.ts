@@ -3,7 +3,7 @@
  * (test/console/operation-coverage.test.ts holds the console to this list).
  *
  * API_ONLY_OPERATIONS: by design, for machines (probes, token verifiers, integrations) or reached by a mail's
- * link rather than by a screen. Fewer than a dozen.
+ * link or a browser's leg of a sign-in rather than by a screen. Fewer than fifteen.
  * NOT_YET_ON_A_SCREEN: operations a person needs that have no screen yet, named with the console issue that
  * gives them one. A screen that starts calling one of them must take it off this list (the check says so).
  */

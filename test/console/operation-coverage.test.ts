@@ -56,7 +56,7 @@ describe('the console reaches every operation, or says why not', async () => {
     for (const entry of [...API_ONLY_OPERATIONS, ...NOT_YET_ON_A_SCREEN]) expect(entry.reason.length).toBeGreaterThan(20);
   });
 
-  it('fewer than a dozen operations are API-only by design', () => {
-    expect(API_ONLY_OPERATIONS.length).toBeLessThan(12);
+  it('fewer than fifteen operations are API-only by design (machines, mail links, a sign-in’s browser legs)', () => {
+    expect(API_ONLY_OPERATIONS.length).toBeLessThan(15);
   });
 });
