@@ -80,11 +80,13 @@ describe('the notification centre', () => {
     await bell(page, before).click();
     await page.getByRole('link', { name: 'See all notifications' }).click();
     await page.getByRole('heading', { name: 'Notifications', level: 1 }).waitFor();
-    const listed = page.getByTestId('notification').filter({ hasText: `${bra.name} was returned to you` });
+    // On the page itself (the bell's list may still be closing over it).
+    const listed = page.getByRole('main').getByTestId('notification').filter({ hasText: `${bra.name} was returned to you` });
     await listed.waitFor();
     assert.equal(await listed.getAttribute('data-unread'), null);
     await expectAccessible(page, 'the notifications page');
-    await page.getByRole('switch', { name: 'Unread only' }).check({ force: true });
+    // A click, not check(): the switch follows the address, so its state changes only once the address has.
+    await page.getByRole('switch', { name: 'Unread only' }).click({ force: true });
     await page.waitForURL(/unread=true/);
     await listed.waitFor({ state: 'detached' });
   });
