@@ -38,7 +38,10 @@ describe('audit export memory', async () => {
   async function serviceProcess(): Promise<{ base: string; pid: number }> {
     if (database.url === null) throw new Error('the service process needs a database URL');
     ensureBuilt();
-    running ??= await startService({ DATABASE_URL: database.url, PUBLIC_URL: TEST_PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_PER_HOUR: '1000000' });
+    // The old generation capped at 128 MB: the collector then runs as the heap nears what a deployment would
+    // give it, whatever the Node.js version's own growth heuristics (Node 24's let garbage reach +160 MB on a
+    // loaded machine). An export that held its file (tens of MB) or its rows would run out of that heap.
+    running ??= await startService({ NODE_OPTIONS: '--max-old-space-size=128', DATABASE_URL: database.url, PUBLIC_URL: TEST_PUBLIC_URL, RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_PER_HOUR: '1000000' });
     return { base: running.baseUrl, pid: running.child.pid! };
   }
 
