@@ -188,6 +188,14 @@ describe('notification mail', async () => {
     expect(await preferenceOf(w.reviewer, 'bra_submitted')).toEqual({ kind: 'bra_submitted', delivery: 'off', source: 'user' });
     const audit = await ctx.db.selectFrom('audit_log').select(['user_id', 'entity_type']).where('entity_type', '=', 'notification_preference').where('entity_id', '=', w.reviewer.id).execute();
     expect(audit.length).toBeGreaterThan(0);
+
+    // The page's button, submitted by a browser (which asks for HTML): a confirmation page, not JSON.
+    const browserForm = { ...form, accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    const confirmed = await ctx.app.inject({ method: 'POST', url: path, headers: browserForm, payload: 'List-Unsubscribe=One-Click' });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.headers['content-type']).toMatch(/^text\/html/);
+    expect(confirmed.body).toContain('You are unsubscribed');
+    expect(confirmed.body).toContain(`${TEST_PUBLIC_URL}/profile`);
     await call(w.reviewer, 'PUT', '/me/notification-preferences', { preferences: [{ kind: 'bra_submitted', delivery: 'default' }] });
   });
 

@@ -1547,7 +1547,7 @@ export interface paths {
         put?: never;
         /**
          * Unsubscribe from a kind of notification mail (one click)
-         * @description RFC 8058 one-click unsubscribe: the mail client POSTs `List-Unsubscribe=One-Click` (application/x-www-form-urlencoded) to the List-Unsubscribe URL of a notification mail. No authentication: the signed token names the enterprise, the person and the kinds the mail told of, and each is set to `off` for that person (the console still lists them; GET or PUT /me/notification-preferences turns them back on). A digest names each kind it held: `kinds` lists them all, `kind` is the first. A token this service did not sign: 401.
+         * @description RFC 8058 one-click unsubscribe: the mail client POSTs `List-Unsubscribe=One-Click` (application/x-www-form-urlencoded) to the List-Unsubscribe URL of a notification mail. No authentication: the signed token names the enterprise, the person and the kinds the mail told of, and each is set to `off` for that person (the console still lists them; GET or PUT /me/notification-preferences turns them back on). A digest names each kind it held: `kinds` lists them all, `kind` is the first. A token this service did not sign: 401. The unsubscribe page’s button submits the same request from a browser, which is answered with a confirmation page instead of JSON.
          */
         post: operations["notifications.unsubscribe"];
         delete?: never;
@@ -22849,7 +22849,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success: unsubscribe from a kind of notification mail (one click) */
+            /** @description The kinds turned off: JSON; a browser that submitted the unsubscribe page (Accept: text/html without application/json) gets a confirmation page */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -22879,6 +22879,8 @@ export interface operations {
                         /** @description Human-readable success text */
                         message: string;
                     };
+                    /** @example text */
+                    "text/html": string;
                 };
             };
             /** @description Malformed input or invalid reference */

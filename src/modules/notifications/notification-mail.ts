@@ -24,11 +24,20 @@ const TEMPLATES = {
   digest: { text: template('digest.txt'), html: template('digest.html') },
   item: { text: template('digest-item.txt'), html: template('digest-item.html') },
   unsubscribePage: template('unsubscribe-page.html'),
+  unsubscribedPage: template('unsubscribed-page.html'),
 };
+
+/** Where a person's mail preferences are, in the console. */
+const PREFERENCES_PATH = '/profile';
 
 /** The page behind a mail's unsubscribe link: one button that POSTs the one-click request to `action`. */
 export function unsubscribePage(kinds: readonly NotificationKind[], action: string): string {
   return fillTemplate(TEMPLATES.unsubscribePage, { kind_labels: kinds.map((kind) => KIND_LABELS[kind]).join(', '), action }, true);
+}
+
+/** What a person sees after the page's button: the kinds turned off, and where to turn them back on. */
+export function unsubscribedPage(kinds: readonly NotificationKind[], publicUrl: string): string {
+  return fillTemplate(TEMPLATES.unsubscribedPage, { kind_labels: kinds.map((kind) => KIND_LABELS[kind]).join(', '), preferences: `${publicUrl}${PREFERENCES_PATH}` }, true);
 }
 
 /** The API route of the one-click unsubscribe (unsubscribe.routes.ts), as the mail links it. */
@@ -60,7 +69,7 @@ export function notificationMailTemplates(db: Executor, config: Pick<Config, 'pu
       lang: config.mail.locale,
       recipient_name: first.recipient_name,
       enterprise_name: first.enterprise_name,
-      preferences_link: url('/profile'),
+      preferences_link: url(PREFERENCES_PATH),
       unsubscribe_link: unsubscribe,
     };
     const headers = { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };

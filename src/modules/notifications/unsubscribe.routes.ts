@@ -4,11 +4,17 @@ import { originOf } from '../../platform/auth/principal.js';
 import type { Executor } from '../../platform/db/schema.js';
 import { API_PREFIX } from '../../platform/http/api-prefix.js';
 import { limitByAddress, type RateLimiter } from '../../platform/http/rate-limit/rate-limit.hook.js';
-import { UNSUBSCRIBE_PATH, unsubscribePage } from './notification-mail.js';
+import { UNSUBSCRIBE_PATH, unsubscribedPage, unsubscribePage } from './notification-mail.js';
 import { unsubscribePageSchema, unsubscribeSchema } from './unsubscribe.schemas.js';
 import { createUnsubscribeService } from './unsubscribe.service.js';
 
 const FORM_LIMIT_BYTES = 1024;
+
+/**
+ * A browser submitting the page's form asks for HTML (and not JSON); a mail client's one-click POST asks for
+ * neither, and an API client for JSON: both keep the JSON answer.
+ */
+const wantsPage = (accept: string | undefined) => accept !== undefined && /\btext\/html\b/i.test(accept) && !/\bapplication\/json\b/i.test(accept);
 
 /**
  * The one public route of the notifications (RFC 8058), outside the /api/v1 gate: a mail client or a person
@@ -26,10 +32,14 @@ export async function registerUnsubscribeRoutes(app: FastifyInstance, deps: { db
       );
       const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
       const path = UNSUBSCRIBE_PATH.slice(API_PREFIX.length);
-      typed.post(path, { schema: unsubscribeSchema, config: { public: true } }, async (request) => ({
-        data: await service.unsubscribe(request.query.token, originOf(request)),
-        message: 'Unsubscribed: these notifications no longer come by mail',
-      }));
+      typed.post(path, { schema: unsubscribeSchema, config: { public: true } }, async (request, reply) => {
+        const data = await service.unsubscribe(request.query.token, originOf(request));
+        if (wantsPage(request.headers.accept)) {
+          reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').type('text/html; charset=utf-8');
+          return reply.send(unsubscribedPage(data.kinds, deps.publicUrl));
+        }
+        return { data, message: 'Unsubscribed: these notifications no longer come by mail' };
+      });
       typed.get(path, { schema: unsubscribePageSchema, config: { public: true } }, async (request, reply) => {
         const { kinds } = await service.check(request.query.token);
         const action = `${deps.publicUrl}${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(request.query.token ?? '')}`;

@@ -26,7 +26,8 @@ export const unsubscribeSchema = {
     'List-Unsubscribe URL of a notification mail. No authentication: the signed token names the enterprise, the person and the ' +
     'kinds the mail told of, and each is set to `off` for that person (the console still lists them; GET or PUT ' +
     '/me/notification-preferences turns them back on). A digest names each kind it held: `kinds` lists them all, `kind` is the first. ' +
-    'A token this service did not sign: 401.',
+    'A token this service did not sign: 401. The unsubscribe page’s button submits the same request from a browser, which is ' +
+    'answered with a confirmation page instead of JSON.',
   operationId: 'notifications.unsubscribe',
   ...mailLink,
   consumes: ['application/x-www-form-urlencoded', 'application/json'],
@@ -34,7 +35,13 @@ export const unsubscribeSchema = {
     { 'List-Unsubscribe': Type.Literal('One-Click', { description: 'RFC 8058’s one-click marker' }) },
     { additionalProperties: false, examples: [{ 'List-Unsubscribe': 'One-Click' }] },
   ),
-  response: { 200: DataResponse(Unsubscribed), ...errorResponses([413, 415, 422]) },
+  response: {
+    200: {
+      description: 'The kinds turned off: JSON; a browser that submitted the unsubscribe page (Accept: text/html without application/json) gets a confirmation page',
+      content: { 'application/json': { schema: DataResponse(Unsubscribed) }, 'text/html': { schema: Type.String() } },
+    },
+    ...errorResponses([413, 415, 422]),
+  },
 };
 
 export const unsubscribePageSchema = {
