@@ -127,7 +127,7 @@ export interface Config {
     rotationOverlapMaxHours: number;
   };
   sso: {
-    /** SSO_ALLOW_INSECURE_ISSUERS: SSO connections may name an http:// issuer, for development and tests only. */
+    /** SSO_ALLOW_INSECURE_ISSUERS: SSO connections may name an http:// or loopback issuer, for development and tests only. */
     allowInsecureIssuers: boolean;
   };
   scim: {

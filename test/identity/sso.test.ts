@@ -90,6 +90,14 @@ describe('single sign-on (OIDC) per enterprise', async () => {
     const unreachable = await call(admin, 'POST', '/sso/connections', { name: 'Nowhere', issuer: 'http://127.0.0.1:9/', client_id: 'x', client_secret: 'y' });
     expect(unreachable.statusCode).toBe(422);
     expect(unreachable.json().details.fields[0].field).toBe('issuer');
+
+    // An issuer inside the service's network (the cloud's metadata endpoint, a private address) is refused
+    // before any request reaches it (SSRF), even where http issuers are allowed.
+    for (const inside of ['http://169.254.169.254/', 'https://10.0.0.8/', 'http://[::ffff:192.168.1.1]/']) {
+      const refused = await call(admin, 'POST', '/sso/connections', { name: 'Inside', issuer: inside, client_id: 'x', client_secret: 'y' });
+      expect(refused.statusCode, inside).toBe(422);
+      expect(refused.json().details.fields[0]).toMatchObject({ field: 'issuer', message: expect.stringMatching(/private, link-local or reserved/) });
+    }
   });
 
   it('an unverified domain routes nobody; its TXT record missing, the client admin cannot verify it; a super admin attests it', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Resolve } from '../../src/modules/webhooks/webhook-sender.js';
+import type { Resolve } from '../../src/platform/net/guarded-lookup.js';
 import { createTestContext } from '../support/app.js';
 import { cast } from '../support/cast.js';
 import { startReceiver } from '../support/webhook-receiver.js';

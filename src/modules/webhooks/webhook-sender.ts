@@ -1,13 +1,8 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { hostOf, refusedAddress } from './address-safety.js';
-
-/** Resolves a host name to its addresses (the system resolver; the suites inject one). */
-export type Resolve = (hostname: string) => Promise<{ address: string; family: number }[]>;
-
-const systemResolve: Resolve = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+import { isIP } from 'node:net';
+import { hostOf, refusedAddress } from '../../platform/net/address-safety.js';
+import { guardedLookup, RefusedAddress, type Resolve } from '../../platform/net/guarded-lookup.js';
 
 export const SEND_TIMEOUT_MS = 10_000;
 /** What is read of a receiver's answer: its status matters, not its body. */
@@ -26,8 +21,6 @@ export interface SenderOptions {
   timeoutMs?: number;
 }
 
-class RefusedAddress extends Error {}
-
 /**
  * POSTs deliveries. The address check happens at connect time: the socket's DNS lookup is ours, and it
  * refuses a name if any address it resolves to is private, link-local or loopback, so a name that pointed
@@ -36,19 +29,8 @@ class RefusedAddress extends Error {}
  * abandoned after 10 s, and at most 64 KiB of an answer is read. Connections are kept alive between
  * deliveries to the same host.
  */
-export function createSender({ allowLoopback, resolve = systemResolve, timeoutMs = SEND_TIMEOUT_MS }: SenderOptions) {
-  const lookup: LookupFunction = (hostname, options, callback) => {
-    resolve(hostname).then(
-      (addresses) => {
-        const refused = addresses.map((a) => refusedAddress(a.address, allowLoopback)).find((why) => why !== null);
-        if (refused !== undefined) return callback(new RefusedAddress(`refused at connect: ${hostname} resolves to ${refused}`), '', 0);
-        if (addresses.length === 0) return callback(new Error(`${hostname} has no address`), '', 0);
-        if (options.all === true) return (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
-        return callback(null, addresses[0]!.address, addresses[0]!.family);
-      },
-      (error: unknown) => callback(error as NodeJS.ErrnoException, '', 0),
-    );
-  };
+export function createSender({ allowLoopback, resolve, timeoutMs = SEND_TIMEOUT_MS }: SenderOptions) {
+  const lookup = guardedLookup(allowLoopback, resolve);
   const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
 
   function send(target: string, headers: Record<string, string>, body: string): Promise<SendResult> {

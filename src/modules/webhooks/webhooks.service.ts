@@ -13,7 +13,7 @@ import { eventBody } from '../../platform/events/event-types.js';
 import { nextEventSeq } from '../../platform/events/outbox.js';
 import { invalidState, notFound, validationError } from '../../platform/errors/app-error.js';
 import { loadPage, pageRequest } from '../../platform/http/pagination.js';
-import { refusedUrl } from './address-safety.js';
+import { refusedUrl } from '../../platform/net/address-safety.js';
 import { countDeliveries, insertDelivery, listDeliveries, lockDelivery, requeueDelivery } from './deliveries.repository.js';
 import { RETRY_WINDOW_MS } from './retry-schedule.js';
 import { newSecret } from './webhook-signature.js';

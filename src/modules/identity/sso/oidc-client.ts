@@ -1,4 +1,6 @@
 import * as oidc from 'openid-client';
+import { createGuardedFetch } from '../../../platform/net/guarded-fetch.js';
+import { RefusedAddress, type Resolve } from '../../../platform/net/guarded-lookup.js';
 
 /**
  * The relying party's side of OpenID Connect, through openid-client: discovery of a connection's provider,
@@ -7,8 +9,10 @@ import * as oidc from 'openid-client';
  */
 
 export interface OidcClientSettings {
-  /** SSO_ALLOW_INSECURE_ISSUERS: http:// issuers accepted (development and tests). */
+  /** SSO_ALLOW_INSECURE_ISSUERS: http:// issuers, and issuers on loopback addresses, accepted (development and tests). */
   allowInsecureIssuers: boolean;
+  /** The resolver the guarded fetch checks (the system's; the suites inject one). */
+  resolve?: Resolve;
 }
 
 export interface OidcConnection {
@@ -40,6 +44,12 @@ export class OidcFailure extends Error {
   override readonly name = 'OidcFailure';
 }
 
+/** Why a request failed: an address refused (somewhere in openid-client's chain of causes), else its message. */
+function reasonOf(error: unknown): string {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) if (cause instanceof RefusedAddress) return cause.message;
+  return (error as Error).message;
+}
+
 const DISCOVERY_TTL_MS = 10 * 60_000;
 const TIMEOUT_SECONDS = 10;
 
@@ -48,6 +58,9 @@ export const requestedScopes = (scopes: readonly string[]): string => [...new Se
 
 export function createOidcClients(settings: OidcClientSettings) {
   const cache = new Map<string, { at: number; config: oidc.Configuration }>();
+  // An issuer is a URL a client admin gives: discovery, the keys and the token endpoint are fetched with the
+  // addresses checked at connect time, as a webhook's are (platform/net), so it cannot point inside.
+  const guardedFetch = createGuardedFetch({ allowLoopback: settings.allowInsecureIssuers, ...(settings.resolve ? { resolve: settings.resolve } : {}) });
 
   function issuerUrl(issuer: string): URL {
     let url: URL;
@@ -76,12 +89,13 @@ export function createOidcClients(settings: OidcClientSettings) {
     try {
       return await oidc.discovery(url, clientId, undefined, oidc.ClientSecretBasic(clientSecret), {
         timeout: TIMEOUT_SECONDS,
+        [oidc.customFetch]: guardedFetch,
         // The id_token's signature is checked against the provider's published keys even though it comes
         // straight from the token endpoint (OIDC Core 3.1.3.7 would let TLS stand in for it).
         execute: settings.allowInsecureIssuers ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks] : [oidc.enableNonRepudiationChecks],
       });
     } catch (error) {
-      throw new OidcFailure(`Discovery of ${url.href} failed: ${(error as Error).message}`);
+      throw new OidcFailure(`Discovery of ${url.href} failed: ${reasonOf(error)}`);
     }
   }
 
@@ -115,7 +129,7 @@ export function createOidcClients(settings: OidcClientSettings) {
       });
       claims = tokens.claims();
     } catch (error) {
-      throw new OidcFailure((error as Error).message);
+      throw new OidcFailure(reasonOf(error));
     }
     if (claims === undefined) throw new OidcFailure('The provider answered no id_token');
     const email = typeof claims['email'] === 'string' ? claims['email'] : null;
