@@ -45,7 +45,7 @@ describe('control library export and import', async () => {
   const keyB = (await api(sourceAdmin, 'POST', '/key-controls', { name: 'Access management', description: "'Quoted on purpose" })).json().data;
   await api(sourceAdmin, 'POST', '/key-controls', { name: 'Business continuity (no sub-controls yet)' });
   const subA = (await api(sourceAdmin, 'POST', '/sub-controls', { key_control_id: keyA.id, name: '+Formula sub', description: '@risky', tod: 'B', toe: '3' })).json().data;
-  await api(assessor, 'PATCH', `/sub-controls/${subA.id}`, { testing_date: '2026-03-31', tested_by: '-Dash tester', evidence_notes: 'Evidence, with "quotes"', toe_justification: 'Late sign-offs' });
+  await api(assessor, 'PATCH', `/sub-controls/${subA.id}`, { testing_date: '2026-03-31', tested_by: '-Dash tester', evidence_notes: 'Evidence, with "quotes"', toe_justification: 'Late sign-offs', testing_frequency: 'quarterly' });
   await api(sourceAdmin, 'POST', '/sub-controls', { key_control_id: keyB.id, name: 'Quarterly access review', tod: 'A', toe: '1' });
   await api(sourceAdmin, 'POST', '/sub-controls', { key_control_id: keyB.id, name: 'Leavers removed within a day' });
 
@@ -54,16 +54,16 @@ describe('control library export and import', async () => {
     const [header, ...rows] = parseCsv(text);
     expect(header).toEqual([
       'key_control', 'key_control_description', 'sub_control', 'sub_control_description', 'tod', 'toe', 'total_effectiveness',
-      'testing_date', 'tested_by', 'evidence_notes', 'tod_justification', 'toe_justification',
+      'testing_date', 'tested_by', 'evidence_notes', 'tod_justification', 'toe_justification', 'testing_frequency',
     ]);
     expect(rows).toHaveLength(4);
     for (const cell of rows.flat()) expect(cell).not.toMatch(/^[=+\-@]/);
     expect(rows).toContainEqual([
       '\'=HYPERLINK("http://evil.example")', 'Line one\nline "two", three', "'+Formula sub", "'@risky", 'B', '3', 'Effective',
-      '2026-03-31', "'-Dash tester", 'Evidence, with "quotes"', '', 'Late sign-offs',
+      '2026-03-31', "'-Dash tester", 'Evidence, with "quotes"', '', 'Late sign-offs', 'quarterly',
     ]);
-    expect(rows).toContainEqual(['Business continuity (no sub-controls yet)', '', '', '', '', '', '', '', '', '', '', '']);
-    expect(rows).toContainEqual(['Access management', "''Quoted on purpose", 'Quarterly access review', '', 'A', '1', 'Highly Effective', '', '', '', '', '']);
+    expect(rows).toContainEqual(['Business continuity (no sub-controls yet)', '', '', '', '', '', '', '', '', '', '', '', '']);
+    expect(rows).toContainEqual(['Access management', "''Quoted on purpose", 'Quarterly access review', '', 'A', '1', 'Highly Effective', '', '', '', '', '', '']);
   });
 
   it('an exported library imported into another enterprise gives the same library (CSV round trip is lossless)', async () => {
@@ -94,7 +94,7 @@ describe('control library export and import', async () => {
     const cells: string[][] = [];
     sheet.eachRow((row) => cells.push(Array.from((row.values as unknown[]).slice(1), (value) => (value === null || value === undefined ? '' : String(value)))));
     const csvCells = parseCsv(await exportCsv(sourceAdmin));
-    expect(cells.map((row) => [...row, ...Array(12 - row.length).fill('')])).toEqual(csvCells);
+    expect(cells.map((row) => [...row, ...Array(13 - row.length).fill('')])).toEqual(csvCells);
     for (const row of cells) for (const cell of row) expect(typeof cell).toBe('string');
 
     const third = await createEnterprise(ctx);
@@ -108,10 +108,10 @@ describe('control library export and import', async () => {
     const fresh = await createEnterprise(ctx);
     const admin = await createUser(ctx, { role: 'admin', enterpriseId: fresh.id });
     const file = [
-      'key_control,sub_control,tod,toe,testing_date',
-      'Payments,Dual authorisation,A,1,2026-01-10',
-      'Payments,Call-back on new payees,B,7,2026-01-11',
-      'Treasury,Limits monitored,C,2,2026-02-30',
+      'key_control,sub_control,tod,toe,testing_date,testing_frequency',
+      'Payments,Dual authorisation,A,1,2026-01-10,annual',
+      'Payments,Call-back on new payees,B,7,2026-01-11,',
+      'Treasury,Limits monitored,C,2,2026-02-30,weekly',
     ].join('\n');
     const before = await countAuditEntries(ctx, fresh.id);
     const response = await importFile(admin, file);
@@ -122,6 +122,7 @@ describe('control library export and import', async () => {
         fields: [
           { field: 'row 3, toe', message: 'must be one of 1, 2, 3, 4, 5' },
           { field: 'row 4, testing_date', message: 'must be a date YYYY-MM-DD' },
+          { field: 'row 4, testing_frequency', message: 'must be one of monthly, quarterly, semi_annual, annual' },
         ],
       },
     });

@@ -1,4 +1,4 @@
-import type { TestOfDesign, TestOfEffectiveness } from '../../../platform/db/tables/controls.js';
+import { TESTING_FREQUENCIES, type TestingFrequency, type TestOfDesign, type TestOfEffectiveness } from '../../../platform/db/tables/controls.js';
 import { csvRow, formulaSafe } from '../../../platform/export/csv-cell.js';
 import { TOD_LEVELS, TOE_LEVELS } from '../effectiveness-matrix.js';
 import { TEST_RESULT_COLUMNS } from '../test-result.js';
@@ -14,6 +14,8 @@ export const LIBRARY_COLUMNS = [
   'sub_control',
   'sub_control_description',
   ...TEST_RESULT_COLUMNS,
+  // Last, so that the columns a file had before it keep their places.
+  'testing_frequency',
 ] as const;
 export type LibraryColumn = (typeof LIBRARY_COLUMNS)[number];
 
@@ -66,6 +68,7 @@ export interface ImportRow {
       evidence_notes?: string | null;
       tod_justification?: string | null;
       toe_justification?: string | null;
+      testing_frequency?: TestingFrequency | null;
     };
   } | null;
 }
@@ -124,9 +127,11 @@ export function readRow(row: number, cells: ReadonlyMap<string, string | null>):
   if (toe !== null && !(TOE_LEVELS as readonly string[]).includes(toe)) problem('toe', 'must be one of 1, 2, 3, 4, 5');
   const testingDate = cells.get('testing_date') ?? null;
   if (testingDate !== null && !isCalendarDate(testingDate)) problem('testing_date', 'must be a date YYYY-MM-DD');
+  const frequency = cells.get('testing_frequency') ?? null;
+  if (frequency !== null && !(TESTING_FREQUENCIES as readonly string[]).includes(frequency)) problem('testing_frequency', `must be one of ${TESTING_FREQUENCIES.join(', ')}`);
   const subName = cells.get('sub_control') ?? null;
   if (subName === null) {
-    for (const column of ['sub_control_description', 'tod', 'toe', 'testing_date', 'tested_by', 'evidence_notes', 'tod_justification', 'toe_justification']) {
+    for (const column of ['sub_control_description', 'tod', 'toe', 'testing_date', 'tested_by', 'evidence_notes', 'tod_justification', 'toe_justification', 'testing_frequency']) {
       if ((cells.get(column) ?? null) !== null) problem(column, 'needs a sub_control on the same row');
     }
   }
@@ -144,6 +149,7 @@ export function readRow(row: number, cells: ReadonlyMap<string, string | null>):
   take('evidence_notes', 'evidence_notes');
   take('tod_justification', 'tod_justification');
   take('toe_justification', 'toe_justification');
+  take('testing_frequency', 'testing_frequency');
   return {
     problems,
     value: {

@@ -29,6 +29,7 @@ export function libraryExportQuery(db: Executor, enterpriseId: string) {
       's.evidence_notes',
       's.tod_justification',
       's.toe_justification',
+      's.testing_frequency',
     ])
     .orderBy('k.name')
     .orderBy('k.created_at')
