@@ -9,6 +9,8 @@ import { registerFiguresCte, type RegisterQuery } from './register.repository.js
  * (the newest approved BRA of each place) for the scenario figures and heat maps, the caller's BRAs by
  * status, their overdue actions by priority, the control library's sub-controls in scope, and the trend of
  * residual scores per approval period. Each part is an aggregate; no row of the data leaves the database.
+ * The trend reads one row of figures per approved BRA (bra_residual_figures, kept by the database when a
+ * BRA is approved), not every rating of every approved BRA.
  */
 /** The dashboard's acceptances expiring soon: those in force whose last day is within 30 days, the 10 soonest. */
 export const EXPIRING_WITHIN_DAYS = 30;
@@ -92,14 +94,12 @@ select
   (select coalesce(sum(n), 0)::int from sub_control_figures) as sub_controls_total,
   (select coalesce(sum(untested), 0)::int from sub_control_figures) as untested_12_months,
   (select coalesce(json_agg(t order by t.first_approved_at, t.period), '[]'::json) from (
-     select b.period, min(b.approved_at) as first_approved_at, count(distinct b.id)::int as bras,
-            count(r.id)::int as scenarios,
-            round(avg(r.risk_score), 2)::float8 as average_residual_score, max(r.risk_score) as max_residual_score
+     select b.period, min(b.approved_at) as first_approved_at, count(*)::int as bras,
+            sum(f.scenarios)::int as scenarios,
+            round(sum(f.score_sum)::numeric / nullif(sum(f.scenarios), 0), 2)::float8 as average_residual_score,
+            max(f.score_max) as max_residual_score
        from bras b
-       left join (bra_risk_scenarios l
-                  join bra_ratings r on r.enterprise_id = l.enterprise_id and r.bra_id = l.bra_id and r.bra_risk_scenario_id = l.id
-                                    and r.rating_type = 'residual' and r.superseded_at is null)
-              on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
+       join bra_residual_figures f on f.enterprise_id = b.enterprise_id and f.bra_id = b.id
       where b.enterprise_id = ${enterpriseId} and ${approvedBraSql('b')} and ${scope} and ${place}
       group by b.period) t
   ) as trend`.execute(db);

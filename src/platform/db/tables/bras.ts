@@ -107,6 +107,19 @@ export interface BrasTables {
   bra_controls: BraControlsTable;
   bra_comments: BraCommentsTable;
   risk_acceptances: RiskAcceptancesTable;
+  bra_residual_figures: BraResidualFiguresTable;
+}
+
+/**
+ * The residual figures of an approved BRA (its current residual ratings of included scenarios), kept by the
+ * database's triggers (migration 20261205100000); read by the dashboard's trend, never written by the service.
+ */
+export interface BraResidualFiguresTable {
+  enterprise_id: string;
+  bra_id: string;
+  scenarios: number;
+  score_sum: string;
+  score_max: number | null;
 }
 
 export type BraCommentVerdict = 'recommend_approval' | 'changes_requested';
