@@ -106,6 +106,14 @@ describe('single sign-on (OIDC) per enterprise', async () => {
     expect(response.json()).toMatchObject({ error_code: 'sso_provider_not_found' });
     const notProven = await call(admin, 'POST', `/sso/domains/${domainId}/verify`);
     expect(notProven.statusCode).toBe(422);
+    // The super admin sees the enterprise's claims (the Enterprises screen's list), an enterprise's admin does not.
+    const claims = await call(superAdmin, 'GET', `/admin/enterprises/${enterprise.id}/sso/domains`);
+    expect(claims.statusCode, claims.body).toBe(200);
+    expect(claims.json().data).toMatchObject([{ id: domainId, domain: 'corp.test', verified: false }]);
+    expect(claims.json().pagination).toMatchObject({ total: 1 });
+    expect((await call(superAdmin, 'GET', `/admin/enterprises/${other.id}/sso/domains`)).json().data).toEqual([]);
+    expect((await call(superAdmin, 'GET', '/admin/enterprises/00000000-0000-4000-8000-000000000000/sso/domains')).statusCode).toBe(404);
+    expect((await call(admin, 'GET', `/admin/enterprises/${enterprise.id}/sso/domains`)).statusCode).toBe(403);
     // The attestation is the platform's: an enterprise's admin cannot make it.
     expect((await call(admin, 'POST', `/admin/sso/domains/${domainId}/verify`)).statusCode).toBe(403);
     const attested = await call(superAdmin, 'POST', `/admin/sso/domains/${domainId}/verify`);
@@ -114,6 +122,7 @@ describe('single sign-on (OIDC) per enterprise', async () => {
     const [entry] = await auditEntries(ctx, { entityId: domainId, action: 'update' });
     expect(entry).toMatchObject({ entity_type: 'sso_domain', user_id: superAdmin.id, enterprise_id: enterprise.id });
     expect(entry!.action_details).toMatchObject({ change: 'verified', method: 'super_admin' });
+    expect((await call(superAdmin, 'GET', `/admin/enterprises/${enterprise.id}/sso/domains`)).json().data).toMatchObject([{ id: domainId, verified: true, verification: null }]);
   });
 
   it('a member signs in through the provider: the usual session (API, refresh, logout), audited as login naming the connection', async () => {

@@ -132,6 +132,7 @@ export const D5_ROUTE_ACCESS: Record<string, RouteAccess> = {
   'DELETE /sso/domains/:domain_id': ADMIN_ONLY,
   // A super admin's attestation of a claimed domain (D5: /admin for super admins, any enterprise).
   'POST /admin/sso/domains/:domain_id/verify': PLATFORM_ONLY,
+  'GET /admin/enterprises/:enterprise_id/sso/domains': PLATFORM_ONLY,
 
   'GET /mitigation-actions': BRA_READ,
   'POST /mitigation-actions': BRA_WRITE,

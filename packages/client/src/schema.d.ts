@@ -108,6 +108,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/enterprises/{enterprise_id}/sso/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an enterprise's e-mail domains (super admin)
+         * @description The e-mail domains an enterprise claimed for single sign-on, verified or awaiting their DNS record, by name: those a super admin may verify. Super admins only.
+         */
+        get: operations["admin.sso_domains.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/enterprises/{enterprise_id}/users": {
         parameters: {
             query?: never;
@@ -3525,6 +3545,156 @@ export interface operations {
                         };
                         /** @description Human-readable success text */
                         message: string;
+                    };
+                };
+            };
+            /** @description Malformed input or invalid reference */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, expired or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The role or entity assignment does not allow this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another enterprise) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "admin.sso_domains.list": {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page; values above 100 are clamped to 100 */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the enterprise */
+                enterprise_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: list an enterprise's e-mail domains (super admin) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
+                     *           "domain": "domain",
+                     *           "verified": true,
+                     *           "verified_at": "2026-03-02T09:30:00.000Z",
+                     *           "verification": {
+                     *             "record_name": "record name",
+                     *             "record_value": "record value"
+                     *           },
+                     *           "created_at": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "page_size": 1,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": true,
+                     *         "has_prev": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            domain: string;
+                            /** Format: uuid */
+                            id: string;
+                            verification: {
+                                /** @description The DNS name to publish a TXT record at */
+                                record_name: string;
+                                /** @description The TXT record value */
+                                record_value: string;
+                            } | null;
+                            verified: boolean;
+                            verified_at: string | null;
+                        }[];
+                        pagination: {
+                            has_next: boolean;
+                            has_prev: boolean;
+                            page: number;
+                            /** @description The page size used (after clamping) */
+                            page_size: number;
+                            total: number;
+                            total_pages: number;
+                        };
                     };
                 };
             };

@@ -65,6 +65,7 @@ export const queryKeys = {
     usersOf: (enterpriseId: string) => ['admin', 'users', enterpriseId] as const,
     entityRoles: (userId: string) => ['admin', 'entity-roles', userId] as const,
     alerts: (filters: Filters) => ['admin', 'alerts', filters] as const,
+    ssoDomains: (enterpriseId: string) => ['admin', 'sso-domains', enterpriseId] as const,
   },
   platform: {
     health: (enterpriseId: string) => ['platform', 'health', enterpriseId] as const,

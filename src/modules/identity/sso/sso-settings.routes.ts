@@ -10,6 +10,7 @@ import {
   deleteSsoDomainSchema,
   getSsoConnectionSchema,
   listSsoConnectionsSchema,
+  listEnterpriseSsoDomainsSchema,
   listSsoDomainsSchema,
   updateSsoConnectionSchema,
   verifySsoDomainSchema,
@@ -54,6 +55,10 @@ export function registerSsoSettingsRoutes(app: App, service: SsoSettingsService)
     await service.deleteDomain(callerOf(request), request.params.domain_id);
     return { message: 'Domain removed' };
   });
+
+  api.get('/admin/enterprises/:enterprise_id/sso/domains', { schema: listEnterpriseSsoDomainsSchema }, async (request) =>
+    service.listEnterpriseDomains(callerOf(request), request.params.enterprise_id, request.query),
+  );
 
   api.post('/admin/sso/domains/:domain_id/verify', { schema: attestSsoDomainSchema }, async (request) => ({
     data: await service.attestDomain(callerOf(request), request.params.domain_id),

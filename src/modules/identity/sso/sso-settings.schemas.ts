@@ -80,6 +80,7 @@ export type CreateSsoDomainBody = Static<typeof CreateSsoDomainBody>;
 
 const ConnectionParams = Type.Object({ connection_id: Uuid('Id of the SSO connection') });
 const DomainParams = Type.Object({ domain_id: Uuid('Id of the e-mail domain') });
+const EnterpriseParams = Type.Object({ enterprise_id: Uuid('Id of the enterprise') });
 const ListQuery = Type.Object({ ...PaginationQuery });
 export type SsoListQuery = Static<typeof ListQuery>;
 // SSO's settings sit with SCIM's in the document: the enterprise's identity integrations.
@@ -144,4 +145,14 @@ export const attestSsoDomainSchema = {
   tags: ['admin'],
   params: DomainParams,
   response: { 200: DomainChange, ...errorResponses([404, 409]) },
+};
+
+export const listEnterpriseSsoDomainsSchema = {
+  summary: "List an enterprise's e-mail domains (super admin)",
+  description: "The e-mail domains an enterprise claimed for single sign-on, verified or awaiting their DNS record, by name: those a super admin may verify. Super admins only.",
+  operationId: 'admin.sso_domains.list',
+  tags: ['admin'],
+  params: EnterpriseParams,
+  querystring: ListQuery,
+  response: { 200: Type.Object({ data: Type.Array(SsoDomainView), pagination: Pagination }), ...errorResponses([404]) },
 };

@@ -194,9 +194,14 @@ export function createSsoSettingsService({ db, oidc, redirectUri, signsIn, resol
 
     async listDomains(caller: Caller, query: SsoListQuery) {
       requireSsoAdmin(caller);
-      const enterpriseId = caller.enterpriseId;
-      const page = await loadPage(pageRequest(query), () => repo.countDomains(db, enterpriseId), (limit, offset) => repo.listDomains(db, enterpriseId, limit, offset));
-      return { ...page, data: page.data.map(presentDomain) };
+      return domainsOf(caller.enterpriseId, query);
+    },
+
+    /** A super admin's view of an enterprise's claims: the domains they may attest (404: no such enterprise). */
+    async listEnterpriseDomains(caller: Caller, enterpriseId: string, query: SsoListQuery) {
+      requireDomainAttestation(caller);
+      if (!(await repo.enterpriseExists(db, enterpriseId))) throw notFound('Enterprise');
+      return domainsOf(enterpriseId, query);
     },
 
     async createDomain(caller: Caller, body: CreateSsoDomainBody, terms: ChangeTerms): Promise<SsoDomainView> {
@@ -243,6 +248,11 @@ export function createSsoSettingsService({ db, oidc, redirectUri, signsIn, resol
       });
     },
   };
+
+  async function domainsOf(enterpriseId: string, query: SsoListQuery) {
+    const page = await loadPage(pageRequest(query), () => repo.countDomains(db, enterpriseId), (limit, offset) => repo.listDomains(db, enterpriseId, limit, offset));
+    return { ...page, data: page.data.map(presentDomain) };
+  }
 
   /** The claim verified, audited in its enterprise's trail; 409 when another enterprise verified the domain first. */
   async function markVerified(caller: Caller, enterpriseId: string, id: string, method: 'dns' | 'super_admin'): Promise<SsoDomainView> {

@@ -60,6 +60,10 @@ export async function countDomains(db: Executor, enterpriseId: string): Promise<
   return countRows(db.selectFrom('sso_domains').where('enterprise_id', '=', enterpriseId));
 }
 
+export async function enterpriseExists(db: Executor, enterpriseId: string): Promise<boolean> {
+  return (await db.selectFrom('enterprises').select('id').where('id', '=', enterpriseId).executeTakeFirst()) !== undefined;
+}
+
 export const lockDomain = (trx: Transaction<DB>, enterpriseId: string, id: string) => lockOwnRow(trx, 'sso_domains', enterpriseId, id, DOMAIN_COLUMNS);
 export type DomainRow = NonNullable<Awaited<ReturnType<typeof lockDomain>>>;
 

@@ -154,3 +154,24 @@ export function useChangeAlert() {
     onSuccess: () => client.invalidateQueries({ queryKey: ['admin', 'alerts'] }),
   });
 }
+
+export type EnterpriseSsoDomain = DataOf<'/api/v1/admin/enterprises/{enterprise_id}/sso/domains', 'get'>[number];
+
+/** The e-mail domains an enterprise claimed for single sign-on (a super admin's view: those they may verify). */
+export function useEnterpriseSsoDomains(enterpriseId: string | null) {
+  return useQuery({
+    queryKey: queryKeys.admin.ssoDomains(enterpriseId ?? ''),
+    queryFn: async () =>
+      (await unwrap(api.GET('/api/v1/admin/enterprises/{enterprise_id}/sso/domains', { params: { path: { enterprise_id: enterpriseId! }, query: { page_size: 100 } } }))).data,
+    enabled: enterpriseId !== null,
+  });
+}
+
+/** A super admin's verification of a claimed domain, without its DNS record. */
+export function useAttestSsoDomain(enterpriseId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (domainId: string) => unwrap(api.POST('/api/v1/admin/sso/domains/{domain_id}/verify', { params: { path: { domain_id: domainId } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.admin.ssoDomains(enterpriseId) }),
+  });
+}

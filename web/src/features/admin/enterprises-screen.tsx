@@ -9,6 +9,7 @@ import { ErrorDisplay, fieldError } from '../../components/error-display';
 import { Empty, QueryState, ScreenTitle } from '../../components/page-states';
 import { PagedTable } from '../../components/paged-table';
 import { useCreateEnterprise, useEnterprises, useSetEnterpriseStatus } from './api';
+import { SsoDomainsDrawer } from './enterprise-sso-domains';
 
 export function EnterprisesScreen() {
   const [page, setPage] = useState(1);
@@ -19,7 +20,9 @@ export function EnterprisesScreen() {
   // ?health=<id> opens that enterprise's health: the link of an enterprise's alert lands here.
   const [params, setParams] = useSearchParams();
   const healthOf = params.get('health');
-  const healthName = enterprises.data?.data.find((enterprise) => enterprise.id === healthOf)?.name ?? 'the enterprise';
+  // ?sso=<id> opens that enterprise's claimed SSO domains, where a super admin verifies one.
+  const ssoOf = params.get('sso');
+  const nameOf = (id: string | null) => enterprises.data?.data.find((enterprise) => enterprise.id === id)?.name ?? 'the enterprise';
   const form = useForm({ initialValues: { name: '', country: '', registration_number: '' } });
   const err = (field: string) => fieldError(create.error, field);
   return (
@@ -42,13 +45,14 @@ export function EnterprisesScreen() {
         </Card>
         <ErrorDisplay error={setStatus.error} title="The status did not change" />
         <ErrorDisplay error={setTier.error} title="The tier did not change" />
-        <HealthDrawer enterpriseId={healthOf} name={healthName} onClose={() => setParams({})} />
+        <HealthDrawer enterpriseId={healthOf} name={nameOf(healthOf)} onClose={() => setParams({})} />
+        <SsoDomainsDrawer enterpriseId={ssoOf} name={nameOf(ssoOf)} onClose={() => setParams({})} />
         <QueryState query={enterprises}>
           {(answer) =>
             answer.data.length === 0 ? (
               <Empty title="No enterprises yet" next="Create the first one above, then add its client admin under Users." />
             ) : (
-              <PagedTable minWidth={640} columns={['Name', 'Country', 'Tier', 'Users', 'BRAs', 'Health', 'Status']} pagination={answer.pagination} onPage={setPage}>
+              <PagedTable minWidth={640} columns={['Name', 'Country', 'Tier', 'Users', 'BRAs', 'Health', 'Single sign-on', 'Status']} pagination={answer.pagination} onPage={setPage}>
                 {answer.data.map((enterprise) => (
                   <Table.Tr key={enterprise.id}>
                     <Table.Td>{enterprise.name}</Table.Td>
@@ -64,6 +68,9 @@ export function EnterprisesScreen() {
                         <HealthBadge status={enterprise.health_status} score={enterprise.health_score} />
                         <Button size="xs" variant="subtle" aria-label={`Health of ${enterprise.name}`} onClick={() => setParams({ health: enterprise.id })}>Health</Button>
                       </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <Button size="xs" variant="subtle" aria-label={`SSO domains of ${enterprise.name}`} onClick={() => setParams({ sso: enterprise.id })}>Domains</Button>
                     </Table.Td>
                     <Table.Td>
                       <Group gap="xs" wrap="nowrap">
