@@ -24,7 +24,7 @@ export const ProviderErrorBody = Type.Object(
   { title: 'Identity provider error' },
 );
 
-const errors = (descriptions: Record<number, string>): Record<number, TSchema> =>
+export const errors = (descriptions: Record<number, string>): Record<number, TSchema> =>
   Object.fromEntries(Object.entries(descriptions).map(([status, description]) => [status, { ...ProviderErrorBody, description }]));
 
 // The `apikey` header is documented as a security scheme (openapi-document.ts), not validated here: the
