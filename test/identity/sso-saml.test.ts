@@ -188,6 +188,14 @@ describe('single sign-on (SAML 2.0) per enterprise', async () => {
     });
   }
 
+  it('the e-mail is the NameID (emailAddress format) or else an e-mail attribute; with neither, the sign-in is refused', async () => {
+    const unspecified = { NameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified', NameID: 'a1b2c3' };
+    const byAttribute = await signInAs('ignored', { tags: unspecified, attributes: { 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress': 'ada@bank.test' } });
+    expect((await me(byAttribute['access_token']!)).json().data).toMatchObject({ user_id: member.id });
+    expect((await logins(member.id)).at(-1)!.action_details).toMatchObject({ subject: 'a1b2c3' });
+    expect(await signInAs('ignored', { tags: unspecified })).toMatchObject({ error_code: 'email_not_confirmed' });
+  });
+
   it('an e-mail outside the verified domains is refused; a member of another enterprise (audited in their trail) and a super admin too', async () => {
     expect(await signInAs(contractor.email)).toMatchObject({ error_code: 'sso_domain_not_verified' });
     expect(await signInAs(foreigner.email)).toMatchObject({ error: 'access_denied', error_code: 'sso_user_not_member' });

@@ -35,6 +35,8 @@ export interface ResponseOptions {
   responseSignedOnly?: boolean;
   /** No signature at all. */
   unsigned?: boolean;
+  /** An AttributeStatement with these attributes (name → value). */
+  attributes?: Record<string, string>;
 }
 
 export function startSamlIdp(spMetadataXml: string) {
@@ -75,7 +77,9 @@ export function startSamlIdp(spMetadataXml: string) {
     };
     // The statements are XML: in the template itself (samlify escapes the values of its tags).
     const statement = `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="_session"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`;
-    let template = samlify.SamlLib.defaultLoginResponseTemplate.context.replace('{AuthnStatement}', statement).replace('{AttributeStatement}', '');
+    const attributes = Object.entries(options.attributes ?? {}).map(([name, value]) => `<saml:Attribute Name="${name}"><saml:AttributeValue xsi:type="xs:string">${value}</saml:AttributeValue></saml:Attribute>`);
+    const attributeStatement = attributes.length === 0 ? '' : `<saml:AttributeStatement>${attributes.join('')}</saml:AttributeStatement>`;
+    let template = samlify.SamlLib.defaultLoginResponseTemplate.context.replace('{AuthnStatement}', statement).replace('{AttributeStatement}', attributeStatement);
     // An unsolicited response names no request at all.
     if (requestId === null) template = template.replaceAll(' InResponseTo="{InResponseTo}"', '');
     const signer = options.foreignKey === true ? foreign : idp;
