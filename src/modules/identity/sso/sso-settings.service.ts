@@ -12,8 +12,9 @@ import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { versioned, versionState, type Versioned } from '../../../platform/versions/resource-state.js';
 import { requireDomainAttestation, requireSsoAdmin } from '../integrations.policy.js';
 import { OidcFailure, type OidcClients } from './oidc-client.js';
+import { importMetadata, requireFieldsOf, samlColumns } from './connection-protocol.js';
 import type { SamlClients } from './saml-client.js';
-import { parseIdpMetadata, SamlMetadataError, summarizeCertificate, type IdpMetadata } from './saml-metadata.js';
+import { summarizeCertificate } from './saml-metadata.js';
 import type { CreateSsoConnectionBody, CreateSsoDomainBody, SsoConnectionView, SsoDomainView, SsoListQuery, UpdateSsoConnectionBody } from './sso-settings.schemas.js';
 import * as repo from './sso.repository.js';
 
@@ -70,35 +71,6 @@ const presentDomain = (row: repo.DomainRow): SsoDomainView => ({
 });
 
 const issuerRefused = (error: OidcFailure) => validationError([{ field: 'issuer', message: error.message }]);
-
-const OIDC_FIELDS = ['issuer', 'client_id', 'client_secret'] as const;
-
-/** The IdP metadata imported, or 422 on `idp_metadata_xml` with the reason it cannot serve. */
-function importMetadata(xml: string): IdpMetadata {
-  try {
-    return parseIdpMetadata(xml);
-  } catch (error) {
-    if (error instanceof SamlMetadataError) throw validationError([{ field: 'idp_metadata_xml', message: error.message }]);
-    throw error;
-  }
-}
-
-/** The fields of one protocol only: a body mixing them, or missing one the protocol needs, is 422 per field. */
-function requireFieldsOf(type: 'oidc' | 'saml', body: Partial<Record<(typeof OIDC_FIELDS)[number] | 'idp_metadata_xml', unknown>>, creating: boolean): void {
-  const [own, foreign] = type === 'oidc' ? [OIDC_FIELDS, ['idp_metadata_xml'] as const] : [['idp_metadata_xml'] as const, OIDC_FIELDS];
-  const problems = [
-    ...foreign.filter((field) => body[field] !== undefined).map((field) => ({ field, message: `not a field of a ${type.toUpperCase()} connection` })),
-    ...(creating ? own.filter((field) => body[field] === undefined).map((field) => ({ field, message: `required for a ${type.toUpperCase()} connection` })) : []),
-  ];
-  if (problems.length > 0) throw validationError(problems);
-}
-
-const samlColumns = (metadata: IdpMetadata, xml: string) => ({
-  idp_entity_id: metadata.entityId,
-  idp_sso_url: metadata.ssoUrl,
-  idp_certificates: metadata.certificates,
-  idp_metadata_xml: xml,
-});
 
 /** The enterprise's SSO connections and e-mail domains (client admins, in person; a super admin attests a domain). */
 export function createSsoSettingsService({ db, oidc, redirectUri, samlSp, signsIn, resolveTxt = systemResolver() }: SsoSettingsDeps) {

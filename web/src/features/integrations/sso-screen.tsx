@@ -17,54 +17,11 @@ import {
   useVerifySsoDomain,
   type SsoConnection,
 } from './api';
+import { bodyOf, PROTOCOLS, valuesOf, type ConnectionValues } from './connection-body';
 import { SamlSpValues } from './saml-sp-values';
 
 const JIT_ROLES = [{ value: '', label: 'Off: only existing members sign in' }, { value: 'reviewer', label: 'Reviewer' }, { value: 'assessor', label: 'Assessor' }];
 const CALLBACK = `${window.location.origin}/auth/v1/sso/callback`;
-
-type Protocol = 'oidc' | 'saml';
-const PROTOCOLS = [{ value: 'oidc', label: 'OpenID Connect' }, { value: 'saml', label: 'SAML 2.0' }];
-
-interface ConnectionValues {
-  type: Protocol;
-  name: string;
-  idp_metadata_xml: string;
-  issuer: string;
-  client_id: string;
-  client_secret: string;
-  scopes: string;
-  enforce_sso: boolean;
-  jit_role: string;
-}
-
-const valuesOf = (connection: SsoConnection | null): ConnectionValues => ({
-  type: connection?.type ?? 'oidc',
-  name: connection?.name ?? '',
-  idp_metadata_xml: '',
-  issuer: connection?.issuer ?? '',
-  client_id: connection?.client_id ?? '',
-  client_secret: '',
-  scopes: (connection?.scopes ?? ['openid', 'email', 'profile']).join(' '),
-  enforce_sso: connection?.enforce_sso ?? false,
-  jit_role: connection?.jit_role ?? '',
-});
-
-/** What a save sends: the fields of the connection's protocol (a secret or metadata only when typed or pasted). */
-function bodyOf(values: ConnectionValues, creating: boolean) {
-  const common = {
-    name: values.name.trim(),
-    enforce_sso: values.enforce_sso,
-    jit_role: (values.jit_role || null) as 'assessor' | 'reviewer' | null,
-  };
-  if (values.type === 'saml') return { ...common, ...(values.idp_metadata_xml.trim() === '' && !creating ? {} : { idp_metadata_xml: values.idp_metadata_xml.trim() }) };
-  return {
-    ...common,
-    issuer: values.issuer.trim(),
-    client_id: values.client_id.trim(),
-    scopes: values.scopes.split(/\s+/).filter((scope) => scope !== ''),
-    ...(values.client_secret === '' && !creating ? {} : { client_secret: values.client_secret }),
-  };
-}
 
 function OidcFields({ form, error, connection }: { form: ReturnType<typeof useForm<ConnectionValues>>; error: unknown; connection: SsoConnection | null }) {
   return (
