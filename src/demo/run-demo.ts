@@ -6,6 +6,7 @@ import { createPrincipalResolver } from '../platform/auth/principal-resolver.js'
 import { linkExternalSubject } from '../modules/identity/identity.service.js';
 import { createPasswordHasher } from '../modules/identity/passwords.js';
 import { createOidcClients } from '../modules/identity/sso/oidc-client.js';
+import { createSamlClients } from '../modules/identity/sso/saml-client.js';
 import { createProviderService } from '../modules/identity/provider/provider.service.js';
 import { loadAuthSecrets, type AuthSecrets } from '../platform/auth/secrets.js';
 import { createTokenVerifier } from '../platform/auth/token-verifier.js';
@@ -174,6 +175,7 @@ function newContext(
       log: silent,
       publicUrl: config.publicUrl,
       oidc: createOidcClients(config.sso),
+      saml: createSamlClients(config),
     }),
   };
   return {

@@ -198,8 +198,9 @@ describe('every route is documented (STYLE: summary, operationId, request and re
   it('states the security of every operation: apikey on /auth/v1 (but the key set), bearer on /api/v1 (but public routes)', () => {
     for (const { name, path, operation } of operations) {
       const schemes = (operation['security'] as Record<string, unknown>[]).flatMap((requirement) => Object.keys(requirement));
-      // The key set, the mail's verify link and single sign-on's browser legs (opened by a browser, which has no apikey) are public.
-      const browserLegs = ['GET /auth/v1/verify', 'GET /auth/v1/sso', 'GET /auth/v1/sso/callback'];
+      // The key set, the mail's verify link and single sign-on's browser legs (opened by a browser, which has no apikey) are public,
+      // as are SAML's SP metadata (read by the IdP and its admins) and ACS (the IdP's form, POSTed by the browser).
+      const browserLegs = ['GET /auth/v1/verify', 'GET /auth/v1/sso', 'GET /auth/v1/sso/callback', 'GET /auth/v1/sso/saml/metadata', 'POST /auth/v1/sso/saml/acs'];
       if (path.startsWith('/auth/v1/') && !path.includes('jwks') && !browserLegs.includes(name)) expect(schemes, name).toContain('apikey');
       // The one-click unsubscribe of a notification mail: its signed link is its authority, not a bearer token.
       const unsubscribe = path === '/api/v1/notifications/unsubscribe';

@@ -12,7 +12,7 @@ export const ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...Array(18).fill(0)]);
 /** A multipart/form-data body with one part, as a browser's FormData sends it. */
 export async function multipart(content: Buffer, fileName: string, claimedType = 'application/octet-stream', field = 'file') {
   const form = new FormData();
-  form.append(field, new Blob([content], { type: claimedType }), fileName);
+  form.append(field, new Blob([new Uint8Array(content)], { type: claimedType }), fileName);
   const encoded = new Response(form);
   return { body: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! };
 }

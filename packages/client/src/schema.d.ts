@@ -1998,8 +1998,8 @@ export interface paths {
         get: operations["sso.connections.list"];
         put?: never;
         /**
-         * Create an SSO connection (OIDC)
-         * @description A connection to the enterprise's OpenID Connect provider. The issuer is discovered before the connection is kept (422 when it cannot be). Register `redirect_uri` at the provider. Client admin of the enterprise, in person.
+         * Create an SSO connection (OIDC or SAML)
+         * @description A connection to the enterprise's identity provider. OIDC (type oidc, the default): the issuer is discovered before the connection is kept (422 when it cannot be); register `redirect_uri` at the provider. SAML 2.0 (type saml): the IdP's metadata XML is imported (422 when it states no entity id, no HTTP-Redirect SingleSignOnService or no signing certificate); enter `saml.sp_entity_id` and `saml.acs_url` at the IdP. Client admin of the enterprise, in person.
          */
         post: operations["sso.connections.create"];
         delete?: never;
@@ -2031,7 +2031,7 @@ export interface paths {
         head?: never;
         /**
          * Change an SSO connection
-         * @description Change its name, provider, client, scopes, enforcement or just-in-time role. A new issuer is discovered first. Client admin of the enterprise, in person.
+         * @description Change its name, provider, client, scopes, enforcement or just-in-time role; a SAML connection imports its IdP metadata anew. A new issuer is discovered first. The protocol cannot change (422). Client admin of the enterprise, in person.
          */
         patch: operations["sso.connections.update"];
         trace?: never;
@@ -2344,7 +2344,7 @@ export interface paths {
         put?: never;
         /**
          * Start a single sign-on (signInWithSSO)
-         * @description What @supabase/auth-js's signInWithSSO({ domain } | { providerId }) sends. Answers the URL of the enterprise's identity provider (authorization code flow with PKCE, state and nonce) and sets the browser cookie its callback checks. Only the implicit flow of auth-js is supported (the session comes back in redirect_to's fragment): a code_challenge is refused. 404 sso_provider_not_found: no verified domain or connection.
+         * @description What @supabase/auth-js's signInWithSSO({ domain } | { providerId }) sends. Answers the URL of the enterprise's identity provider (OIDC: authorization code flow with PKCE, state and nonce; SAML 2.0: an AuthnRequest by the HTTP-Redirect binding, the state as RelayState) and sets the browser cookie its return (callback or ACS) checks. Only the implicit flow of auth-js is supported (the session comes back in redirect_to's fragment): a code_challenge is refused. 404 sso_provider_not_found: no verified domain or connection.
          */
         post: operations["auth.sso"];
         delete?: never;
@@ -2365,6 +2365,46 @@ export interface paths {
          * @description The identity provider sends the browser here with code and state. The state must name a sign-in started in this browser, unused and unexpired (else 400 bad_oauth_state). The code is exchanged with the PKCE verifier and the id_token's signature, issuer, audience and nonce checked; its e-mail must be verified and in a verified domain of the enterprise, its person a member (or just-in-time membership on). 303 to redirect_to with the session in the fragment (#access_token=…&refresh_token=…), or with #error=access_denied&error_code=….
          */
         get: operations["auth.sso.callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/v1/sso/saml/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SAML Assertion Consumer Service (HTTP-POST binding)
+         * @description The IdP's form, POSTed by the browser: SAMLResponse and RelayState. The RelayState must name a sign-in started in this browser by GET or POST /sso, unused and unexpired (else 400 bad_oauth_state: IdP-initiated, unsolicited responses are refused). The assertion must be signed with a certificate of the connection's imported metadata and issued by its IdP, in response to the sign-in's AuthnRequest (InResponseTo), for this service's entity (Audience) and ACS (Destination, Recipient), within its NotBefore and NotOnOrAfter (a minute of clock skew). The e-mail is the NameID (emailAddress format) or an e-mail attribute, in a verified domain of the enterprise; its person a member (or just-in-time membership on). 303 to redirect_to with the session in the fragment (#access_token=…&refresh_token=…), or with #error=access_denied&error_code=….
+         */
+        post: operations["auth.sso.saml.acs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/v1/sso/saml/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This service's SAML service provider metadata
+         * @description The SP metadata to import at a SAML identity provider (Entra ID, Okta): the entity id (this URL), the Assertion Consumer Service (HTTP-POST), the e-mail NameID format, signed assertions wanted. One service provider for the deployment: every enterprise's SAML connection uses it. No apikey.
+         */
+        get: operations["auth.sso.saml.metadata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -28299,7 +28339,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
-                     *           "type": "type",
+                     *           "type": "oidc",
                      *           "name": "Northwind Trading Ltd",
                      *           "issuer": "issuer",
                      *           "client_id": "client id",
@@ -28310,6 +28350,20 @@ export interface operations {
                      *           "enforce_sso": true,
                      *           "jit_role": "jit role",
                      *           "redirect_uri": "redirect uri",
+                     *           "saml": {
+                     *             "idp_entity_id": "idp entity id",
+                     *             "idp_sso_url": "idp sso url",
+                     *             "idp_certificates": [
+                     *               {
+                     *                 "subject": "subject",
+                     *                 "not_after": "2026-03-02T09:30:00.000Z",
+                     *                 "fingerprint_sha256": "fingerprint sha256"
+                     *               }
+                     *             ],
+                     *             "sp_entity_id": "sp entity id",
+                     *             "acs_url": "acs url",
+                     *             "metadata_url": "metadata url"
+                     *           },
                      *           "created_at": "2026-03-02T09:30:00.000Z",
                      *           "updated_at": "2026-03-02T09:30:00.000Z"
                      *         }
@@ -28326,8 +28380,8 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
-                            client_id: string;
-                            /** @description The client secret is kept (never answered back) */
+                            client_id: string | null;
+                            /** @description OIDC: the client secret is kept (never answered back); false for SAML */
                             client_secret_set: boolean;
                             /** Format: date-time */
                             created_at: string;
@@ -28338,15 +28392,40 @@ export interface operations {
                              * @description The connection (Supabase auth-js: its providerId)
                              */
                             id: string;
-                            /** @description The provider's issuer URL (discovered at {issuer}/.well-known/openid-configuration) */
-                            issuer: string;
+                            issuer: string | null;
                             jit_role: string | null;
                             name: string;
-                            /** @description The redirect URI to register at the provider */
+                            /** @description OIDC: the redirect URI to register at the provider */
                             redirect_uri: string;
+                            saml: {
+                                /** @description This service's Assertion Consumer Service, HTTP-POST (Entra ID: Reply URL; Okta: Single sign-on URL) */
+                                acs_url: string;
+                                /** @description The certificates the IdP's assertions must be signed with (a rotation publishes two) */
+                                idp_certificates: {
+                                    /** @description SHA-256 fingerprint, colon-separated hex */
+                                    fingerprint_sha256: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the certificate expires: import the new metadata before
+                                     */
+                                    not_after: string;
+                                    subject: string;
+                                }[];
+                                /** @description The IdP's entity id (its assertions' Issuer), from its metadata */
+                                idp_entity_id: string;
+                                /** @description The IdP's SingleSignOnService (HTTP-Redirect binding), where sign-ins are sent */
+                                idp_sso_url: string;
+                                /** @description This service's SP metadata, to import at the IdP where it can */
+                                metadata_url: string;
+                                /** @description This service's SP entity id (Entra ID: Identifier; Okta: Audience URI) */
+                                sp_entity_id: string;
+                            } | null;
                             scopes: string[];
-                            /** @description The protocol: oidc */
-                            type: string;
+                            /**
+                             * @description The protocol: oidc or saml
+                             * @enum {unknown}
+                             */
+                            type: "oidc" | "saml";
                             /** Format: date-time */
                             updated_at: string;
                         }[];
@@ -28442,43 +28521,35 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "Entra ID",
-                 *       "issuer": "https://login.microsoftonline.com/8c3b1c42-0b7e-4b8e-9a1f-3d2e1f0a9b7c/v2.0",
-                 *       "client_id": "1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b",
-                 *       "client_secret": "the secret",
-                 *       "scopes": [
-                 *         "openid",
-                 *         "email",
-                 *         "profile"
-                 *       ],
-                 *       "enforce_sso": false,
-                 *       "jit_role": null
-                 *     }
-                 */
                 "application/json": {
-                    /** @description The client (application) id registered at the provider */
-                    client_id: string;
-                    /** @description The client secret; kept, never answered back */
-                    client_secret: string;
+                    /** @description OIDC (required): the client (application) id registered at the provider */
+                    client_id?: string;
+                    /** @description OIDC (required): the client secret; kept, never answered back */
+                    client_secret?: string;
                     /** @description Default false */
                     enforce_sso?: boolean;
+                    /** @description SAML (required): the IdP's metadata XML, imported */
+                    idp_metadata_xml?: string;
                     /**
                      * Format: uri
-                     * @description The provider's issuer URL (https)
+                     * @description OIDC (required): the provider's issuer URL (https)
                      */
-                    issuer: string;
+                    issuer?: string;
                     jit_role?: ("assessor" | "reviewer") | null;
                     /** @description What the admins call it, e.g. "Entra ID" */
                     name: string;
                     /** @description The scopes asked of the provider; `openid` and `email` are always asked */
                     scopes?: string[];
+                    /**
+                     * @description The protocol (default oidc); it cannot change once the connection is kept
+                     * @enum {unknown}
+                     */
+                    type?: "oidc" | "saml";
                 };
             };
         };
         responses: {
-            /** @description Created: create an SSO connection (OIDC) */
+            /** @description Created: create an SSO connection (OIDC or SAML) */
             201: {
                 headers: {
                     /** @description Present on a replay: this is the stored first answer to the same Idempotency-Key */
@@ -28490,7 +28561,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
-                     *         "type": "type",
+                     *         "type": "oidc",
                      *         "name": "Northwind Trading Ltd",
                      *         "issuer": "issuer",
                      *         "client_id": "client id",
@@ -28501,6 +28572,20 @@ export interface operations {
                      *         "enforce_sso": true,
                      *         "jit_role": "jit role",
                      *         "redirect_uri": "redirect uri",
+                     *         "saml": {
+                     *           "idp_entity_id": "idp entity id",
+                     *           "idp_sso_url": "idp sso url",
+                     *           "idp_certificates": [
+                     *             {
+                     *               "subject": "subject",
+                     *               "not_after": "2026-03-02T09:30:00.000Z",
+                     *               "fingerprint_sha256": "fingerprint sha256"
+                     *             }
+                     *           ],
+                     *           "sp_entity_id": "sp entity id",
+                     *           "acs_url": "acs url",
+                     *           "metadata_url": "metadata url"
+                     *         },
                      *         "created_at": "2026-03-02T09:30:00.000Z",
                      *         "updated_at": "2026-03-02T09:30:00.000Z"
                      *       },
@@ -28509,8 +28594,8 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
-                            client_id: string;
-                            /** @description The client secret is kept (never answered back) */
+                            client_id: string | null;
+                            /** @description OIDC: the client secret is kept (never answered back); false for SAML */
                             client_secret_set: boolean;
                             /** Format: date-time */
                             created_at: string;
@@ -28521,15 +28606,40 @@ export interface operations {
                              * @description The connection (Supabase auth-js: its providerId)
                              */
                             id: string;
-                            /** @description The provider's issuer URL (discovered at {issuer}/.well-known/openid-configuration) */
-                            issuer: string;
+                            issuer: string | null;
                             jit_role: string | null;
                             name: string;
-                            /** @description The redirect URI to register at the provider */
+                            /** @description OIDC: the redirect URI to register at the provider */
                             redirect_uri: string;
+                            saml: {
+                                /** @description This service's Assertion Consumer Service, HTTP-POST (Entra ID: Reply URL; Okta: Single sign-on URL) */
+                                acs_url: string;
+                                /** @description The certificates the IdP's assertions must be signed with (a rotation publishes two) */
+                                idp_certificates: {
+                                    /** @description SHA-256 fingerprint, colon-separated hex */
+                                    fingerprint_sha256: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the certificate expires: import the new metadata before
+                                     */
+                                    not_after: string;
+                                    subject: string;
+                                }[];
+                                /** @description The IdP's entity id (its assertions' Issuer), from its metadata */
+                                idp_entity_id: string;
+                                /** @description The IdP's SingleSignOnService (HTTP-Redirect binding), where sign-ins are sent */
+                                idp_sso_url: string;
+                                /** @description This service's SP metadata, to import at the IdP where it can */
+                                metadata_url: string;
+                                /** @description This service's SP entity id (Entra ID: Identifier; Okta: Audience URI) */
+                                sp_entity_id: string;
+                            } | null;
                             scopes: string[];
-                            /** @description The protocol: oidc */
-                            type: string;
+                            /**
+                             * @description The protocol: oidc or saml
+                             * @enum {unknown}
+                             */
+                            type: "oidc" | "saml";
                             /** Format: date-time */
                             updated_at: string;
                         };
@@ -28669,7 +28779,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
-                     *         "type": "type",
+                     *         "type": "oidc",
                      *         "name": "Northwind Trading Ltd",
                      *         "issuer": "issuer",
                      *         "client_id": "client id",
@@ -28680,6 +28790,20 @@ export interface operations {
                      *         "enforce_sso": true,
                      *         "jit_role": "jit role",
                      *         "redirect_uri": "redirect uri",
+                     *         "saml": {
+                     *           "idp_entity_id": "idp entity id",
+                     *           "idp_sso_url": "idp sso url",
+                     *           "idp_certificates": [
+                     *             {
+                     *               "subject": "subject",
+                     *               "not_after": "2026-03-02T09:30:00.000Z",
+                     *               "fingerprint_sha256": "fingerprint sha256"
+                     *             }
+                     *           ],
+                     *           "sp_entity_id": "sp entity id",
+                     *           "acs_url": "acs url",
+                     *           "metadata_url": "metadata url"
+                     *         },
                      *         "created_at": "2026-03-02T09:30:00.000Z",
                      *         "updated_at": "2026-03-02T09:30:00.000Z"
                      *       }
@@ -28687,8 +28811,8 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
-                            client_id: string;
-                            /** @description The client secret is kept (never answered back) */
+                            client_id: string | null;
+                            /** @description OIDC: the client secret is kept (never answered back); false for SAML */
                             client_secret_set: boolean;
                             /** Format: date-time */
                             created_at: string;
@@ -28699,15 +28823,40 @@ export interface operations {
                              * @description The connection (Supabase auth-js: its providerId)
                              */
                             id: string;
-                            /** @description The provider's issuer URL (discovered at {issuer}/.well-known/openid-configuration) */
-                            issuer: string;
+                            issuer: string | null;
                             jit_role: string | null;
                             name: string;
-                            /** @description The redirect URI to register at the provider */
+                            /** @description OIDC: the redirect URI to register at the provider */
                             redirect_uri: string;
+                            saml: {
+                                /** @description This service's Assertion Consumer Service, HTTP-POST (Entra ID: Reply URL; Okta: Single sign-on URL) */
+                                acs_url: string;
+                                /** @description The certificates the IdP's assertions must be signed with (a rotation publishes two) */
+                                idp_certificates: {
+                                    /** @description SHA-256 fingerprint, colon-separated hex */
+                                    fingerprint_sha256: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the certificate expires: import the new metadata before
+                                     */
+                                    not_after: string;
+                                    subject: string;
+                                }[];
+                                /** @description The IdP's entity id (its assertions' Issuer), from its metadata */
+                                idp_entity_id: string;
+                                /** @description The IdP's SingleSignOnService (HTTP-Redirect binding), where sign-ins are sent */
+                                idp_sso_url: string;
+                                /** @description This service's SP metadata, to import at the IdP where it can */
+                                metadata_url: string;
+                                /** @description This service's SP entity id (Entra ID: Identifier; Okta: Audience URI) */
+                                sp_entity_id: string;
+                            } | null;
                             scopes: string[];
-                            /** @description The protocol: oidc */
-                            type: string;
+                            /**
+                             * @description The protocol: oidc or saml
+                             * @enum {unknown}
+                             */
+                            type: "oidc" | "saml";
                             /** Format: date-time */
                             updated_at: string;
                         };
@@ -28980,6 +29129,8 @@ export interface operations {
                     /** @description The client secret; kept, never answered back */
                     client_secret?: string;
                     enforce_sso?: boolean;
+                    /** @description SAML: the IdP's metadata imported anew (a certificate rotated, a URL moved) */
+                    idp_metadata_xml?: string;
                     /**
                      * Format: uri
                      * @description The provider's issuer URL (https)
@@ -28990,6 +29141,11 @@ export interface operations {
                     name?: string;
                     /** @description The scopes asked of the provider; `openid` and `email` are always asked */
                     scopes?: string[];
+                    /**
+                     * @description The protocol (default oidc); it cannot change once the connection is kept
+                     * @enum {unknown}
+                     */
+                    type?: "oidc" | "saml";
                 };
             };
         };
@@ -29006,7 +29162,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "6f1c8f4e-2b7a-4c1d-9a53-0e7d2c4b9a10",
-                     *         "type": "type",
+                     *         "type": "oidc",
                      *         "name": "Northwind Trading Ltd",
                      *         "issuer": "issuer",
                      *         "client_id": "client id",
@@ -29017,6 +29173,20 @@ export interface operations {
                      *         "enforce_sso": true,
                      *         "jit_role": "jit role",
                      *         "redirect_uri": "redirect uri",
+                     *         "saml": {
+                     *           "idp_entity_id": "idp entity id",
+                     *           "idp_sso_url": "idp sso url",
+                     *           "idp_certificates": [
+                     *             {
+                     *               "subject": "subject",
+                     *               "not_after": "2026-03-02T09:30:00.000Z",
+                     *               "fingerprint_sha256": "fingerprint sha256"
+                     *             }
+                     *           ],
+                     *           "sp_entity_id": "sp entity id",
+                     *           "acs_url": "acs url",
+                     *           "metadata_url": "metadata url"
+                     *         },
                      *         "created_at": "2026-03-02T09:30:00.000Z",
                      *         "updated_at": "2026-03-02T09:30:00.000Z"
                      *       },
@@ -29025,8 +29195,8 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
-                            client_id: string;
-                            /** @description The client secret is kept (never answered back) */
+                            client_id: string | null;
+                            /** @description OIDC: the client secret is kept (never answered back); false for SAML */
                             client_secret_set: boolean;
                             /** Format: date-time */
                             created_at: string;
@@ -29037,15 +29207,40 @@ export interface operations {
                              * @description The connection (Supabase auth-js: its providerId)
                              */
                             id: string;
-                            /** @description The provider's issuer URL (discovered at {issuer}/.well-known/openid-configuration) */
-                            issuer: string;
+                            issuer: string | null;
                             jit_role: string | null;
                             name: string;
-                            /** @description The redirect URI to register at the provider */
+                            /** @description OIDC: the redirect URI to register at the provider */
                             redirect_uri: string;
+                            saml: {
+                                /** @description This service's Assertion Consumer Service, HTTP-POST (Entra ID: Reply URL; Okta: Single sign-on URL) */
+                                acs_url: string;
+                                /** @description The certificates the IdP's assertions must be signed with (a rotation publishes two) */
+                                idp_certificates: {
+                                    /** @description SHA-256 fingerprint, colon-separated hex */
+                                    fingerprint_sha256: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the certificate expires: import the new metadata before
+                                     */
+                                    not_after: string;
+                                    subject: string;
+                                }[];
+                                /** @description The IdP's entity id (its assertions' Issuer), from its metadata */
+                                idp_entity_id: string;
+                                /** @description The IdP's SingleSignOnService (HTTP-Redirect binding), where sign-ins are sent */
+                                idp_sso_url: string;
+                                /** @description This service's SP metadata, to import at the IdP where it can */
+                                metadata_url: string;
+                                /** @description This service's SP entity id (Entra ID: Identifier; Okta: Audience URI) */
+                                sp_entity_id: string;
+                            } | null;
                             scopes: string[];
-                            /** @description The protocol: oidc */
-                            type: string;
+                            /**
+                             * @description The protocol: oidc or saml
+                             * @enum {unknown}
+                             */
+                            type: "oidc" | "saml";
                             /** Format: date-time */
                             updated_at: string;
                         };
@@ -32182,6 +32377,138 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "auth.sso.saml.acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The sign-in it answers (the relay state of its AuthnRequest) */
+                    RelayState?: string;
+                    /** @description The base64 SAML Response */
+                    SAMLResponse: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Redirect to redirect_to, with the session or the error in the fragment */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The RelayState names no sign-in under way in this browser (an unsolicited response among them) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ... */
+                        error: string;
+                        /** @description GoTrue error code, read by @supabase/auth-js as AuthError.code */
+                        error_code?: string;
+                        /** @description Human-readable reason */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description The form is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ... */
+                        error: string;
+                        /** @description GoTrue error code, read by @supabase/auth-js as AuthError.code */
+                        error_code?: string;
+                        /** @description Human-readable reason */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description Not a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description OAuth-style error: invalid_grant, invalid_request, invalid_api_key, ... */
+                        error: string;
+                        /** @description GoTrue error code, read by @supabase/auth-js as AuthError.code */
+                        error_code?: string;
+                        /** @description Human-readable reason */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a body sent to an operation that takes none */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: too many calls from this address (or, for sign-in and recovery, for this account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request's headers are over the server's limit (16 KiB) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "auth.sso.saml.metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not a refusal of this operation, which takes no input: a request the HTTP server cannot read (400, or 431 for headers over its limit), in the error shape. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The SP metadata (XML) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example text */
+                    "application/samlmetadata+xml": string;
                 };
             };
         };

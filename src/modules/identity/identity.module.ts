@@ -7,6 +7,7 @@ import { registerServiceAccountRoutes } from './service-accounts/service-account
 import { createServiceAccountsService } from './service-accounts/service-accounts.service.js';
 import { createTokensService } from './service-accounts/tokens.service.js';
 import { createOidcClients } from './sso/oidc-client.js';
+import { createSamlClients } from './sso/saml-client.js';
 import { registerSsoSettingsRoutes } from './sso/sso-settings.routes.js';
 import { createSsoSettingsService, SSO_CALLBACK_PATH } from './sso/sso-settings.service.js';
 
@@ -28,6 +29,7 @@ export const identityModule = defineModule({
       db,
       oidc: createOidcClients(config.sso),
       redirectUri: `${config.publicUrl}${SSO_CALLBACK_PATH}`,
+      samlSp: createSamlClients(config).sp,
       signsIn: config.auth.mode === 'embedded',
     }),
   }),

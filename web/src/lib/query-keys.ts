@@ -90,5 +90,6 @@ export const queryKeys = {
     scimGroups: ['integrations', 'scim-groups'] as const,
     ssoConnections: ['integrations', 'sso-connections'] as const,
     ssoDomains: ['integrations', 'sso-domains'] as const,
+    samlSpMetadata: ['integrations', 'saml-sp-metadata'] as const,
   },
 };

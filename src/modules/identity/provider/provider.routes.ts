@@ -21,7 +21,9 @@ import {
 } from './provider.schemas.js';
 import { registerVerifyLink } from './verify-link.routes.js';
 import { registerSsoBrowserRoutes, registerSsoStart } from './sso-sign-in.routes.js';
+import { registerSamlRoutes } from './saml-sign-in.routes.js';
 import { createOidcClients } from '../sso/oidc-client.js';
+import { createSamlClients } from '../sso/saml-client.js';
 import { limitRecoveriesPerAccount } from './provider-rate-limit.js';
 import { createProviderService, type ProviderService } from './provider.service.js';
 
@@ -33,6 +35,7 @@ export async function registerIdentityProvider(
   platform: Platform & { secrets: AuthSecrets },
   own: { limiter: RateLimiter; signInLimiter: RateLimiter; recoveryLimiter: RateLimiter; passwords: PasswordHasher },
 ): Promise<void> {
+  const saml = createSamlClients(platform.config);
   const service = createProviderService({
     passwords: own.passwords,
     db: platform.database.db,
@@ -46,6 +49,7 @@ export async function registerIdentityProvider(
     wakeMail: () => platform.mail.wake(),
     publicUrl: platform.config.publicUrl,
     oidc: createOidcClients(platform.config.sso),
+    saml,
   });
   const devices = createSignInDevices({
     db: platform.database.db,
@@ -68,6 +72,7 @@ export async function registerIdentityProvider(
       // Single sign-on's browser legs (the redirect to the enterprise's provider, its callback): no apikey either.
       const ssoCookie = { path: `${PROVIDER_PREFIX}/sso`, secure: new URL(platform.config.publicUrl).protocol === 'https:' };
       registerSsoBrowserRoutes(scope, service.sso, devices, { publicUrl: platform.config.publicUrl, cookie: ssoCookie });
+      await registerSamlRoutes(scope, service.sso, saml, devices);
       await scope.register(async (guarded) => {
         // Before body parsing, so that a caller without a valid key costs no body work.
         guarded.addHook('onRequest', async (request, reply) => {

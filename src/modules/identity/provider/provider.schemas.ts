@@ -24,7 +24,7 @@ export const ProviderErrorBody = Type.Object(
   { title: 'Identity provider error' },
 );
 
-const errors = (descriptions: Record<number, string>): Record<number, TSchema> =>
+export const errors = (descriptions: Record<number, string>): Record<number, TSchema> =>
   Object.fromEntries(Object.entries(descriptions).map(([status, description]) => [status, { ...ProviderErrorBody, description }]));
 
 // The `apikey` header is documented as a security scheme (openapi-document.ts), not validated here: the
@@ -262,7 +262,8 @@ export const ssoStartSchema = {
   summary: 'Start a single sign-on (signInWithSSO)',
   description:
     "What @supabase/auth-js's signInWithSSO({ domain } | { providerId }) sends. Answers the URL of the enterprise's identity provider " +
-    '(authorization code flow with PKCE, state and nonce) and sets the browser cookie its callback checks. Only the implicit flow of auth-js ' +
+    '(OIDC: authorization code flow with PKCE, state and nonce; SAML 2.0: an AuthnRequest by the HTTP-Redirect binding, the state as ' +
+    'RelayState) and sets the browser cookie its return (callback or ACS) checks. Only the implicit flow of auth-js ' +
     "is supported (the session comes back in redirect_to's fragment): a code_challenge is refused. 404 sso_provider_not_found: no verified domain or connection.",
   operationId: 'auth.sso',
   tags: ['auth'],

@@ -2,7 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { originOf } from '../../../platform/auth/principal.js';
 import { invalidRequest } from './provider.errors.js';
-import { sessionFragment } from './provider.presenter.js';
+import { sessionFragment, type TokenResponseView } from './provider.presenter.js';
+import type { ProviderError } from './provider.errors.js';
 import { ssoCallbackSchema, ssoRedirectSchema, ssoStartSchema } from './provider.schemas.js';
 import type { SignInDevices } from './sign-in-devices.js';
 import { SSO_FLOW_TTL_SECONDS, browserSecretOr, type SsoSignIn, type SsoStart } from './sso-sign-in.service.js';
@@ -14,7 +15,7 @@ export interface SsoCookie {
   secure: boolean;
 }
 
-function presentedSecret(request: FastifyRequest): string | null {
+export function presentedSecret(request: FastifyRequest): string | null {
   const prefix = `${FLOW_COOKIE}=`;
   const pair = (request.headers.cookie ?? '').split(';').map((part) => part.trim()).find((part) => part.startsWith(prefix));
   return pair === undefined ? null : pair.slice(prefix.length);
@@ -22,14 +23,17 @@ function presentedSecret(request: FastifyRequest): string | null {
 
 /**
  * The browser's secret for its sign-ins, in a cookie only single sign-on's paths get: the callback finds the
- * sign-in its state names only in the browser that started it (no sign-in planted from elsewhere). SameSite=Lax:
- * the provider's redirect back is a top-level navigation from another site.
+ * sign-in its state names only in the browser that started it (no sign-in planted from elsewhere). OIDC:
+ * SameSite=Lax, the provider's redirect back is a top-level navigation from another site. SAML: the IdP's form
+ * is a cross-site POST, which a Lax cookie does not follow, so SameSite=None (which browsers take only Secure;
+ * http://localhost counts as secure).
  */
 async function startIn(request: FastifyRequest, reply: FastifyReply, sso: SsoSignIn, input: SsoStart, cookie: SsoCookie): Promise<string> {
   const secret = browserSecretOr(presentedSecret(request));
-  const url = await sso.start(input, secret);
-  const attributes = [`${FLOW_COOKIE}=${secret}`, `Path=${cookie.path}`, `Max-Age=${SSO_FLOW_TTL_SECONDS}`, 'HttpOnly', 'SameSite=Lax'];
-  if (cookie.secure) attributes.push('Secure');
+  const { url, protocol } = await sso.start(input, secret);
+  const attributes = [`${FLOW_COOKIE}=${secret}`, `Path=${cookie.path}`, `Max-Age=${SSO_FLOW_TTL_SECONDS}`, 'HttpOnly'];
+  if (protocol === 'saml') attributes.push('SameSite=None', 'Secure');
+  else attributes.push('SameSite=Lax', ...(cookie.secure ? ['Secure'] : []));
   reply.header('set-cookie', attributes.join('; '));
   reply.header('cache-control', 'no-store');
   return url;
@@ -60,8 +64,17 @@ export function registerSsoBrowserRoutes(scope: FastifyInstance, sso: SsoSignIn,
     reply.header('referrer-policy', 'no-referrer');
     // The URL the provider redirected to, as openid-client compares it with the redirect URI it sent.
     const callbackUrl = new URL(request.url, options.publicUrl);
-    const { redirect, outcome } = await sso.finish(callbackUrl, presentedSecret(request), originOf(request));
-    if ('access_token' in outcome) devices.rememberDevice(request, reply, outcome.user.id);
-    return reply.redirect(`${redirect.split('#')[0]}#${sessionFragment(outcome, { type: 'sso' })}`, 303);
+    return returnTo(request, reply, devices, await sso.finish(callbackUrl, presentedSecret(request), originOf(request)));
   });
+}
+
+/** The end of a sign-in at the provider: 303 to the sign-in's redirect, the session (or the refusal) in its fragment. */
+export function returnTo(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  devices: Pick<SignInDevices, 'rememberDevice'>,
+  { redirect, outcome }: { redirect: string; outcome: TokenResponseView | ProviderError },
+) {
+  if ('access_token' in outcome) devices.rememberDevice(request, reply, outcome.user.id);
+  return reply.redirect(`${redirect.split('#')[0]}#${sessionFragment(outcome, { type: 'sso' })}`, 303);
 }

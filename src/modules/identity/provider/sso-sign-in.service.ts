@@ -6,6 +6,7 @@ import type { Monitor } from '../../../platform/monitoring/monitor.js';
 import { createMembersProvisioning } from '../../admin/members-provisioning.service.js';
 import { emailDomain } from '../sso/email-domain.js';
 import { OidcFailure, type OidcClients, type ProviderIdentity } from '../sso/oidc-client.js';
+import { SamlFailure, type SamlClients } from '../sso/saml-client.js';
 import { SSO_CALLBACK_PATH } from '../sso/sso-settings.service.js';
 import { connectionForSignIn, enterpriseOfVerifiedDomain, insertFlow, takeFlow } from '../sso/sso.repository.js';
 import { ProviderError, invalidRequest } from './provider.errors.js';
@@ -19,6 +20,7 @@ export const SSO_FLOW_TTL_SECONDS = 600;
 export interface SsoSignInDeps extends Pick<TokenGrantsDeps, 'db'> {
   publicUrl: string;
   oidc: OidcClients;
+  saml: SamlClients;
   principals: Pick<PrincipalResolver, 'invalidateUser'>;
   monitor: Pick<Monitor, 'authFailure'>;
   wakeMail: () => void;
@@ -42,17 +44,29 @@ const hashOf = (value: string) => createHash('sha256').update(value).digest('bas
 /** A browser's secret for its sign-ins: the one its cookie holds, or a new one. */
 export const browserSecretOr = (presented: string | null): string => (presented !== null && /^[A-Za-z0-9_-]{43}$/.test(presented) ? presented : randomBytes(32).toString('base64url'));
 
+/** Where a sign-in goes: the provider's URL; a SAML one comes back by a cross-site POST (its cookie must allow that). */
+export interface SsoRedirect {
+  url: string;
+  protocol: 'oidc' | 'saml';
+}
+
+/** The protocol's leg of the return: the flow's checks met, the identity the provider states (or its failure). */
+type ProtocolCheck = (connection: Connection, flow: Flow) => Promise<ProviderIdentity>;
+type Connection = NonNullable<Awaited<ReturnType<typeof connectionForSignIn>>>;
+type Flow = NonNullable<Awaited<ReturnType<typeof takeFlow>>>;
+
 /**
- * Single sign-on through an enterprise's OIDC connection (decisions.md, "Single sign-on"): the redirect to its
- * provider, and the callback that ends in the provider's usual session, started as a password sign-in starts
- * one (token-grants.service.ts) and audited as `login` with the connection named.
+ * Single sign-on through an enterprise's connection, OIDC or SAML 2.0 (decisions.md, "Single sign-on"): the
+ * redirect to its provider, and the return (OIDC's callback, SAML's ACS) that ends in the provider's usual
+ * session, started as a password sign-in starts one (token-grants.service.ts) and audited as `login` with the
+ * connection named. The protocols differ only in their leg of the return (oidc-client.ts, saml-client.ts).
  */
 export function createSsoSignIn(
   deps: SsoSignInDeps,
   grants: Pick<ReturnType<typeof createTokenGrants>, 'startSession' | 'tokensFor' | 'recordRefusal'>,
   redirectFor: (requested: string | undefined) => string,
 ) {
-  const { db, oidc } = deps;
+  const { db, oidc, saml } = deps;
   const redirectUri = `${deps.publicUrl}${SSO_CALLBACK_PATH}`;
 
   async function connectionOf(input: SsoStart) {
@@ -66,60 +80,99 @@ export function createSsoSignIn(
     return enterpriseId === undefined ? undefined : connectionForSignIn(db, enterpriseId, null);
   }
 
-  /** The provider's authorization URL; the sign-in's checks are kept, bound to the browser's secret. */
-  async function start(input: SsoStart, browserSecret: string): Promise<string> {
+  /** The provider's URL for this sign-in (OIDC's authorization request, SAML's AuthnRequest), and what the return must meet. */
+  async function requestOf(connection: Connection, hint: string | null): Promise<{ url: string; state: string; nonce: string; codeVerifier: string | null }> {
+    try {
+      if (connection.type === 'saml') {
+        // The relay state names the flow as OIDC's state does; the request's ID is what InResponseTo must name.
+        const [state, requestId] = [randomBytes(32).toString('base64url'), `_${randomBytes(20).toString('hex')}`];
+        const url = await saml.authorizationRequest(connection, state, { id: requestId, issuedAt: new Date() });
+        return { url, state, nonce: requestId, codeVerifier: null };
+      }
+      const { url, checks } = await oidc.authorizationRequest(connection, redirectUri, hint);
+      return { url, state: checks.state, nonce: checks.nonce, codeVerifier: checks.codeVerifier };
+    } catch (error) {
+      if (!(error instanceof OidcFailure || error instanceof SamlFailure)) throw error;
+      throw new ProviderError(502, 'sso_provider_unavailable', `The identity provider could not be reached: ${error.message}`, 'sso_provider_unavailable');
+    }
+  }
+
+  /** The provider's URL; the sign-in's checks are kept, bound to the browser's secret. */
+  async function start(input: SsoStart, browserSecret: string): Promise<SsoRedirect> {
     const redirect = redirectFor(input.redirect_to);
     const connection = await connectionOf(input);
     if (connection === undefined) throw notFoundProvider();
     const hint = input.email !== undefined && input.email.includes('@') ? input.email.trim() : null;
-    let request;
-    try {
-      request = await oidc.authorizationRequest(connection, redirectUri, hint);
-    } catch (error) {
-      if (!(error instanceof OidcFailure)) throw error;
-      throw new ProviderError(502, 'sso_provider_unavailable', `The identity provider could not be reached: ${error.message}`, 'sso_provider_unavailable');
-    }
-    const { checks } = request;
+    const request = await requestOf(connection, hint);
     await inTransaction(db, ({ trx }) =>
       insertFlow(trx, {
-        state_hash: hashOf(checks.state),
+        state_hash: hashOf(request.state),
         enterprise_id: connection.enterprise_id,
         connection_id: connection.id,
         browser_hash: hashOf(browserSecret),
-        nonce: checks.nonce,
-        code_verifier: checks.codeVerifier,
+        nonce: request.nonce,
+        code_verifier: request.codeVerifier,
         redirect_to: redirect,
         expires_at: new Date(Date.now() + SSO_FLOW_TTL_SECONDS * 1000),
       }),
     );
-    return request.url;
+    return { url: request.url, protocol: connection.type };
+  }
+
+  /** OIDC's callback, as the provider sent the browser to it. */
+  async function finish(callbackUrl: URL, browserSecret: string | null, origin: RequestOrigin) {
+    const state = callbackUrl.searchParams.get('state');
+    return finishFlow(state, browserSecret, origin, 'oidc', async (connection, flow) => {
+      const providerError = callbackUrl.searchParams.get('error');
+      if (providerError !== null) throw refusal('bad_oauth_callback', `The identity provider refused: ${callbackUrl.searchParams.get('error_description') ?? providerError}`);
+      try {
+        return await oidc.complete(connection, callbackUrl, { state: state ?? '', nonce: flow.nonce, codeVerifier: flow.code_verifier ?? '' });
+      } catch (error) {
+        if (!(error instanceof OidcFailure)) throw error;
+        deps.monitor.authFailure({ account: null, enterpriseId: connection.enterprise_id, ip: origin.ip });
+        throw refusal('bad_oauth_callback', `The identity provider's answer was refused: ${error.message}`);
+      }
+    });
   }
 
   /**
-   * The callback. A state that names no sign-in under way, an expired one, one already used or started in
-   * another browser: 400, answered here (there is nowhere safe to send the browser). Anything refused after
-   * that goes to the sign-in's redirect URL as an error; a success, as the session.
+   * SAML's ACS, the IdP's form as the browser POSTed it. Its RelayState names the sign-in, as OIDC's state does:
+   * a response that names none (IdP-initiated, unsolicited) is refused as an unknown state.
    */
-  async function finish(callbackUrl: URL, browserSecret: string | null, origin: RequestOrigin): Promise<{ redirect: string; outcome: TokenResponseView | ProviderError }> {
-    const state = callbackUrl.searchParams.get('state');
+  async function finishSaml(form: { SAMLResponse: string; RelayState?: string | undefined }, browserSecret: string | null, origin: RequestOrigin) {
+    return finishFlow(form.RelayState ?? null, browserSecret, origin, 'saml', async (connection, flow) => {
+      try {
+        return await saml.complete(connection, form.SAMLResponse, { id: flow.nonce, issuedAt: flow.created_at });
+      } catch (error) {
+        if (!(error instanceof SamlFailure)) throw error;
+        deps.monitor.authFailure({ account: null, enterpriseId: connection.enterprise_id, ip: origin.ip });
+        throw refusal('bad_saml_response', `The identity provider's answer was refused: ${error.message}`);
+      }
+    });
+  }
+
+  /**
+   * The return from the provider. A state that names no sign-in under way, an expired one, one already used or
+   * started in another browser: 400, answered here (there is nowhere safe to send the browser). Anything refused
+   * after that goes to the sign-in's redirect URL as an error; a success, as the session.
+   */
+  async function finishFlow(
+    state: string | null,
+    browserSecret: string | null,
+    origin: RequestOrigin,
+    protocol: 'oidc' | 'saml',
+    check: ProtocolCheck,
+  ): Promise<{ redirect: string; outcome: TokenResponseView | ProviderError }> {
     if (state === null || state === '') throw badState('state is missing');
-    // Taken at once, whatever follows: a state (and the code with it) serves one callback.
+    // Taken at once, whatever follows: a state (and the code or response with it) serves one return.
     const flow = await takeFlow(db, hashOf(state));
     if (flow === undefined || flow.expires_at.getTime() <= Date.now()) throw badState('This sign-in is unknown, used or expired: start it again');
     if (browserSecret === null || hashOf(browserSecret) !== flow.browser_hash) throw badState('This sign-in was started in another browser: start it again');
     try {
       const connection = await connectionForSignIn(db, flow.enterprise_id, flow.connection_id);
       if (connection === undefined) throw refusal('sso_provider_not_found', 'The SSO connection was removed');
-      const providerError = callbackUrl.searchParams.get('error');
-      if (providerError !== null) throw refusal('bad_oauth_callback', `The identity provider refused: ${callbackUrl.searchParams.get('error_description') ?? providerError}`);
-      let identity: ProviderIdentity;
-      try {
-        identity = await oidc.complete(connection, callbackUrl, { state, nonce: flow.nonce, codeVerifier: flow.code_verifier });
-      } catch (error) {
-        if (!(error instanceof OidcFailure)) throw error;
-        deps.monitor.authFailure({ account: null, enterpriseId: connection.enterprise_id, ip: origin.ip });
-        throw refusal('bad_oauth_callback', `The identity provider's answer was refused: ${error.message}`);
-      }
+      if (connection.type !== protocol) throw refusal('sso_provider_not_found', `This sign-in went through a ${connection.type.toUpperCase()} connection`);
+      const identity = await check(connection, flow);
       if (identity.email === null || !identity.emailVerified) throw refusal('email_not_confirmed', 'The identity provider stated no verified e-mail address');
       if ((await enterpriseOfVerifiedDomain(db, emailDomain(identity.email))) !== connection.enterprise_id) {
         throw refusal('sso_domain_not_verified', "The e-mail's domain is not a verified domain of this organisation");
@@ -130,8 +183,6 @@ export function createSsoSignIn(
       throw error;
     }
   }
-
-  type Connection = NonNullable<Awaited<ReturnType<typeof connectionForSignIn>>>;
 
   /**
    * The person the provider vouches for, by e-mail: an active member of the connection's enterprise; or,
@@ -170,7 +221,7 @@ export function createSsoSignIn(
     return grants.tokensFor(outcome.started);
   }
 
-  return { start, finish };
+  return { start, finish, finishSaml };
 }
 
 export type SsoSignIn = ReturnType<typeof createSsoSignIn>;

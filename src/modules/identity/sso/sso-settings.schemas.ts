@@ -6,17 +6,37 @@ const Scope = Type.String({ pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,100}$', d
 const Scopes = Type.Array(Scope, { minItems: 1, maxItems: 20, uniqueItems: true, description: 'The scopes asked of the provider; `openid` and `email` are always asked' });
 const JitRole = Nullable(Type.Enum([...SSO_JIT_ROLES], { description: 'Just-in-time membership: the role given to a person of a verified domain signing in for the first time (assessor or reviewer); null: off, only existing members sign in' }));
 
+const SamlView = Type.Object(
+  {
+    idp_entity_id: Type.String({ description: "The IdP's entity id (its assertions' Issuer), from its metadata" }),
+    idp_sso_url: Type.String({ description: "The IdP's SingleSignOnService (HTTP-Redirect binding), where sign-ins are sent" }),
+    idp_certificates: Type.Array(
+      Type.Object({
+        subject: Type.String(),
+        not_after: Timestamp('When the certificate expires: import the new metadata before'),
+        fingerprint_sha256: Type.String({ description: 'SHA-256 fingerprint, colon-separated hex' }),
+      }),
+      { description: "The certificates the IdP's assertions must be signed with (a rotation publishes two)" },
+    ),
+    sp_entity_id: Type.String({ description: "This service's SP entity id (Entra ID: Identifier; Okta: Audience URI)" }),
+    acs_url: Type.String({ description: "This service's Assertion Consumer Service, HTTP-POST (Entra ID: Reply URL; Okta: Single sign-on URL)" }),
+    metadata_url: Type.String({ description: "This service's SP metadata, to import at the IdP where it can" }),
+  },
+  { description: 'SAML: what the imported IdP metadata states, and the values to enter at the IdP' },
+);
+
 export const SsoConnectionView = Type.Object({
   id: Uuid('The connection (Supabase auth-js: its providerId)'),
-  type: Type.String({ description: 'The protocol: oidc' }),
+  type: Type.Enum(['oidc', 'saml'], { description: 'The protocol: oidc or saml' }),
   name: Type.String(),
-  issuer: Type.String({ description: "The provider's issuer URL (discovered at {issuer}/.well-known/openid-configuration)" }),
-  client_id: Type.String(),
-  client_secret_set: Type.Boolean({ description: 'The client secret is kept (never answered back)' }),
+  issuer: Nullable(Type.String({ description: "OIDC: the provider's issuer URL (discovered at {issuer}/.well-known/openid-configuration); null for SAML" })),
+  client_id: Nullable(Type.String({ description: 'OIDC: the client id; null for SAML' })),
+  client_secret_set: Type.Boolean({ description: 'OIDC: the client secret is kept (never answered back); false for SAML' }),
   scopes: Type.Array(Type.String()),
   enforce_sso: Type.Boolean({ description: "Password sign-in refused for members whose e-mail is in a verified domain (super admins excepted)" }),
   jit_role: Nullable(Type.String({ description: 'The role of just-in-time membership; null: off' })),
-  redirect_uri: Type.String({ description: 'The redirect URI to register at the provider' }),
+  redirect_uri: Type.String({ description: 'OIDC: the redirect URI to register at the provider' }),
+  saml: Nullable(SamlView),
   created_at: Timestamp(),
   updated_at: Timestamp(),
 });
@@ -25,27 +45,36 @@ export type SsoConnectionView = Static<typeof SsoConnectionView>;
 const Issuer = Type.String({ format: 'uri', maxLength: 500, description: "The provider's issuer URL (https)" });
 const ClientId = Type.String({ minLength: 1, maxLength: 500, description: 'The client (application) id registered at the provider' });
 const ClientSecret = Type.String({ minLength: 1, maxLength: 2000, description: 'The client secret; kept, never answered back' });
+const ConnectionType = Type.Enum(['oidc', 'saml'], { description: 'The protocol (default oidc); it cannot change once the connection is kept' });
+const IdpMetadataXml = Type.String({ minLength: 1, maxLength: 500_000, description: "SAML: the IdP's metadata XML (Entra ID: Federation Metadata XML; Okta: the app's IdP metadata)" });
 
 export const CreateSsoConnectionBody = Type.Object(
   {
     name: Name('What the admins call it, e.g. "Entra ID"'),
-    issuer: Issuer,
-    client_id: ClientId,
-    client_secret: ClientSecret,
+    type: Type.Optional(ConnectionType),
+    issuer: Type.Optional({ ...Issuer, description: "OIDC (required): the provider's issuer URL (https)" }),
+    client_id: Type.Optional({ ...ClientId, description: 'OIDC (required): the client (application) id registered at the provider' }),
+    client_secret: Type.Optional({ ...ClientSecret, description: 'OIDC (required): the client secret; kept, never answered back' }),
+    idp_metadata_xml: Type.Optional({ ...IdpMetadataXml, description: "SAML (required): the IdP's metadata XML, imported" }),
     scopes: Type.Optional(Scopes),
     enforce_sso: Type.Optional(Type.Boolean({ description: 'Default false' })),
     jit_role: Type.Optional(JitRole),
   },
-  { additionalProperties: false, examples: [{ name: 'Entra ID', issuer: 'https://login.microsoftonline.com/8c3b1c42-0b7e-4b8e-9a1f-3d2e1f0a9b7c/v2.0', client_id: '1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b', client_secret: 'the secret', scopes: ['openid', 'email', 'profile'], enforce_sso: false, jit_role: null }] },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'Entra ID', issuer: 'https://login.microsoftonline.com/8c3b1c42-0b7e-4b8e-9a1f-3d2e1f0a9b7c/v2.0', client_id: '1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b', client_secret: 'the secret', scopes: ['openid', 'email', 'profile'], enforce_sso: false, jit_role: null }, { name: 'Okta (SAML)', type: 'saml', idp_metadata_xml: '<md:EntityDescriptor …>…</md:EntityDescriptor>', jit_role: 'assessor' }],
+  },
 );
 export type CreateSsoConnectionBody = Static<typeof CreateSsoConnectionBody>;
 
 export const UpdateSsoConnectionBody = Type.Object(
   {
     name: Type.Optional(Name()),
+    type: Type.Optional(ConnectionType),
     issuer: Type.Optional(Issuer),
     client_id: Type.Optional(ClientId),
     client_secret: Type.Optional(ClientSecret),
+    idp_metadata_xml: Type.Optional({ ...IdpMetadataXml, description: "SAML: the IdP's metadata imported anew (a certificate rotated, a URL moved)" }),
     scopes: Type.Optional(Scopes),
     enforce_sso: Type.Optional(Type.Boolean()),
     jit_role: Type.Optional(JitRole),
@@ -96,8 +125,9 @@ const page = <T extends TSchema>(item: T) => ({ querystring: ListQuery, response
 export const listSsoConnectionsSchema = operation('sso.connections.list', 'List SSO connections', "The enterprise's single sign-on connections, newest first (never their secrets).", page(SsoConnectionView));
 
 const CREATE_CONNECTION =
-  "A connection to the enterprise's OpenID Connect provider. The issuer is discovered before the connection is kept (422 when it cannot be). Register `redirect_uri` at the provider.";
-export const createSsoConnectionSchema = operation('sso.connections.create', 'Create an SSO connection (OIDC)', CREATE_CONNECTION, { body: CreateSsoConnectionBody, response: { 201: ConnectionChange, ...errorResponses([409, 415, 422]) } });
+  "A connection to the enterprise's identity provider. OIDC (type oidc, the default): the issuer is discovered before the connection is kept (422 when it cannot be); register `redirect_uri` at the provider. " +
+  "SAML 2.0 (type saml): the IdP's metadata XML is imported (422 when it states no entity id, no HTTP-Redirect SingleSignOnService or no signing certificate); enter `saml.sp_entity_id` and `saml.acs_url` at the IdP.";
+export const createSsoConnectionSchema = operation('sso.connections.create', 'Create an SSO connection (OIDC or SAML)', CREATE_CONNECTION, { body: CreateSsoConnectionBody, response: { 201: ConnectionChange, ...errorResponses([409, 415, 422]) } });
 
 export const getSsoConnectionSchema = operation('sso.connections.get', 'Get an SSO connection', 'One connection, without its secret.', {
   params: ConnectionParams,
@@ -107,7 +137,7 @@ export const getSsoConnectionSchema = operation('sso.connections.get', 'Get an S
 export const updateSsoConnectionSchema = operation(
   'sso.connections.update',
   'Change an SSO connection',
-  'Change its name, provider, client, scopes, enforcement or just-in-time role. A new issuer is discovered first.',
+  'Change its name, provider, client, scopes, enforcement or just-in-time role; a SAML connection imports its IdP metadata anew. A new issuer is discovered first. The protocol cannot change (422).',
   { params: ConnectionParams, body: UpdateSsoConnectionBody, response: { 200: ConnectionChange, ...errorResponses([404, 409, 415, 422]) } },
 );
 

@@ -12,6 +12,9 @@ import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { versioned, versionState, type Versioned } from '../../../platform/versions/resource-state.js';
 import { requireDomainAttestation, requireSsoAdmin } from '../integrations.policy.js';
 import { OidcFailure, type OidcClients } from './oidc-client.js';
+import { importMetadata, requireFieldsOf, samlColumns } from './connection-protocol.js';
+import type { SamlClients } from './saml-client.js';
+import { summarizeCertificate } from './saml-metadata.js';
 import type { CreateSsoConnectionBody, CreateSsoDomainBody, SsoConnectionView, SsoDomainView, SsoListQuery, UpdateSsoConnectionBody } from './sso-settings.schemas.js';
 import * as repo from './sso.repository.js';
 
@@ -23,6 +26,8 @@ export interface SsoSettingsDeps {
   oidc: OidcClients;
   /** Where the provider sends the browser back: PUBLIC_URL + /auth/v1/sso/callback. */
   redirectUri: string;
+  /** This service's SAML SP values, shown with a SAML connection to enter at the IdP. */
+  samlSp: SamlClients['sp'];
   resolveTxt?: TxtResolver;
   /** AUTH_MODE=embedded: the service signs people in through the connections; with an external provider, none are kept. */
   signsIn: boolean;
@@ -68,18 +73,29 @@ const presentDomain = (row: repo.DomainRow): SsoDomainView => ({
 const issuerRefused = (error: OidcFailure) => validationError([{ field: 'issuer', message: error.message }]);
 
 /** The enterprise's SSO connections and e-mail domains (client admins, in person; a super admin attests a domain). */
-export function createSsoSettingsService({ db, oidc, redirectUri, signsIn, resolveTxt = systemResolver() }: SsoSettingsDeps) {
+export function createSsoSettingsService({ db, oidc, redirectUri, samlSp, signsIn, resolveTxt = systemResolver() }: SsoSettingsDeps) {
   const presentConnection = (row: repo.ConnectionRow): SsoConnectionView => ({
     id: row.id,
     type: row.type,
     name: row.name,
-    issuer: row.issuer ?? '',
-    client_id: row.client_id ?? '',
-    client_secret_set: true,
+    issuer: row.issuer,
+    client_id: row.client_id,
+    client_secret_set: row.type === 'oidc',
     scopes: row.scopes,
     enforce_sso: row.enforce_sso,
     jit_role: row.jit_role,
     redirect_uri: redirectUri,
+    saml:
+      row.type === 'saml'
+        ? {
+            idp_entity_id: row.idp_entity_id ?? '',
+            idp_sso_url: row.idp_sso_url ?? '',
+            idp_certificates: (row.idp_certificates ?? []).map(summarizeCertificate),
+            sp_entity_id: samlSp.entityId,
+            acs_url: samlSp.acsUrl,
+            metadata_url: samlSp.metadataUrl,
+          }
+        : null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   });
@@ -119,23 +135,28 @@ export function createSsoSettingsService({ db, oidc, redirectUri, signsIn, resol
     async createConnection(caller: Caller, body: CreateSsoConnectionBody, terms: ChangeTerms): Promise<SsoConnectionView> {
       requireSsoAdmin(caller);
       if (!signsIn) throw invalidState('SSO connections need AUTH_MODE=embedded: with an external identity provider, single sign-on is configured there');
-      await requireDiscoverable(body.issuer, body.client_id, body.client_secret);
+      const type = body.type ?? 'oidc';
+      requireFieldsOf(type, body, true);
+      const protocol =
+        type === 'saml'
+          ? { type, ...samlColumns(importMetadata(body.idp_metadata_xml ?? ''), body.idp_metadata_xml ?? '') }
+          : { type, issuer: body.issuer ?? '', client_id: body.client_id ?? '', client_secret: body.client_secret ?? '' };
+      if (protocol.type === 'oidc') await requireDiscoverable(protocol.issuer, protocol.client_id, protocol.client_secret);
       return inTransaction(joinWork(db, terms.work), async ({ trx }) => {
         const row = await repo.insertConnection(trx, caller.enterpriseId, {
+          ...protocol,
           name: body.name.trim(),
-          issuer: body.issuer,
-          client_id: body.client_id,
-          client_secret: body.client_secret,
           scopes: body.scopes ?? ['openid', 'email', 'profile'],
           enforce_sso: body.enforce_sso ?? false,
           jit_role: (body.jit_role ?? null) as SsoJitRole | null,
           created_by: caller.userId,
         });
+        const settings = row.type === 'saml' ? { idp_entity_id: row.idp_entity_id, idp_sso_url: row.idp_sso_url } : { issuer: row.issuer, client_id: row.client_id, scopes: row.scopes };
         await recordChange(trx, caller, {
           action: 'create',
           entityType: 'sso_connection',
           entityId: row.id,
-          details: { name: row.name, type: row.type, issuer: row.issuer, client_id: row.client_id, scopes: row.scopes, enforce_sso: row.enforce_sso, jit_role: row.jit_role },
+          details: { name: row.name, type: row.type, ...settings, enforce_sso: row.enforce_sso, jit_role: row.jit_role },
         });
         return presentConnection(row);
       });
@@ -146,6 +167,9 @@ export function createSsoSettingsService({ db, oidc, redirectUri, signsIn, resol
       const enterpriseId = caller.enterpriseId;
       const current = await repo.findConnection(db, enterpriseId, id);
       if (current === undefined) throw notFound('SSO connection');
+      if (body.type !== undefined && body.type !== current.type) throw validationError([{ field: 'type', message: 'the protocol of a connection cannot change: create another connection' }]);
+      requireFieldsOf(current.type, body, false);
+      const imported = body.idp_metadata_xml === undefined ? null : samlColumns(importMetadata(body.idp_metadata_xml), body.idp_metadata_xml);
       // A new provider or client is discovered before the change (outside the transaction: it is a network call).
       if (body.issuer !== undefined || body.client_id !== undefined) {
         await requireDiscoverable(body.issuer ?? current.issuer ?? '', body.client_id ?? current.client_id ?? '', body.client_secret ?? 'unchanged');
@@ -154,7 +178,7 @@ export function createSsoSettingsService({ db, oidc, redirectUri, signsIn, resol
         const { row } = await updateVersioned(trx, caller, terms, {
           ...oneConnection(trx, enterpriseId, id),
           diff: (before) => {
-            const changes: Partial<Record<'name' | 'issuer' | 'client_id' | 'client_secret' | 'scopes' | 'enforce_sso' | 'jit_role', unknown>> = {};
+            const changes: Partial<Record<'name' | 'issuer' | 'client_id' | 'client_secret' | 'scopes' | 'enforce_sso' | 'jit_role' | keyof NonNullable<typeof imported>, unknown>> = {};
             if (body.name !== undefined && body.name.trim() !== before.name) changes.name = body.name.trim();
             if (body.issuer !== undefined && body.issuer !== before.issuer) changes.issuer = body.issuer;
             if (body.client_id !== undefined && body.client_id !== before.client_id) changes.client_id = body.client_id;
@@ -162,6 +186,13 @@ export function createSsoSettingsService({ db, oidc, redirectUri, signsIn, resol
             if (body.scopes !== undefined && body.scopes.join(' ') !== before.scopes.join(' ')) changes.scopes = body.scopes;
             if (body.enforce_sso !== undefined && body.enforce_sso !== before.enforce_sso) changes.enforce_sso = body.enforce_sso;
             if (body.jit_role !== undefined && body.jit_role !== before.jit_role) changes.jit_role = body.jit_role;
+            if (imported !== null) {
+              if (imported.idp_entity_id !== before.idp_entity_id) changes.idp_entity_id = imported.idp_entity_id;
+              if (imported.idp_sso_url !== before.idp_sso_url) changes.idp_sso_url = imported.idp_sso_url;
+              if (imported.idp_certificates.join() !== (before.idp_certificates ?? []).join()) changes.idp_certificates = imported.idp_certificates;
+              // The XML itself is kept with what it changed; the same metadata again is no change.
+              if (Object.keys(changes).some((field) => field.startsWith('idp_'))) changes.idp_metadata_xml = imported.idp_metadata_xml;
+            }
             return Object.keys(changes).length === 0 ? null : changes;
           },
           write: (_before, changes) => repo.updateConnection(trx, enterpriseId, id, changes as Parameters<typeof repo.updateConnection>[3]),
@@ -172,7 +203,9 @@ export function createSsoSettingsService({ db, oidc, redirectUri, signsIn, resol
               name: before.name,
               changes: Object.fromEntries(
                 Object.entries(changes).map(([field, to]) =>
-                  field === 'client_secret' ? [field, 'replaced'] : [field, { from: before[field as keyof typeof before], to }],
+                  field === 'client_secret' || field === 'idp_metadata_xml' || field === 'idp_certificates'
+                    ? [field, 'replaced']
+                    : [field, { from: before[field as keyof typeof before], to }],
                 ),
               ),
             },
@@ -188,7 +221,7 @@ export function createSsoSettingsService({ db, oidc, redirectUri, signsIn, resol
       await inTransaction(db, async ({ trx }) => {
         const row = await lockForChange(oneConnection(trx, enterpriseId, id), terms);
         await repo.deleteConnection(trx, enterpriseId, id);
-        await recordChange(trx, caller, { action: 'delete', entityType: 'sso_connection', entityId: id, details: { name: row.name, issuer: row.issuer } });
+        await recordChange(trx, caller, { action: 'delete', entityType: 'sso_connection', entityId: id, details: { name: row.name, type: row.type, issuer: row.issuer ?? row.idp_entity_id } });
       });
     },
 

@@ -6,15 +6,21 @@ import type { SsoConnectionsTable, SsoJitRole } from '../../../platform/db/table
 
 /** SQL of single sign-on: an enterprise's connections and domains, and the sign-ins under way. */
 
-const CONNECTION_COLUMNS = ['id', 'enterprise_id', 'type', 'name', 'issuer', 'client_id', 'scopes', 'enforce_sso', 'jit_role', 'created_by', 'created_at', 'updated_at', 'row_version'] as const;
+const CONNECTION_COLUMNS = [
+  ...['id', 'enterprise_id', 'type', 'name', 'issuer', 'client_id', 'scopes', 'enforce_sso', 'jit_role'],
+  ...['idp_entity_id', 'idp_sso_url', 'idp_certificates', 'created_by', 'created_at', 'updated_at', 'row_version'],
+] as const;
 const DOMAIN_COLUMNS = ['id', 'enterprise_id', 'domain', 'verification_token', 'verified_at', 'verified_by', 'created_by', 'created_at'] as const;
 
 export async function insertConnection(
   trx: Transaction<DB>,
   enterpriseId: string,
-  values: { name: string; issuer: string; client_id: string; client_secret: string; scopes: string[]; enforce_sso: boolean; jit_role: SsoJitRole | null; created_by: string },
+  values: { name: string; scopes: string[]; enforce_sso: boolean; jit_role: SsoJitRole | null; created_by: string } & (
+    | { type: 'oidc'; issuer: string; client_id: string; client_secret: string }
+    | { type: 'saml'; idp_entity_id: string; idp_sso_url: string; idp_certificates: string[]; idp_metadata_xml: string }
+  ),
 ) {
-  return trx.insertInto('sso_connections').values({ ...values, type: 'oidc', enterprise_id: enterpriseId }).returning(CONNECTION_COLUMNS).executeTakeFirstOrThrow();
+  return trx.insertInto('sso_connections').values({ ...values, enterprise_id: enterpriseId }).returning(CONNECTION_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export async function listConnections(db: Executor, enterpriseId: string, limit: number, offset: number) {
@@ -104,7 +110,7 @@ export async function passwordRefusedBySso(db: Executor, userId: string, emailDo
 
 export async function insertFlow(
   trx: Transaction<DB>,
-  values: { state_hash: string; enterprise_id: string; connection_id: string; browser_hash: string; nonce: string; code_verifier: string; redirect_to: string; expires_at: Date },
+  values: { state_hash: string; enterprise_id: string; connection_id: string; browser_hash: string; nonce: string; code_verifier: string | null; redirect_to: string; expires_at: Date },
 ): Promise<void> {
   // The enterprise's abandoned sign-ins go as a new one starts.
   await trx.deleteFrom('sso_flows').where('enterprise_id', '=', values.enterprise_id).where('expires_at', '<', new Date()).execute();

@@ -38,6 +38,7 @@ const MIGRATION_FILES = [
   '20261204110000_reminder_sources.sql',
   '20261204120000_notification_mail.sql',
   '20261204140000_sso.sql',
+  '20261204170000_sso_saml.sql',
   '20261205100000_bra_residual_figures.sql',
 ] as const;
 

@@ -1,10 +1,10 @@
 import type { Generated } from 'kysely';
 import type { CreatedAt, UpdatedAt } from './enterprises.js';
 
-export type SsoConnectionType = 'oidc';
+export type SsoConnectionType = 'oidc' | 'saml';
 export type SsoJitRole = 'assessor' | 'reviewer';
 
-/** An enterprise's connection to its identity provider (OIDC today; SAML adds its type and columns). */
+/** An enterprise's connection to its identity provider: OIDC (issuer, client) or SAML 2.0 (the IdP's imported metadata). */
 export interface SsoConnectionsTable {
   id: Generated<string>;
   enterprise_id: string;
@@ -17,6 +17,11 @@ export interface SsoConnectionsTable {
   scopes: Generated<string[]>;
   enforce_sso: Generated<boolean>;
   jit_role: SsoJitRole | null;
+  /** SAML: the IdP's entity id, its HTTP-Redirect SingleSignOnService, its signing certificates (PEM), its metadata. */
+  idp_entity_id: string | null;
+  idp_sso_url: string | null;
+  idp_certificates: string[] | null;
+  idp_metadata_xml: string | null;
   created_by: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -41,8 +46,10 @@ export interface SsoFlowsTable {
   enterprise_id: string;
   connection_id: string;
   browser_hash: string;
+  /** OIDC: the id_token's nonce; SAML: the AuthnRequest's ID. */
   nonce: string;
-  code_verifier: string;
+  /** OIDC only (PKCE). */
+  code_verifier: string | null;
   redirect_to: string;
   expires_at: Date;
   created_at: CreatedAt;

@@ -220,6 +220,15 @@ export function useDeleteSsoConnection() {
   return useMutation({ mutationFn: (id: string) => unwrap(api.DELETE('/api/v1/sso/connections/{connection_id}', connectionPath(id))), onSuccess: changed });
 }
 
+/** This service's SAML SP metadata (XML), to copy or save for the identity provider. */
+export function useSamlSpMetadata() {
+  return useQuery({
+    queryKey: queryKeys.integrations.samlSpMetadata,
+    queryFn: async () => unwrap(api.GET('/auth/v1/sso/saml/metadata', { parseAs: 'text' })),
+    staleTime: Infinity,
+  });
+}
+
 export function useSsoDomains() {
   return useQuery({ queryKey: queryKeys.integrations.ssoDomains, queryFn: async () => (await unwrap(api.GET('/api/v1/sso/domains', { params: { query: { page_size: 100 } } }))).data });
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Checkbox, Group, NativeSelect, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Checkbox, Group, NativeSelect, PasswordInput, SegmentedControl, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { ErrorDisplay, fieldError } from '../../components/error-display';
@@ -17,60 +17,55 @@ import {
   useVerifySsoDomain,
   type SsoConnection,
 } from './api';
+import { bodyOf, PROTOCOLS, valuesOf, type ConnectionValues } from './connection-body';
+import { SamlSpValues } from './saml-sp-values';
 
 const JIT_ROLES = [{ value: '', label: 'Off: only existing members sign in' }, { value: 'reviewer', label: 'Reviewer' }, { value: 'assessor', label: 'Assessor' }];
 const CALLBACK = `${window.location.origin}/auth/v1/sso/callback`;
 
-interface ConnectionValues {
-  name: string;
-  issuer: string;
-  client_id: string;
-  client_secret: string;
-  scopes: string;
-  enforce_sso: boolean;
-  jit_role: string;
+function OidcFields({ form, error, connection }: { form: ReturnType<typeof useForm<ConnectionValues>>; error: unknown; connection: SsoConnection | null }) {
+  return (
+    <>
+      <Text size="sm">Register this redirect URI at your identity provider: <Text span ff="monospace">{connection?.redirect_uri ?? CALLBACK}</Text></Text>
+      <TextInput label="Issuer URL" placeholder="https://login.microsoftonline.com/{tenant}/v2.0" required {...form.getInputProps('issuer')} error={fieldError(error, 'issuer')} />
+      <TextInput label="Client ID" required {...form.getInputProps('client_id')} error={fieldError(error, 'client_id')} />
+      <PasswordInput label={connection === null ? 'Client secret' : 'Client secret (leave empty to keep it)'} required={connection === null} {...form.getInputProps('client_secret')} error={fieldError(error, 'client_secret')} />
+      <TextInput label="Scopes" description="openid and email are always asked" {...form.getInputProps('scopes')} error={fieldError(error, 'scopes')} />
+    </>
+  );
 }
 
-const valuesOf = (connection: SsoConnection | null): ConnectionValues => ({
-  name: connection?.name ?? '',
-  issuer: connection?.issuer ?? '',
-  client_id: connection?.client_id ?? '',
-  client_secret: '',
-  scopes: (connection?.scopes ?? ['openid', 'email', 'profile']).join(' '),
-  enforce_sso: connection?.enforce_sso ?? false,
-  jit_role: connection?.jit_role ?? '',
-});
-
-/** The connection's form: new (the secret required) or an existing one (the secret replaced only when typed). */
+/** The connection's form: new (OIDC or SAML, its secret or metadata required) or an existing one (replaced only when given). */
 function ConnectionForm({ connection, onDone }: { connection: SsoConnection | null; onDone: () => void }) {
   const create = useCreateSsoConnection();
   const update = useUpdateSsoConnection();
   const saving = connection === null ? create : update;
-  const form = useForm({ initialValues: valuesOf(connection) });
+  const form = useForm<ConnectionValues>({ initialValues: valuesOf(connection) });
+  const saml = form.values.type === 'saml';
   const submit = (values: ConnectionValues) => {
-    const common = {
-      name: values.name.trim(),
-      issuer: values.issuer.trim(),
-      client_id: values.client_id.trim(),
-      scopes: values.scopes.split(/\s+/).filter((scope) => scope !== ''),
-      enforce_sso: values.enforce_sso,
-      jit_role: (values.jit_role || null) as 'assessor' | 'reviewer' | null,
-    };
-    const done = () => { toastDone(`${common.name} is saved.`); onDone(); };
-    if (connection === null) create.mutate({ ...common, client_secret: values.client_secret }, { onSuccess: done });
-    else update.mutate({ id: connection.id, body: values.client_secret === '' ? common : { ...common, client_secret: values.client_secret } }, { onSuccess: done });
+    const done = () => { toastDone(`${values.name.trim()} is saved.`); onDone(); };
+    if (connection === null) create.mutate({ type: values.type, ...bodyOf(values, true) }, { onSuccess: done });
+    else update.mutate({ id: connection.id, body: bodyOf(values, false) }, { onSuccess: done });
   };
+  const protocolName = saml ? 'SAML 2.0' : 'OpenID Connect';
   return (
     <Card withBorder>
       <form onSubmit={form.onSubmit(submit)}>
         <Stack>
-          <Title order={2} size="h4">{connection === null ? 'New connection (OpenID Connect)' : `Change ${connection.name}`}</Title>
-          <Text size="sm">Register this redirect URI at your identity provider: <Text span ff="monospace">{connection?.redirect_uri ?? CALLBACK}</Text></Text>
+          <Title order={2} size="h4">{connection === null ? `New connection (${protocolName})` : `Change ${connection.name}`}</Title>
+          {connection === null && <SegmentedControl aria-label="Protocol" data={PROTOCOLS} {...form.getInputProps('type')} />}
           <TextInput label="Name" placeholder="Entra ID" required {...form.getInputProps('name')} error={fieldError(saving.error, 'name')} />
-          <TextInput label="Issuer URL" placeholder="https://login.microsoftonline.com/{tenant}/v2.0" required {...form.getInputProps('issuer')} error={fieldError(saving.error, 'issuer')} />
-          <TextInput label="Client ID" required {...form.getInputProps('client_id')} error={fieldError(saving.error, 'client_id')} />
-          <PasswordInput label={connection === null ? 'Client secret' : 'Client secret (leave empty to keep it)'} required={connection === null} {...form.getInputProps('client_secret')} />
-          <TextInput label="Scopes" description="openid and email are always asked" {...form.getInputProps('scopes')} error={fieldError(saving.error, 'scopes')} />
+          {saml ? (
+            <>
+              <SamlSpValues connection={connection} />
+              <Textarea
+                label={connection === null ? 'Identity provider metadata (XML)' : 'Identity provider metadata (XML; paste it again to re-import, e.g. after a certificate rotation)'}
+                description="Entra ID: Federation Metadata XML; Okta: the application's Identity Provider metadata"
+                required={connection === null} autosize minRows={4} maxRows={12} ff="monospace"
+                {...form.getInputProps('idp_metadata_xml')} error={fieldError(saving.error, 'idp_metadata_xml')}
+              />
+            </>
+          ) : <OidcFields form={form} error={saving.error} connection={connection} />}
           <NativeSelect label="Just-in-time membership" description="The role of a person of your verified domains signing in for the first time" data={JIT_ROLES} {...form.getInputProps('jit_role')} />
           <Checkbox label="Enforce single sign-on: refuse the password of your domains' members" {...form.getInputProps('enforce_sso', { type: 'checkbox' })} />
           <ErrorDisplay error={saving.error} title="The connection was not saved" />
@@ -160,15 +155,16 @@ export function SsoScreen() {
             </Group>
             <ErrorDisplay error={remove.error ?? test.error} title="The connection could not be used" />
             <QueryState query={connections}>
-              {(list) => list.length === 0 ? <Empty title="No connection yet" next="Create one with your identity provider's issuer, client ID and secret." /> : (
+              {(list) => list.length === 0 ? <Empty title="No connection yet" next="Create one with your identity provider's issuer, client ID and secret (OpenID Connect), or its metadata (SAML 2.0)." /> : (
                 <Table.ScrollContainer minWidth={720}>
                   <Table>
-                    <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Issuer</Table.Th><Table.Th>Enforced</Table.Th><Table.Th>Just-in-time</Table.Th><Table.Th /></Table.Tr></Table.Thead>
+                    <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Protocol</Table.Th><Table.Th>Identity provider</Table.Th><Table.Th>Enforced</Table.Th><Table.Th>Just-in-time</Table.Th><Table.Th /></Table.Tr></Table.Thead>
                     <Table.Tbody>
                       {list.map((connection) => (
                         <Table.Tr key={connection.id}>
                           <Table.Td>{connection.name}</Table.Td>
-                          <Table.Td><Text size="sm" ff="monospace">{connection.issuer}</Text></Table.Td>
+                          <Table.Td><Badge variant="light">{connection.type === 'saml' ? 'SAML' : 'OIDC'}</Badge></Table.Td>
+                          <Table.Td><Text size="sm" ff="monospace">{connection.saml?.idp_entity_id ?? connection.issuer}</Text></Table.Td>
                           <Table.Td>{connection.enforce_sso ? 'Yes' : 'No'}</Table.Td>
                           <Table.Td>{connection.jit_role ?? 'Off'}</Table.Td>
                           <Table.Td>
