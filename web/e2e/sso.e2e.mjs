@@ -4,7 +4,8 @@
 // verifies the domain on the Enterprises screen; then, signed out, a member of the domain continues with their
 // organisation's sign-in, signs in at the provider's page and lands signed in on the console. The connection's
 // "Test this connection" takes the client admin through the provider too, where a newcomer of the domain
-// becomes a member with the connection's just-in-time role. axe-core on the console's screens.
+// becomes a member with the connection's just-in-time role; the test's page shows who signed in and ends that
+// session, and the client admin's own tab stays theirs. axe-core on the console's screens.
 import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
 import { SCREENSHOTS } from './browser.mjs';
@@ -146,8 +147,17 @@ describe('single sign-on through OIDC', () => {
     await test.waitForLoadState();
 
     await signInAtProvider(test, NEWCOMER.email);
-    await landedSignedInAs(test, `${NEWCOMER.name} · Reviewer · ${enterpriseName}`);
-    await test.screenshot({ path: `${SCREENSHOTS}/sso-test-connection-signed-in.png` });
+    // The test's own page: who the provider signed in, and that session ended at once, never kept.
+    await test.getByRole('heading', { level: 1, name: 'Single sign-on test' }).waitFor();
+    await test.getByText('The connection works').waitFor();
+    await test.getByText(NEWCOMER.email, { exact: false }).waitFor();
+    assert.equal(new URL(test.url()).hash, '', 'the tokens are taken out of the address at once');
+    await expectAccessible(test, 'the single sign-on test result');
+    await test.screenshot({ path: `${SCREENSHOTS}/sso-test-connection-result.png` });
+
+    // The client admin's own tab, reloaded, is still the client admin's: the test's session was not kept.
+    await page.reload();
+    await page.getByTestId('signed-in-as').filter({ hasText: 'Client admin' }).waitFor();
 
     // The newcomer is a member now, a reviewer, on the client admin's list.
     const admin = await apiAs('admin');

@@ -89,7 +89,11 @@ export function createOidcClients(settings: OidcClientSettings) {
     try {
       return await oidc.discovery(url, clientId, undefined, oidc.ClientSecretBasic(clientSecret), {
         timeout: TIMEOUT_SECONDS,
-        [oidc.customFetch]: guardedFetch,
+        [oidc.customFetch]: (url, { method, headers, body, signal }) => {
+          // openid-client sends forms and nothing streamed; a stream would have no guarded way out.
+          if (body instanceof ReadableStream) throw new OidcFailure('A streamed request body is not sent');
+          return guardedFetch(url, { method, headers, body: body ?? null, ...(signal ? { signal } : {}) });
+        },
         // The id_token's signature is checked against the provider's published keys even though it comes
         // straight from the token endpoint (OIDC Core 3.1.3.7 would let TLS stand in for it).
         execute: settings.allowInsecureIssuers ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks] : [oidc.enableNonRepudiationChecks],

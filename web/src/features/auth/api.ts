@@ -41,7 +41,7 @@ export function useSignIn() {
  */
 export function useSsoSignIn() {
   return useMutation({
-    mutationFn: async (target: { email: string } | { provider_id: string }) =>
+    mutationFn: async (target: ({ email: string } | { provider_id: string }) & { redirect_to?: string }) =>
       unwrap(api.POST('/auth/v1/sso', { headers: { apikey: anonKey() }, body: { ...target, skip_http_redirect: true } })),
   });
 }

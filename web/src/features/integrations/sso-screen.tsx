@@ -19,6 +19,7 @@ import {
 } from './api';
 import { bodyOf, PROTOCOLS, valuesOf, type ConnectionValues } from './connection-body';
 import { SamlSpValues } from './saml-sp-values';
+import { SSO_TEST_PATH } from './sso-test-result';
 
 const JIT_ROLES = [{ value: '', label: 'Off: only existing members sign in' }, { value: 'reviewer', label: 'Reviewer' }, { value: 'assessor', label: 'Assessor' }];
 const CALLBACK = `${window.location.origin}/auth/v1/sso/callback`;
@@ -170,7 +171,7 @@ export function SsoScreen() {
                           <Table.Td>
                             <Group gap="xs" wrap="nowrap">
                               <Button size="xs" variant="light" loading={test.isPending}
-                                onClick={() => test.mutate({ provider_id: connection.id }, { onSuccess: (answer) => { window.open(answer.url, '_blank', 'noopener'); } })}>
+                                onClick={() => test.mutate({ provider_id: connection.id, redirect_to: `${window.location.origin}${SSO_TEST_PATH}` }, { onSuccess: (answer) => { window.open(answer.url, '_blank', 'noopener'); } })}>
                                 Test this connection
                               </Button>
                               <Button size="xs" variant="light" onClick={() => setEditing(connection.id)}>Change</Button>
