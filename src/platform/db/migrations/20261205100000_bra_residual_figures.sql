@@ -60,18 +60,21 @@ begin
   end if;
   return null;
 end $$;
-create trigger bra_residual_figures_ratings_inserted after insert on bra_ratings
-  referencing new table as changed for each statement execute function bra_residual_figures_of_changed();
-create trigger bra_residual_figures_ratings_updated after update on bra_ratings
-  referencing new table as changed for each statement execute function bra_residual_figures_of_changed();
-create trigger bra_residual_figures_ratings_deleted after delete on bra_ratings
-  referencing old table as changed for each statement execute function bra_residual_figures_of_changed();
-create trigger bra_residual_figures_links_inserted after insert on bra_risk_scenarios
-  referencing new table as changed for each statement execute function bra_residual_figures_of_changed();
-create trigger bra_residual_figures_links_updated after update on bra_risk_scenarios
-  referencing new table as changed for each statement execute function bra_residual_figures_of_changed();
-create trigger bra_residual_figures_links_deleted after delete on bra_risk_scenarios
-  referencing old table as changed for each statement execute function bra_residual_figures_of_changed();
+
+-- One trigger per table and event: a trigger with a transition table may name one event only.
+do $$
+declare
+  changed_table text;
+  event text;
+begin
+  foreach changed_table in array array['bra_ratings', 'bra_risk_scenarios'] loop
+    foreach event in array array['insert', 'update', 'delete'] loop
+      execute format(
+        'create trigger %I after %s on %I referencing %s table as changed for each statement execute function bra_residual_figures_of_changed()',
+        'bra_residual_figures_' || changed_table || '_' || event, event, changed_table, case event when 'delete' then 'old' else 'new' end);
+    end loop;
+  end loop;
+end $$;
 
 -- The BRAs approved before this migration.
 select refresh_bra_residual_figures(array_agg(enterprise_id), array_agg(id)) from bras where status = 'approved';
