@@ -24,9 +24,12 @@
 //
 // Reported per kind and overall: p50/p95/p99/max latency of the requests started in the measured window,
 // refused answers (429, 5xx) and timeouts (no answer within --timeout s, the request then aborted), other
-// non-2xx answers (a harness error, listed), req/s answered, the service process's CPU ms per answered request
-// (/proc, as bench/support.mjs measures it), its peak RSS, the machine's busy CPU share (/proc/stat), and how
-// late the scheduler fired (the load generator shares the cores: a late tick is a request sent late).
+// non-2xx answers (listed: a transition's 409 when a move the harness gave up on was applied after all), req/s
+// answered, the CPU ms per answered request of the service process (/proc, as bench/support.mjs measures it)
+// and of the database's backends (its pooled connections' processes), the service's peak RSS, the machine's
+// busy CPU share (/proc/stat), and how late the scheduler fired (the load generator shares the cores: a late
+// tick is a request sent late). A saturated service still works on requests whose client gave up: its CPU per
+// answered request then overstates a request's cost (per request sent is shown beside it).
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -175,7 +178,7 @@ async function prepareLeg(name, service, sqlUrl) {
   writeFileSync(tokenFile, JSON.stringify(kept));
   log(`${name}: ${users.length} users over ${legTenants.length} enterprises (${shares.filter(Boolean).slice(0, 5).join(', ')}… users), ` +
     `${signIns} client admins signed in, ${reused} tokens of an earlier run used again (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  return { name, service, users, tenants: legTenants };
+  return { name, service, sqlUrl, users, tenants: legTenants };
 }
 
 // ---- the requests ---------------------------------------------------------------------------------------------
@@ -272,6 +275,23 @@ function machineBusy() {
   return { idle, total: fields.reduce((a, b) => a + b, 0) };
 }
 
+/**
+ * CPU seconds so far of each backend process serving the database (the service's pooled connections; on the
+ * embedded engine too, its backends are processes of this machine). A backend that ends within the window
+ * is missed, one that starts in it counted whole.
+ */
+async function backendCpu(sqlUrl) {
+  const db = new pg.Client({ connectionString: sqlUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
+      and backend_type = 'client backend'`);
+    return new Map(rows.map(({ pid }) => [pid, cpuSeconds(pid)]).filter(([, seconds]) => seconds !== null));
+  } finally {
+    await db.end();
+  }
+}
+
 const percentile = (sorted, p) => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
 
 async function runLeg(leg) {
@@ -296,7 +316,9 @@ async function runLeg(leg) {
   let busyBefore = null;
   let harnessBefore = null;
   let peakRss = null;
+  let backendsBefore = null;
   const window = setTimeout(() => {
+    backendsBefore = backendCpu(leg.sqlUrl);
     cpuBefore = cpuSeconds(leg.service.pid);
     harnessBefore = process.cpuUsage();
     busyBefore = machineBusy();
@@ -343,6 +365,9 @@ async function runLeg(leg) {
   clearTimeout(window);
   const finishedAt = Date.now();
   const cpu = cpuSeconds(leg.service.pid) - cpuBefore;
+  const backendsAfter = await backendCpu(leg.sqlUrl);
+  const before = await backendsBefore;
+  const databaseCpu = [...backendsAfter].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0), 0);
   const busyAfter = machineBusy();
   const harness = process.cpuUsage(harnessBefore);
   const peak = peakRss();
@@ -366,6 +391,7 @@ async function runLeg(leg) {
     rps: answered / ((finishedAt - measureFrom) / 1000),
     cpuMsPerRequest: (cpu * 1000) / Math.max(answered, 1),
     cpuMsPerRequestSent: (cpu * 1000) / Math.max(records.length, 1),
+    databaseCpuMsPerRequest: (databaseCpu * 1000) / Math.max(answered, 1),
     peakRssMiB: peak,
     harnessCpuMsPerRequest: (harness.user + harness.system) / 1000 / Math.max(records.length, 1),
     machineBusy: 1 - (busyAfter.idle - busyBefore.idle) / Math.max(1, busyAfter.total - busyBefore.total),
@@ -379,7 +405,7 @@ function printLeg(result) {
   const row = (label, s, share) => `| ${label} | ${share} | ${s.requests} | ${fixed(s.p50)} | ${fixed(s.p95)} | ${fixed(s.p99)} | ${fixed(s.max)} | ` +
     `${s.refused} | ${s.timeouts} | ${s.other + s.failed} |`;
   log(`\n${result.leg}: ${result.users} users, one request each every ${result.interval} s, ${result.duration} s measured; ` +
-    `${fixed(result.rps, 1)} req/s answered, service CPU ${fixed(result.cpuMsPerRequest, 2)} ms per answered request, ${fixed(result.cpuMsPerRequestSent, 2)} per request sent (the harness's ${fixed(result.harnessCpuMsPerRequest, 2)}), peak RSS ${fixed(result.peakRssMiB)} MiB, ` +
+    `${fixed(result.rps, 1)} req/s answered, service CPU ${fixed(result.cpuMsPerRequest, 2)} ms per answered request, ${fixed(result.cpuMsPerRequestSent, 2)} per request sent, the database's ${fixed(result.databaseCpuMsPerRequest, 2)} per answered request (the harness's ${fixed(result.harnessCpuMsPerRequest, 2)}), peak RSS ${fixed(result.peakRssMiB)} MiB, ` +
     `machine busy ${fixed(result.machineBusy * 100)} %, scheduler late p50 ${fixed(result.schedulerLateMs.p50)} / p99 ${fixed(result.schedulerLateMs.p99)} ms, load ${result.load}`);
   log('| Kind | share % | requests | p50 ms | p95 ms | p99 ms | max ms | refused (429/5xx) | timeouts | other |');
   log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');

@@ -34,7 +34,12 @@ for (const node of profile.nodes) for (const child of node.children ?? []) paren
 /** Where a frame's code lives: a package, a file of the service, a Node module or a V8 pseudo-frame. */
 function placeOf(callFrame) {
   const url = callFrame.url ?? '';
-  if (url === '') return { group: callFrame.functionName.startsWith('(') ? callFrame.functionName : '(native)', file: '(native)' };
+  if (url === '') {
+    // `new Function` code has no URL: Fastify's compiled serializers (fast-json-stringify: anonymousN) and
+    // request validators (ajv: validateN); the rest is V8's pseudo-frames and native functions.
+    if (/^(anonymous\d*|validate\d+)$/.test(callFrame.functionName)) return { group: '(generated: serializers, validators)', file: '(generated)' };
+    return { group: callFrame.functionName.startsWith('(') ? callFrame.functionName : '(native)', file: '(native)' };
+  }
   if (url.startsWith('node:')) return { group: `node:${url.slice(5).split('/')[0]}`, file: url };
   const path = url.startsWith('file://') ? fileURLToPath(url) : url;
   const modules = path.lastIndexOf('/node_modules/');
@@ -62,6 +67,7 @@ const lastFrom = LAST_S === null ? -Infinity : profile.endTime - Number(LAST_S) 
 const self = new Map();
 const inclusive = new Map();
 const groups = new Map();
+const groupsInclusive = new Map();
 const files = new Map();
 let busy = 0;
 let idle = 0;
@@ -81,9 +87,17 @@ for (let i = 0; i < profile.samples.length; i += 1) {
   add(files, place.file, weight);
   // Inclusive: every function on the stack once, however often it recurses.
   const seen = new Set();
+  const seenGroups = new Set();
   for (let id = leaf.id; id !== undefined; id = parent.get(id)) {
-    const key = keyOf(nodes.get(id).callFrame);
-    if (key.startsWith('(root)') || seen.has(key)) continue;
+    const { callFrame } = nodes.get(id);
+    const key = keyOf(callFrame);
+    if (key.startsWith('(root)')) continue;
+    const { group } = placeOf(callFrame);
+    if (!seenGroups.has(group)) {
+      seenGroups.add(group);
+      add(groupsInclusive, group, weight);
+    }
+    if (seen.has(key)) continue;
     seen.add(key);
     add(inclusive, key, weight);
   }
@@ -99,6 +113,7 @@ const window = [SKIP_S && `after the first ${SKIP_S} s`, LAST_S && `the last ${L
 console.log(`${file}: ${window}; busy ${(busy / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s ` +
   `(${profile.samples.length} samples in all, ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s)`);
 table('By package or folder (self time)', groups);
+table('By package or folder (inclusive: the samples with it anywhere on the stack)', groupsInclusive);
 table('By file (self time)', files);
 table(`Top ${TOP} functions by self time`, self);
 table(`Top ${TOP} functions by inclusive time`, inclusive);
