@@ -383,11 +383,13 @@ async function runLeg(leg) {
       p50: percentile(ms, 50), p95: percentile(ms, 95), p99: percentile(ms, 99), max: ms.at(-1) ?? null };
   };
   const kinds = Object.fromEntries(MIX.map(({ kind }) => [kind, summarise(records.filter((r) => r.kind === kind))]));
+  const groupOf = Object.fromEntries(MIX.map(({ kind, group }) => [kind, group]));
+  const groups = Object.fromEntries([...new Set(MIX.map(({ group }) => group))].map((group) => [group, summarise(records.filter((r) => groupOf[r.kind] === group))]));
   const overall = summarise(records);
   const answered = records.filter((r) => r.status > 0).length;
   const late = [...lateness].sort((a, b) => a - b);
   return {
-    leg: leg.name, users: leg.users.length, interval: INTERVAL_S, duration: DURATION_S, kinds, overall,
+    leg: leg.name, users: leg.users.length, interval: INTERVAL_S, duration: DURATION_S, kinds, groups, overall,
     rps: answered / ((finishedAt - measureFrom) / 1000),
     cpuMsPerRequest: (cpu * 1000) / Math.max(answered, 1),
     cpuMsPerRequestSent: (cpu * 1000) / Math.max(records.length, 1),
@@ -411,6 +413,10 @@ function printLeg(result) {
   log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const total = MIX.reduce((sum, entry) => sum + entry.weight, 0);
   for (const { kind, weight } of MIX) log(row(kind, result.kinds[kind], fixed((100 * weight) / total)));
+  for (const [group, summary] of Object.entries(result.groups)) {
+    const weight = MIX.filter((entry) => entry.group === group).reduce((sum, entry) => sum + entry.weight, 0);
+    log(row(`*${group}*`, summary, fixed((100 * weight) / total)));
+  }
   log(row('**overall**', result.overall, 100));
   for (const [key, count] of Object.entries(result.errors)) log(`  other answers: ${count} × ${key}`);
 }
