@@ -4,7 +4,7 @@
 //
 //   npm run bench -- --mix [--scale small] [--users 750] [--interval 5] [--duration 60] [--warmup 5]
 //                    [--database-url postgres://postgres@127.0.0.1:5432/bench_small] [--embedded DIR]
-//                    [--timeout 10] [--seed 1] [--out mix.json] [--service-node-options="--cpu-prof"]
+//                    [--timeout 10] [--seed 1] [--without kind,…] [--out mix.json] [--service-node-options="--cpu-prof"]
 //
 // Users: spread over the scale's enterprises in proportion to their BRAs (the data's skew, bench/data.mjs:
 // the biggest tenant gets the most), each user one of its enterprise's client admins, signed in through the
@@ -73,6 +73,10 @@ export const MIX = [
 ];
 
 const option = options();
+/** `--without a,b`: the mix without these kinds (the others keep their weights, so their shares grow). */
+const WITHOUT = new Set(String(option('without', '')).split(',').filter(Boolean));
+for (const kind of WITHOUT) if (!MIX.some((entry) => entry.kind === kind)) throw new Error(`--without: no kind ${kind}`);
+const PLAYED = MIX.filter((entry) => !WITHOUT.has(entry.kind));
 const SCALE = option('scale', 'small');
 const DATABASE_URL = option('database-url', process.env.DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/bench_${SCALE}`);
 const EMBEDDED_DIR = option('embedded', null);
@@ -297,8 +301,8 @@ const percentile = (sorted, p) => (sorted.length === 0 ? null : sorted[Math.min(
 async function runLeg(leg) {
   const draw = random(SEED);
   const cumulative = [];
-  const totalWeight = MIX.reduce((sum, entry) => sum + entry.weight, 0);
-  MIX.reduce((sum, entry) => (cumulative.push([sum + entry.weight, entry.kind]), sum + entry.weight), 0);
+  const totalWeight = PLAYED.reduce((sum, entry) => sum + entry.weight, 0);
+  PLAYED.reduce((sum, entry) => (cumulative.push([sum + entry.weight, entry.kind]), sum + entry.weight), 0);
   const drawKind = () => {
     const x = draw() * totalWeight;
     return cumulative.find(([upTo]) => x < upTo)[1];
@@ -411,10 +415,10 @@ function printLeg(result) {
     `machine busy ${fixed(result.machineBusy * 100)} %, scheduler late p50 ${fixed(result.schedulerLateMs.p50)} / p99 ${fixed(result.schedulerLateMs.p99)} ms, load ${result.load}`);
   log('| Kind | share % | requests | p50 ms | p95 ms | p99 ms | max ms | refused (429/5xx) | timeouts | other |');
   log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  const total = MIX.reduce((sum, entry) => sum + entry.weight, 0);
-  for (const { kind, weight } of MIX) log(row(kind, result.kinds[kind], fixed((100 * weight) / total)));
+  const total = PLAYED.reduce((sum, entry) => sum + entry.weight, 0);
+  for (const { kind, weight } of PLAYED) log(row(kind, result.kinds[kind], fixed((100 * weight) / total)));
   for (const [group, summary] of Object.entries(result.groups)) {
-    const weight = MIX.filter((entry) => entry.group === group).reduce((sum, entry) => sum + entry.weight, 0);
+    const weight = PLAYED.filter((entry) => entry.group === group).reduce((sum, entry) => sum + entry.weight, 0);
     log(row(`*${group}*`, summary, fixed((100 * weight) / total)));
   }
   log(row('**overall**', result.overall, 100));
