@@ -5,6 +5,7 @@
 //                    [--embedded /var/tmp/bench-embedded-medium] [--duration 10] [--connections 32]
 //                    [--only register,dashboard] [--no-limits] [--export-rows 1000000 | --no-export] [--out results.json]
 //                    [--pg-log /var/log/postgresql/postgresql-15-main.log] [--service-node-options="--cpu-prof"]
+//   npm run bench -- --mix [--users 750] [--interval 5] [--duration 60] …   (the mixed workload: bench/mix.mjs)
 //
 // The data must be there (npm run bench:data -- --scale <scale> [--embedded <dir>]). The service runs as it is
 // deployed (`node dist/main.js`, NODE_ENV production, LOG_LEVEL warn), per-user and per-address rate limits
@@ -21,7 +22,7 @@ import pg from 'pg';
 import { BENCH_PASSWORD, SCALES } from './data.mjs';
 import { DEFAULT_PG_LOG, capture, logStatements, pgbench, pgbenchScript } from './limits.mjs';
 import {
-  ANON_KEY, cpuSeconds, fixed, freePort, loadAverage, measure, options, rssSampler, signIn, startNode, startService, stop, waitFor,
+  ANON_KEY, cpuSeconds, fixed, freePort, loadAverage, measure, options, ownerUrlOfEmbedded, rssSampler, signIn, startNode, startService, stop, waitFor,
 } from './support.mjs';
 
 const option = options();
@@ -48,12 +49,6 @@ process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const log = (...parts) => console.log(...parts);
 
 // ---- a leg: one service on one engine, with its tokens and the ids its scenarios use -------------------------
-
-async function ownerUrlOfEmbedded(dir) {
-  const { joinEmbeddedServer } = await import('../src/platform/db/embedded/embedded-server.ts');
-  const server = await joinEmbeddedServer(dir);
-  return { url: server.url({ database: 'risk' }), release: () => server.release() };
-}
 
 const signedIn = new Map();
 
@@ -355,7 +350,9 @@ function printTable(results, exports) {
   log(`load average at the end: ${loadAverage()}`);
 }
 
-main().then(() => process.exit(0), (error) => {
+// `--mix`: the mixed workload of many signed-in users instead (bench/mix.mjs).
+const run = option('mix', false) !== false ? async () => (await import('./mix.mjs')).runMix() : main;
+run().then(() => process.exit(0), (error) => {
   console.error(error);
   process.exit(1);
 });

@@ -104,6 +104,16 @@ export async function startService(name, database, { nodeArgs = [], env = {}, cw
   return { name, baseUrl, child, pid: child.pid };
 }
 
+/**
+ * The owner's connection URL of an embedded engine's `DATA_DIR` (joined, not started: the service started on it
+ * runs the engine). Imports the service's TypeScript: the caller runs under tsx.
+ */
+export async function ownerUrlOfEmbedded(dir) {
+  const { joinEmbeddedServer } = await import('../src/platform/db/embedded/embedded-server.ts');
+  const server = await joinEmbeddedServer(dir);
+  return { url: server.url({ database: 'risk' }), release: () => server.release() };
+}
+
 /** One API call; throws on a status of 300 or more. */
 export async function call(baseUrl, method, path, { token, apikey, body } = {}) {
   const headers = {};
