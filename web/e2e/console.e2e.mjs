@@ -26,7 +26,7 @@ async function openScreen(page, label) {
 
 const SCREENS_BY_ROLE = {
   super_admin: ['Users', 'Enterprises', 'System alerts', 'Super admins'],
-  admin: ['Dashboard', 'BRAs', 'Risk register', 'Controls', 'Mitigation actions', 'Risk appetite', 'Audit trail', 'Organisation', 'Users', 'Webhooks', 'Service accounts', 'Provisioning (SCIM)'],
+  admin: ['Dashboard', 'BRAs', 'Risk register', 'Controls', 'Mitigation actions', 'Risk appetite', 'Audit trail', 'Organisation', 'Users', 'Webhooks', 'Service accounts', 'Provisioning (SCIM)', 'Single sign-on'],
   assessor: ['Dashboard', 'BRAs', 'Risk register', 'Controls', 'Mitigation actions', 'Risk appetite'],
   reviewer: ['Dashboard', 'BRAs', 'Risk register', 'Controls', 'Mitigation actions', 'Risk appetite', 'Audit trail'],
 };
