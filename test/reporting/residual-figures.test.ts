@@ -35,17 +35,21 @@ describe('the residual figures of approved BRAs, kept by the database', async ()
   /** Each run starts from a few BRAs (approved or in progress), their first step always a new BRA. */
   const start: Op[] = [{ kind: 'bra', approved: true, period: 0 }, { kind: 'bra', approved: false, period: 1 }];
 
-  /** What the figures are, computed from the ratings (the statement the trend ran before the read model). */
-  const liveFigures = async (enterpriseId: string) =>
-    (
-      await sql<{ bra_id: string; scenarios: number; score_sum: string; score_max: number | null }>`
-        select b.id as bra_id, count(r.id)::int as scenarios, coalesce(sum(r.risk_score), 0)::text as score_sum, max(r.risk_score) as score_max
+  /** An enterprise's approved BRAs `b`, each with the current residual ratings `r` of its included scenarios (the live computation). */
+  const approvedWithResidualRatings = (enterpriseId: string) => sql`
           from bras b
           left join (bra_risk_scenarios l
                      join bra_ratings r on r.enterprise_id = l.enterprise_id and r.bra_id = l.bra_id and r.bra_risk_scenario_id = l.id
                                        and r.rating_type = 'residual' and r.superseded_at is null)
                  on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
-         where b.enterprise_id = ${enterpriseId} and b.status = 'approved'
+         where b.enterprise_id = ${enterpriseId} and b.status = 'approved'`;
+
+  /** What the figures are, computed from the ratings (the statement the trend ran before the read model). */
+  const liveFigures = async (enterpriseId: string) =>
+    (
+      await sql<{ bra_id: string; scenarios: number; score_sum: string; score_max: number | null }>`
+        select b.id as bra_id, count(r.id)::int as scenarios, coalesce(sum(r.risk_score), 0)::text as score_sum, max(r.risk_score) as score_max
+        ${approvedWithResidualRatings(enterpriseId)}
          group by b.id order by b.id`.execute(ctx.db)
     ).rows;
 
@@ -61,12 +65,7 @@ describe('the residual figures of approved BRAs, kept by the database', async ()
       await sql<{ period: string; bras: number; scenarios: number; average_residual_score: number | null; max_residual_score: number | null }>`
         select b.period, count(distinct b.id)::int as bras, count(r.id)::int as scenarios,
                round(avg(r.risk_score), 2)::float8 as average_residual_score, max(r.risk_score) as max_residual_score
-          from bras b
-          left join (bra_risk_scenarios l
-                     join bra_ratings r on r.enterprise_id = l.enterprise_id and r.bra_id = l.bra_id and r.bra_risk_scenario_id = l.id
-                                       and r.rating_type = 'residual' and r.superseded_at is null)
-                 on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
-         where b.enterprise_id = ${enterpriseId} and b.status = 'approved'
+        ${approvedWithResidualRatings(enterpriseId)}
          group by b.period order by b.period`.execute(ctx.db)
     ).rows;
 
