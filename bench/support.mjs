@@ -1,6 +1,7 @@
 // What the bench scripts share (the harness's and bench/experiments/'s): command-line options, starting and
 // stopping the built service, waiting for a port, calling the API, the CPU and memory of a process from /proc,
-// one autocannon measurement with the server's CPU per request and its peak RSS, mean and median. A script
+// one autocannon measurement with the server's CPU per request and its peak RSS, mean and median, an
+// experiment's database of its own on the server. A script
 // that needs one of these imports it; one that needs none says why in its header. Plain ES module, no build
 // step; Linux for /proc figures.
 import { spawn } from 'node:child_process';
@@ -9,6 +10,7 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -208,3 +210,34 @@ export const median = (values) => {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 export const fixed = (value, digits = 0) => (value === null || value === undefined || Number.isNaN(value) ? '-' : Number(value).toFixed(digits));
+
+/** Runs `statement` in the server's `postgres` database (what creating or dropping another database needs). */
+async function onServer(serverUrl, statement) {
+  const admin = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Drops an experiment's own database (its connections ended first). */
+export const dropDatabase = (serverUrl, name) => onServer(serverUrl, `drop database if exists ${name} with (force)`);
+
+/**
+ * An experiment's own database on the server, dropped and created afresh; `migrate` brings it to the current
+ * schema with the service's migrator (a script run with tsx: the migrator is TypeScript). Answers its URL.
+ */
+export async function freshDatabase(serverUrl, name, { migrate = false } = {}) {
+  await dropDatabase(serverUrl, name);
+  await onServer(serverUrl, `create database ${name}`);
+  const url = `${serverUrl}/${name}`;
+  if (migrate) {
+    const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('../src/platform/db/engine.ts'), import('../src/platform/db/migrator.ts')]);
+    const database = await openDatabase({ kind: 'postgres', url }, { poolSize: 2 });
+    await migrateToLatest(database);
+    await database.close();
+  }
+  return url;
+}

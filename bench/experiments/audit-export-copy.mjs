@@ -21,12 +21,10 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { get as httpGet } from 'node:http';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase } from '../../src/platform/db/engine.ts';
-import { migrateToLatest } from '../../src/platform/db/migrator.ts';
 import { csvExportQuery } from '../../src/modules/audit-trail/audit-trail.repository.ts';
 import { copyCsvStatement } from '../../src/platform/export/copy-csv.ts';
-import { enterpriseWithAdmin, loadAverage, options, rssMiB, rssSampler, signIn, SUPER_ADMIN, startService, stop } from '../support.mjs';
+import { dropDatabase, enterpriseWithAdmin, freshDatabase, loadAverage, options, rssMiB, rssSampler, signIn, startService, stop, SUPER_ADMIN } from '../support.mjs';
 
 const option = options();
 const ROWS = Number(option('rows', '1000000'));
@@ -38,14 +36,7 @@ const DATABASE_URL = `${SERVER_URL}/${DATABASE}`;
 const log = (...parts) => console.log(...parts);
 
 // ---- the database -------------------------------------------------------------------------------------
-const admin = new pg.Client({ connectionString: `${SERVER_URL}/postgres` });
-await admin.connect();
-await admin.query(`drop database if exists ${DATABASE} with (force)`);
-await admin.query(`create database ${DATABASE}`);
-await admin.end();
-const database = await openDatabase({ kind: 'postgres', url: DATABASE_URL }, { poolSize: 2 });
-await migrateToLatest(database);
-await database.close();
+await freshDatabase(SERVER_URL, DATABASE, { migrate: true });
 
 const after = await startService('after', { DATABASE_URL });
 const before = BEFORE === null ? null : await startService('before', { DATABASE_URL }, { cwd: BEFORE });
@@ -155,8 +146,5 @@ if (before !== null) {
 }
 
 for (const service of services) await stop(service.child);
-const cleanup = new pg.Client({ connectionString: `${SERVER_URL}/postgres` });
-await cleanup.connect();
-await cleanup.query(`drop database if exists ${DATABASE} with (force)`);
-await cleanup.end();
+await dropDatabase(SERVER_URL, DATABASE);
 process.exit(0);

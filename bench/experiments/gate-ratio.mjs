@@ -11,10 +11,7 @@
 // run is not refused; everything else (token check, rate limiting, principal, validation, serialization,
 // logging) is on. Before measuring, the script checks that both servers answer byte-identical JSON.
 import { spawnSync } from 'node:child_process';
-import pg from 'pg';
-import {
-  SERVICE_ROLE_KEY, SUPER_ADMIN, call, freePort, mean, measure, options, root, signIn, startNode, startService, stop, waitFor,
-} from '../support.mjs';
+import { call, freePort, freshDatabase, mean, measure, options, root, SERVICE_ROLE_KEY, signIn, startNode, startService, stop, SUPER_ADMIN, waitFor } from '../support.mjs';
 
 const option = options();
 const DURATION = Number(option('duration', '10'));
@@ -73,11 +70,7 @@ async function main() {
     const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
-  const admin = new pg.Client({ connectionString: `${SERVER_URL}/postgres` });
-  await admin.connect();
-  await admin.query(`drop database if exists ${DATABASE} with (force)`);
-  await admin.query(`create database ${DATABASE}`);
-  await admin.end();
+  await freshDatabase(SERVER_URL, DATABASE);
 
   const nodeOptions = String(option('service-node-options', ''));
   // As deployed, LOG_LEVEL info (the logging is part of what the platform costs), its stdout to /dev/null.

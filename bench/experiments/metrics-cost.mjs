@@ -11,8 +11,7 @@
 // Every server listens on a free port the system picks.
 import { spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { call, cpuSeconds, enterpriseWithAdmin, freePort, mean, median, options, root, signIn, startService, stop, SUPER_ADMIN } from '../support.mjs';
+import { call, cpuSeconds, enterpriseWithAdmin, freePort, freshDatabase, mean, median, options, root, signIn, startService, stop, SUPER_ADMIN } from '../support.mjs';
 
 const option = options();
 const DURATION = Number(option('duration', '8'));
@@ -59,11 +58,7 @@ async function main() {
     const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
-  const admin = new pg.Client({ connectionString: `${SERVER_URL}/postgres` });
-  await admin.connect();
-  await admin.query(`drop database if exists ${DATABASE} with (force)`);
-  await admin.query(`create database ${DATABASE}`);
-  await admin.end();
+  await freshDatabase(SERVER_URL, DATABASE);
 
   // LOG_LEVEL info, as deployed; PUBLIC_URL is one issuer for all three (support.mjs), so the seeded tokens work on both.
   const env = { LOG_LEVEL: 'info' };

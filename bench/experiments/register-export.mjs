@@ -12,10 +12,8 @@
 // The last run reads the XLSX slowly (256 KiB, then 100 ms of pause), as a client on a slow link would.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase } from '../../src/platform/db/engine.ts';
-import { migrateToLatest } from '../../src/platform/db/migrator.ts';
-import { enterpriseWithAdmin, loadAverage, options, rssMiB, rssSampler, signIn, SUPER_ADMIN, startService, stop } from '../support.mjs';
+import { dropDatabase, enterpriseWithAdmin, freshDatabase, loadAverage, options, rssMiB, rssSampler, signIn, startService, stop, SUPER_ADMIN } from '../support.mjs';
 
 const option = options();
 const ENTITIES = Number(option('entities', '4000'));
@@ -27,14 +25,7 @@ const DATABASE_URL = `${SERVER_URL}/${DATABASE}`;
 const log = (...parts) => console.log(...parts);
 
 // ---- the database -------------------------------------------------------------------------------------
-const admin = new pg.Client({ connectionString: `${SERVER_URL}/postgres` });
-await admin.connect();
-await admin.query(`drop database if exists ${DATABASE} with (force)`);
-await admin.query(`create database ${DATABASE}`);
-await admin.end();
-const database = await openDatabase({ kind: 'postgres', url: DATABASE_URL }, { poolSize: 2 });
-await migrateToLatest(database);
-await database.close();
+await freshDatabase(SERVER_URL, DATABASE, { migrate: true });
 
 // ---- the service (bench/support.mjs: as deployed, rate limits raised) ------------------------------------
 const service = await startService('service', { DATABASE_URL });
@@ -127,8 +118,5 @@ log(`XLSX slow client (${rows.toLocaleString('en')} rows)  ${(slow.bytes / 10485
   `(+${(slow.peak - slow.baseline).toFixed(0)} MiB); load ${loadAverage()}`);
 
 await stop(service.child);
-const cleanup = new pg.Client({ connectionString: `${SERVER_URL}/postgres` });
-await cleanup.connect();
-await cleanup.query(`drop database if exists ${DATABASE} with (force)`);
-await cleanup.end();
+await dropDatabase(SERVER_URL, DATABASE);
 process.exit(0);

@@ -16,10 +16,8 @@
 // the export of 100,000 rows (CSV, then XLSX) is downloaded while the service's RSS is sampled from /proc
 // every 20 ms, beside the export of the medium enterprise's 4,000 rows for comparison.
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase } from '../../src/platform/db/engine.ts';
-import { migrateToLatest } from '../../src/platform/db/migrator.ts';
-import { enterpriseWithAdmin, measure, options, rssMiB, rssSampler, signIn, SUPER_ADMIN, startService, stop } from '../support.mjs';
+import { enterpriseWithAdmin, freshDatabase, measure, options, rssMiB, rssSampler, signIn, startService, stop, SUPER_ADMIN } from '../support.mjs';
 
 const option = options();
 const DURATION = Number(option('duration', '10'));
@@ -30,14 +28,7 @@ const DATABASE_URL = `${SERVER_URL}/${DATABASE}`;
 const log = (...parts) => console.log(...parts);
 
 // ---- the database -------------------------------------------------------------------------------------
-const admin = new pg.Client({ connectionString: `${SERVER_URL}/postgres` });
-await admin.connect();
-await admin.query(`drop database if exists ${DATABASE} with (force)`);
-await admin.query(`create database ${DATABASE}`);
-await admin.end();
-const database = await openDatabase({ kind: 'postgres', url: DATABASE_URL }, { poolSize: 2 });
-await migrateToLatest(database);
-await database.close();
+await freshDatabase(SERVER_URL, DATABASE, { migrate: true });
 
 // ---- the service (bench/support.mjs: as deployed, rate limits raised) ------------------------------------
 const service = await startService('service', { DATABASE_URL });
