@@ -16,19 +16,30 @@
 //    RSS before the download (itself after a warm-up export of the small enterprise);
 //  - with `--before <dir>`: the same download from a second service built from an earlier checkout in <dir>
 //    (its `dist/`), on the same database, measured the same way.
+// Then the stream alone, no database and no HTTP: the service's COPY output, written once to a file by psql,
+// read `--passes` times (default 3) through platform/export/copy-csv.ts's CopyCsvLines, and with `--before`
+// through <dir>'s, alternately; the CPU seconds of this process per pass (process.cpuUsage), which a loaded
+// machine disturbs far less than wall time.
 // Then one more download from each service is hashed (SHA-256): the two files must be the same bytes.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createReadStream, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { pathToFileURL } from 'node:url';
 import { get as httpGet } from 'node:http';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/platform/db/engine.ts';
 import { csvExportQuery } from '../../src/modules/audit-trail/audit-trail.repository.ts';
-import { copyCsvStatement } from '../../src/platform/export/copy-csv.ts';
+import { CopyCsvLines, copyCsvStatement } from '../../src/platform/export/copy-csv.ts';
 import { dropDatabase, enterpriseWithAdmin, freshDatabase, loadAverage, options, rssMiB, rssSampler, signIn, startService, stop, SUPER_ADMIN } from '../support.mjs';
 
 const option = options();
 const ROWS = Number(option('rows', '1000000'));
 const RUNS = Number(option('runs', '2'));
+const PASSES = Number(option('passes', '3'));
 const SERVER_URL = option('database-url', 'postgres://postgres@127.0.0.1:5432');
 const BEFORE = option('before', null);
 const DATABASE = 'bench_audit_export_copy';
@@ -146,5 +157,29 @@ if (before !== null) {
 }
 
 for (const service of services) await stop(service.child);
+
+// ---- the stream alone ---------------------------------------------------------------------------------
+const copyFile = join(tmpdir(), `audit-export-copy-${process.pid}.csv`);
+const dump = spawnSync('sh', ['-c', 'psql "$1" -X -q -c "$2" > "$3"', 'sh', DATABASE_URL, serviceStatement, copyFile], { encoding: 'utf8' });
+if (dump.status !== 0) throw new Error(`psql: ${dump.stderr}`);
 await dropDatabase(SERVER_URL, DATABASE);
+const streams = [{ name: 'after', Lines: CopyCsvLines }];
+if (BEFORE !== null) streams.push({ name: 'before', Lines: (await import(pathToFileURL(join(BEFORE, 'src/platform/export/copy-csv.ts')).href)).CopyCsvLines });
+/** One pass of the file through `Lines`: CPU seconds of this process, wall seconds, bytes out. */
+async function pass(Lines) {
+  let bytes = 0;
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  await pipeline(createReadStream(copyFile, { highWaterMark: 64 * 1024 }), new Lines(true), new Writable({ write(chunk, _encoding, done) { bytes += chunk.length; done(); } }));
+  const used = process.cpuUsage(cpu);
+  return { cpu: (used.user + used.system) / 1e6, seconds: Number(process.hrtime.bigint() - started) / 1e9, bytes };
+}
+log(`\nthe stream alone, ${ROWS.toLocaleString('en')} rows of the service's COPY output (load ${loadAverage()}):`);
+for (let n = 1; n <= PASSES; n += 1) {
+  for (const { name, Lines } of streams) {
+    const r = await pass(Lines);
+    log(`  pass ${n} ${name.padEnd(6)} CPU ${r.cpu.toFixed(2)} s, wall ${r.seconds.toFixed(2)} s, ${mib(r.bytes)} MiB out`);
+  }
+}
+rmSync(copyFile, { force: true });
 process.exit(0);

@@ -9,6 +9,15 @@ const QUOTE = 0x22;
 const COMMA = 0x2c;
 const LF = 0x0a;
 const CR = 0x0d;
+const SPACE = 0x20;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const MINUS = 0x2d;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
 
 /**
  * PostgreSQL's CSV (COPY … TO STDOUT WITH (FORMAT csv, HEADER)) as the exports' CSV (csv-cell.ts): the server
@@ -17,7 +26,8 @@ const CR = 0x0d;
  *  - records end with CRLF (RFC 4180) where COPY writes LF; an LF outside quotes is a record's end;
  *  - with `jsonLastColumn`, the last cell of every record but the header is the text of a jsonb value, which
  *    becomes what csvCell makes of that value once parsed (compact JSON text; a scalar's own text): the same
- *    bytes as a row rendered in JavaScript from the value pg parses.
+ *    bytes as a row rendered in JavaScript from the value pg parses. Most cells get there without parsing
+ *    (compactJsonCell).
  * Empty text cells: COPY quotes one (""), csvCell does not; the query gives NULL for them (copy-csv's callers).
  */
 export class CopyCsvLines extends Transform {
@@ -52,7 +62,8 @@ export class CopyCsvLines extends Transform {
           else if (byte === LF) {
             if (this.jsonLastColumn && !this.header && lastComma >= rowStart) {
               written += input.copy(out, written, rowStart, lastComma + 1);
-              written += out.write(jsonCell(input.toString('utf8', lastComma + 1, at)), written);
+              const compact = compactJsonCell(input, lastComma + 1, at, out, written);
+              written += compact >= 0 ? compact : out.write(jsonCell(input.toString('utf8', lastComma + 1, at)), written);
             } else {
               written += input.copy(out, written, rowStart, at);
             }
@@ -76,6 +87,101 @@ export class CopyCsvLines extends Transform {
     // COPY ends every record with LF: anything left is a record cut short, which no complete export has.
     done(this.carry === null ? null : new Error('CSV from COPY ended within a record'));
   }
+}
+
+/**
+ * The fast path of jsonCell, on the cell's bytes: an object or array as COPY's CSV gives jsonb's text (quoted,
+ * each " doubled) written to `out` at `at` as JSON.stringify writes the parsed value, which differs from
+ * jsonb's text only by the space jsonb writes after every `:` and `,`. The quoting stays right: the spaces
+ * removed never made a cell quoted. Returns the bytes written, or -1 (nothing written) for the cells where
+ * only parsing gives JavaScript's text:
+ *  - not an object or array (a scalar: csvCell's formula guard and unquoting apply);
+ *  - a number that JavaScript writes otherwise (writtenOtherwise);
+ *  - a key that is an array index ("0", "7", "42", …), which JavaScript's objects put first, in numeric order,
+ *    where jsonb orders keys by length and bytes.
+ * Bytes of multi-byte UTF-8 characters are all ≥ 0x80, so no byte of one is taken for a quote, a space or a digit.
+ */
+function compactJsonCell(input: Buffer, start: number, end: number, out: Buffer, at: number): number {
+  if (end - start < 2) return -1;
+  if (input[start] !== QUOTE) {
+    // Unquoted: no string and no comma. `{}` and `[]` are already JavaScript's; anything else (`[1.50]`, a
+    // scalar) is left to parsing.
+    const empty = end - start === 2 && (input[start] === OPEN_BRACE || input[start] === OPEN_BRACKET);
+    return empty ? input.copy(out, at, start, end) : -1;
+  }
+  const first = input[start + 1];
+  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) return -1;
+  let written = at;
+  out[written++] = QUOTE;
+  let inString = false;
+  let escaped = false;
+  let stringStart = 0;
+  let numberStart = -1;
+  for (let i = start + 1; i < end - 1; i += 1) {
+    const byte = input[i]!;
+    if (byte === QUOTE) {
+      // A quote of the JSON text, doubled by the CSV.
+      if (inString && escaped) escaped = false;
+      else if (inString) {
+        inString = false;
+        if (input[i + 2] === COLON && isArrayIndex(input, stringStart, i)) return -1;
+      } else {
+        inString = true;
+        stringStart = i + 2;
+      }
+      out[written++] = QUOTE;
+      out[written++] = QUOTE;
+      i += 1;
+      continue;
+    }
+    if (inString) {
+      escaped = !escaped && byte === BACKSLASH;
+      out[written++] = byte;
+      continue;
+    }
+    const numeric = byte === MINUS || byte === DOT || (byte >= ZERO && byte <= NINE);
+    if (numeric && numberStart < 0) numberStart = i;
+    else if (!numeric && numberStart >= 0) {
+      if (writtenOtherwise(input, numberStart, i)) return -1;
+      numberStart = -1;
+    }
+    if (byte !== SPACE) out[written++] = byte;
+  }
+  out[written++] = QUOTE;
+  return written - at;
+}
+
+/** Whether JavaScript orders the key (bytes `from` to `to`) as an array index: "0" or digits not starting with 0. */
+function isArrayIndex(input: Buffer, from: number, to: number): boolean {
+  const length = to - from;
+  if (length === 0 || length > 10 || (length > 1 && input[from] === ZERO)) return false;
+  for (let i = from; i < to; i += 1) if (input[i]! < ZERO || input[i]! > NINE) return false;
+  return length < 10 || Number(input.toString('latin1', from, to)) <= 4294967294;
+}
+
+/**
+ * Whether JavaScript writes the number (jsonb's text, bytes `from` to `to`) otherwise than jsonb: in exponent
+ * form (≥ 1e21, or below 1e-6), without the trailing zeros of a decimal jsonb keeps (1.50, 2.0), or rounded to
+ * a double's shortest text (more than 15 significant digits). The writer's numbers come from JavaScript and
+ * pass; numbers written by SQL may not.
+ */
+function writtenOtherwise(input: Buffer, from: number, to: number): boolean {
+  let decimal = false;
+  let seenNonZero = false;
+  let significant = 0;
+  let zerosAfterPoint = 0;
+  for (let at = input[from] === MINUS ? from + 1 : from; at < to; at += 1) {
+    const byte = input[at]!;
+    if (byte === DOT) decimal = true;
+    else {
+      if (byte !== ZERO) seenNonZero = true;
+      if (seenNonZero) significant += 1;
+      else if (decimal) zerosAfterPoint += 1;
+    }
+  }
+  if (significant > 15) return true;
+  if (decimal && input[to - 1] === ZERO) return true;
+  return seenNonZero && zerosAfterPoint >= 6;
 }
 
 /** A jsonb value's text as COPY's CSV cell gives it, as csvCell renders the value. */

@@ -3,12 +3,14 @@
  * text a spreadsheet would read as a formula (one starting with `=`, `+`, `-`, `@`, tab or carriage
  * return), and for CSV RFC 4180 quoting. Pure: no I/O.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** The first characters that make a spreadsheet read a text as a formula, as character codes (SQL's ascii()). */
+export const FORMULA_START_CODES: readonly number[] = ['=', '+', '-', '@', '\t', '\r'].map((character) => character.charCodeAt(0));
+const FORMULA_START = new Set(FORMULA_START_CODES);
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /** Text that a spreadsheet will show as text, never evaluate. */
 export function formulaSafe(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
+  return FORMULA_START.has(text.charCodeAt(0)) ? `'${text}` : text;
 }
 
 /** One cell's text: null and undefined are empty; objects are JSON text; everything else its string. */
