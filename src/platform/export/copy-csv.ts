@@ -31,11 +31,11 @@ const OPEN_BRACKET = 0x5b;
  * Empty text cells: COPY quotes one (""), csvCell does not; the query gives NULL for them (copy-csv's callers).
  */
 export class CopyCsvLines extends Transform {
+  /** The end of the last chunk, from the start of a record it cut: scanned again with the next chunk. */
   private carry: Buffer | null = null;
-  /** Scan state at the end of `carry` (which always starts at a record's start). */
-  private quoted = false;
-  private lastComma = -1;
   private header: boolean;
+  /** The commas before a record's last cell (the header's, counted outside quotes). */
+  private commasBeforeLast = -1;
 
   constructor(private readonly jsonLastColumn: boolean, header = true) {
     super({ highWaterMark: 64 * 1024 });
@@ -44,43 +44,61 @@ export class CopyCsvLines extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     try {
-      const scanFrom = this.carry === null ? 0 : this.carry.length;
       const input = this.carry === null ? chunk : Buffer.concat([this.carry, chunk]);
       const length = input.length;
       // Each record grows by its CR at most, and by one ' for a scalar starting with "-": records have 9
       // commas at least, so a quarter more is room enough.
       const out = Buffer.allocUnsafe(length + (length >> 2) + 16);
       let written = 0;
-      let quoted = this.quoted;
-      let lastComma = this.lastComma;
       let rowStart = 0;
-      for (let at = scanFrom; at < length; at += 1) {
-        const byte = input[at]!;
-        if (byte === QUOTE) quoted = !quoted;
-        else if (!quoted) {
-          if (byte === COMMA) lastComma = at;
-          else if (byte === LF) {
-            if (this.jsonLastColumn && !this.header && lastComma >= rowStart) {
-              written += input.copy(out, written, rowStart, lastComma + 1);
-              const compact = compactJsonCell(input, lastComma + 1, at, out, written);
-              written += compact >= 0 ? compact : out.write(jsonCell(input.toString('utf8', lastComma + 1, at)), written);
-            } else {
-              written += input.copy(out, written, rowStart, at);
-            }
-            out[written++] = CR;
-            out[written++] = LF;
-            this.header = false;
-            rowStart = at + 1;
+      while (rowStart < length) {
+        const json = this.jsonLastColumn && !this.header ? this.jsonRecord(input, rowStart, out, written) : -1;
+        if (json >= 0) {
+          written += json;
+        } else {
+          const end = recordEnd(input, rowStart);
+          if (end < 0) break;
+          if (json === JSON_CELL_PARSED) {
+            const cellStart = lastCellStart(input, rowStart, this.commasBeforeLast);
+            written += input.copy(out, written, rowStart, cellStart);
+            written += out.write(jsonCell(input.toString('utf8', cellStart, end)), written);
+          } else {
+            if (this.header) this.commasBeforeLast = commasOutsideQuotes(input, rowStart, end);
+            written += input.copy(out, written, rowStart, end);
           }
+          out[written++] = CR;
+          out[written++] = LF;
+          this.header = false;
+          this.recordLength = end + 1 - rowStart;
         }
+        rowStart += this.recordLength;
       }
       this.carry = rowStart < length ? input.subarray(rowStart) : null;
-      this.quoted = quoted;
-      this.lastComma = lastComma - rowStart;
       done(null, written > 0 ? out.subarray(0, written) : undefined);
     } catch (error) {
       done(error as Error);
     }
+  }
+
+  /** The length of the record jsonRecord or _transform last wrote, LF included. */
+  private recordLength = 0;
+
+  /**
+   * One record whose last cell is jsonb's text, written to `out` at `at` with that cell compacted (compactJsonCell)
+   * and CRLF: the bytes written (the record's length in `recordLength`), or INCOMPLETE (the chunk ends within
+   * the record) or JSON_CELL_PARSED (the cell is one only parsing renders: _transform does it).
+   */
+  private jsonRecord(input: Buffer, rowStart: number, out: Buffer, at: number): number {
+    const cellStart = lastCellStart(input, rowStart, this.commasBeforeLast);
+    if (cellStart < 0) return INCOMPLETE;
+    const prefix = input.copy(out, at, rowStart, cellStart);
+    const cell = compactJsonCell(input, cellStart, out, at + prefix);
+    if (cell.end < 0) return cell.end;
+    let written = at + prefix + cell.written;
+    out[written++] = CR;
+    out[written++] = LF;
+    this.recordLength = cell.end + 1 - rowStart;
+    return written - at;
   }
 
   override _flush(done: TransformCallback): void {
@@ -89,42 +107,101 @@ export class CopyCsvLines extends Transform {
   }
 }
 
+/** compactJsonCell's answers other than a cell's end: the chunk ends within the cell; the cell needs parsing. */
+const INCOMPLETE = -1;
+const JSON_CELL_PARSED = -2;
+
+/** The LF that ends the record starting at `from` (the first outside quotes), or INCOMPLETE. */
+function recordEnd(input: Buffer, from: number): number {
+  let quoted = false;
+  for (let at = from; at < input.length; at += 1) {
+    const byte = input[at]!;
+    if (byte === QUOTE) quoted = !quoted;
+    else if (byte === LF && !quoted) return at;
+  }
+  return INCOMPLETE;
+}
+
+/** The commas outside quotes between `from` and `to`. */
+function commasOutsideQuotes(input: Buffer, from: number, to: number): number {
+  let quoted = false;
+  let commas = 0;
+  for (let at = from; at < to; at += 1) {
+    const byte = input[at]!;
+    if (byte === QUOTE) quoted = !quoted;
+    else if (byte === COMMA && !quoted) commas += 1;
+  }
+  return commas;
+}
+
+/** Where the last cell of the record starting at `from` starts: after its `commas`-th comma outside quotes. */
+function lastCellStart(input: Buffer, from: number, commas: number): number {
+  let quoted = false;
+  let seen = 0;
+  for (let at = from; at < input.length; at += 1) {
+    const byte = input[at]!;
+    if (byte === QUOTE) quoted = !quoted;
+    else if (byte === COMMA && !quoted && ++seen === commas) return at + 1;
+  }
+  return INCOMPLETE;
+}
+
+/** compactJsonCell's answer: the index of the LF after the cell (or INCOMPLETE, JSON_CELL_PARSED) and the bytes written. */
+const compacted = { end: 0, written: 0 };
+
 /**
- * The fast path of jsonCell, on the cell's bytes: an object or array as COPY's CSV gives jsonb's text (quoted,
- * each " doubled) written to `out` at `at` as JSON.stringify writes the parsed value, which differs from
- * jsonb's text only by the space jsonb writes after every `:` and `,`. The quoting stays right: the spaces
- * removed never made a cell quoted. Returns the bytes written, or -1 (nothing written) for the cells where
- * only parsing gives JavaScript's text:
+ * The fast path of jsonCell, on the bytes of a record's last cell, from `start` to the record's LF: an object
+ * or array as COPY's CSV gives jsonb's text (quoted, each " doubled) written to `out` at `at` as
+ * JSON.stringify writes the parsed value, which differs from jsonb's text only by the space jsonb writes after
+ * every `:` and `,`. The quoting stays right: the spaces removed never made a cell quoted. The cell's bytes are
+ * read once: the scan that compacts them is the one that finds the record's end. Answers (in `compacted`) the
+ * LF's index and the bytes written; INCOMPLETE when the chunk ends first; JSON_CELL_PARSED (nothing kept of
+ * what was written) for the cells where only parsing gives JavaScript's text:
  *  - not an object or array (a scalar: csvCell's formula guard and unquoting apply);
  *  - a number that JavaScript writes otherwise (writtenOtherwise);
  *  - a key that is an array index ("0", "7", "42", …), which JavaScript's objects put first, in numeric order,
  *    where jsonb orders keys by length and bytes.
  * Bytes of multi-byte UTF-8 characters are all ≥ 0x80, so no byte of one is taken for a quote, a space or a digit.
  */
-function compactJsonCell(input: Buffer, start: number, end: number, out: Buffer, at: number): number {
-  if (end - start < 2) return -1;
+function compactJsonCell(input: Buffer, start: number, out: Buffer, at: number): typeof compacted {
+  const length = input.length;
+  compacted.written = 0;
+  if (start >= length) return answer(INCOMPLETE);
   if (input[start] !== QUOTE) {
     // Unquoted: no string and no comma. `{}` and `[]` are already JavaScript's; anything else (`[1.50]`, a
     // scalar) is left to parsing.
+    const end = input.indexOf(LF, start);
+    if (end < 0) return answer(INCOMPLETE);
     const empty = end - start === 2 && (input[start] === OPEN_BRACE || input[start] === OPEN_BRACKET);
-    return empty ? input.copy(out, at, start, end) : -1;
+    if (!empty) return answer(JSON_CELL_PARSED);
+    compacted.written = input.copy(out, at, start, end);
+    return answer(end);
   }
+  if (start + 1 >= length) return answer(INCOMPLETE);
   const first = input[start + 1];
-  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) return -1;
+  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) return answer(JSON_CELL_PARSED);
   let written = at;
   out[written++] = QUOTE;
   let inString = false;
   let escaped = false;
   let stringStart = 0;
   let numberStart = -1;
-  for (let i = start + 1; i < end - 1; i += 1) {
+  for (let i = start + 1; i < length; i += 1) {
     const byte = input[i]!;
     if (byte === QUOTE) {
+      if (i + 1 >= length) return answer(INCOMPLETE);
+      if (input[i + 1] !== QUOTE) {
+        // The cell's closing quote (a JSON text ends with } or ], never within a number): the record ends.
+        out[written++] = QUOTE;
+        compacted.written = written - at;
+        return answer(i + 1);
+      }
       // A quote of the JSON text, doubled by the CSV.
       if (inString && escaped) escaped = false;
       else if (inString) {
         inString = false;
-        if (input[i + 2] === COLON && isArrayIndex(input, stringStart, i)) return -1;
+        if (i + 2 >= length) return answer(INCOMPLETE);
+        if (input[i + 2] === COLON && isArrayIndex(input, stringStart, i)) return answer(JSON_CELL_PARSED);
       } else {
         inString = true;
         stringStart = i + 2;
@@ -142,13 +219,17 @@ function compactJsonCell(input: Buffer, start: number, end: number, out: Buffer,
     const numeric = byte === MINUS || byte === DOT || (byte >= ZERO && byte <= NINE);
     if (numeric && numberStart < 0) numberStart = i;
     else if (!numeric && numberStart >= 0) {
-      if (writtenOtherwise(input, numberStart, i)) return -1;
+      if (writtenOtherwise(input, numberStart, i)) return answer(JSON_CELL_PARSED);
       numberStart = -1;
     }
     if (byte !== SPACE) out[written++] = byte;
   }
-  out[written++] = QUOTE;
-  return written - at;
+  return answer(INCOMPLETE);
+}
+
+function answer(end: number): typeof compacted {
+  compacted.end = end;
+  return compacted;
 }
 
 /** Whether JavaScript orders the key (bytes `from` to `to`) as an array index: "0" or digits not starting with 0. */
