@@ -197,7 +197,8 @@ function requestOf(kind, user, n) {
     case 'bra-list': return get('/bras');
     case 'action-list': return get('/mitigation-actions');
     case 'scenario-list': return get('/risk-scenarios');
-    case 'sub-control-list': return get('/controls/sub-controls');
+    // What the console's finder asks: the first page of 100, newest first (the whole list only on request).
+    case 'sub-control-list': return get('/controls/sub-controls?limit=100');
     case 'entity-list': return get('/legal-entities');
     case 'bra-detail': return t.approved.length ? get(`/bras/${pick(t.approved, n)}`) : null;
     case 'sub-control-detail': return t.subControls.length ? get(`/controls/sub-controls/${pick(t.subControls, n)}`) : null;

@@ -88,6 +88,8 @@ describe('every list, filter and sort reaches a tenant table through an index (E
   /** The ids a list's path names, from the world (an id not here: the list is not checked). */
   const bra = await createBra(ctx, { enterpriseId: world.enterprise.id, legalEntityId: world.entity.id, status: 'in_progress' });
   const { subControl } = await createSubControl(ctx, world.enterprise.id, { tod: 'A', toe: '2', effectiveness: 'Highly Effective' });
+  // A second one, so that the sub-control list's first page of one row has a next page.
+  await createSubControl(ctx, world.enterprise.id, {});
   const ids: Record<string, string> = { bra_id: bra.id, sub_control_id: subControl.id, enterprise_id: world.enterprise.id, legal_entity_id: world.entity.id, user_id: world.assessor.id };
   /** The lists: GET operations whose answer's data is an array, with the ids their paths name. */
   const lists = Object.entries(document.paths).flatMap(([template, operations]) => {
@@ -177,6 +179,14 @@ describe('every list, filter and sort reaches a tenant table through an index (E
       const urls = [base, ...(list.parameters.some((parameter) => parameter.name === 'page') ? [`${base}&page=40&page_size=25`] : [])];
       for (const parameter of list.parameters) {
         if (['page', 'page_size'].includes(parameter.name) || parameter.required === true) continue;
+        if (parameter.name === 'cursor') {
+          // A keyset list's deep page: the cursor its first page of one row gives (a made-up one is refused).
+          const first = await ctx.app.inject({ method: 'GET', url: `${base}&limit=1`, headers: await headersOf(world.admin) });
+          const next = (first.json() as { next_cursor?: string | null }).next_cursor;
+          if (typeof next === 'string') urls.push(`${base}&limit=1&cursor=${encodeURIComponent(next)}`);
+          else findings.push(`${list.operationId} ${base}&limit=1: no next_cursor to follow (${first.statusCode})`);
+          continue;
+        }
         for (const value of sampleFor(parameter)) urls.push(`${base}&${parameter.name}=${encodeURIComponent(value)}`);
       }
       for (const url of urls) {

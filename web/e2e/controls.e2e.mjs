@@ -94,6 +94,39 @@ describe('control assurance', () => {
     assert.equal(await files.getByRole('button', { name: 'Choose a file' }).count(), 0);
   });
 
+  screen('the finder searches the service, a page at a time, and loads more on request', async (page) => {
+    const admin = await apiAs('admin');
+    const stamp = `Cash count ${Date.now()}`;
+    const keyControl = (await admin('POST', '/controls/key-controls', { name: `Branch cash ${stamp}` })).data;
+    // One more than a page of the finder (100): the service answers a page and a cursor for the rest.
+    for (let i = 0; i < 101; i += 1) {
+      await admin('POST', '/controls/sub-controls', { key_control_id: keyControl.id, name: `${stamp} vault ${String(i).padStart(3, '0')}`, description: i === 42 ? `Needle ${stamp}` : undefined });
+    }
+    await signIn(page, 'admin');
+    await page.goto(`${service.baseUrl}/controls`);
+    // The search is the service's: the request carries q (once typing pauses) and the page size.
+    const asked = page.waitForRequest((request) => {
+      const url = new URL(request.url());
+      return url.pathname === '/api/v1/controls/sub-controls' && url.searchParams.get('q') === stamp && url.searchParams.get('limit') === '100';
+    });
+    await page.getByRole('textbox', { name: 'Search' }).fill(stamp);
+    await asked;
+    await page.getByTestId('finder-row').filter({ hasText: `${stamp} vault 100` }).waitFor();
+    assert.equal(await page.getByTestId('finder-row').count(), 100);
+    const more = page.getByRole('button', { name: 'Load more sub-controls' });
+    await expectAccessible(page, 'finder with more to load');
+    await more.click();
+    await page.getByTestId('finder-row').filter({ hasText: `${stamp} vault 000` }).waitFor();
+    assert.equal(await page.getByTestId('finder-row').count(), 101);
+    await more.waitFor({ state: 'detached' });
+    assert.match(await page.getByTestId('finder-count').innerText(), /^101 sub-controls$/);
+
+    // A description matches too, case-insensitively; the name shown is the row's.
+    await page.getByRole('textbox', { name: 'Search' }).fill(`needle ${stamp.toLowerCase()}`);
+    await page.getByTestId('finder-row').filter({ hasText: `${stamp} vault 042` }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="finder-row"]').length === 1);
+  });
+
   screen('a client admin edits and archives a key control, archives a sub-control, and finds both among the archived', async (page) => {
     const admin = await apiAs('admin');
     const stamp = Date.now();

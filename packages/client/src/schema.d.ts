@@ -1069,7 +1069,7 @@ export interface paths {
         };
         /**
          * List sub-controls
-         * @description Every member role (D5); newest first; archived ones only with archived=true. A key_control_id that is not of the enterprise is 400 INVALID_REFERENCE. The drill-down filters list exactly what a heat-map cell (its `filter`) or an effectiveness count covers: tod and toe, total_effectiveness, not_assessed, and the scope filters legal_entity_id, business_unit_id and bra_id with the same rules as the effectiveness summary (an id not of the enterprise is 400 INVALID_REFERENCE; an entity, unit or BRA not assigned to an assessor or reviewer is 403).
+         * @description Every member role (D5); newest first; archived ones only with archived=true. A key_control_id that is not of the enterprise is 400 INVALID_REFERENCE. The drill-down filters list exactly what a heat-map cell (its `filter`) or an effectiveness count covers: tod and toe, total_effectiveness, not_assessed, and the scope filters legal_entity_id, business_unit_id and bra_id with the same rules as the effectiveness summary (an id not of the enterprise is 400 INVALID_REFERENCE; an entity, unit or BRA not assigned to an assessor or reviewer is 403). Additive: q searches names and descriptions; limit pages the list by keyset (newest first, id breaking ties) and adds next_cursor, which the next request passes as cursor with the same filters. Without limit the answer is the whole list with only data.
          */
         get: operations["controls.sub_control.list"];
         put?: never;
@@ -17032,12 +17032,18 @@ export interface operations {
                 bra_id?: string;
                 /** @description Only sub-controls linked to BRAs of this business unit */
                 business_unit_id?: string;
+                /** @description With limit: the previous page's next_cursor, for the rows after it. Opaque; valid only with the same filters, else 400 */
+                cursor?: string;
                 /** @description Only the sub-controls of this key control */
                 key_control_id?: string;
                 /** @description Only sub-controls linked to BRAs of this legal entity (as the effectiveness summary) */
                 legal_entity_id?: string;
+                /** @description At most this many rows (1 to 500), and next_cursor in the answer. Without it the list is whole, as the interface has it */
+                limit?: number;
                 /** @description true: only those whose ToD or ToE is unset (the not_assessed count); false: only assessed ones */
                 not_assessed?: boolean;
+                /** @description Only those whose name or description contains this text, case-insensitively (trimmed; empty: no search) */
+                q?: string;
                 /** @description Only those with this Test of Design (a heat-map row) */
                 tod?: "A" | "B" | "C" | "D" | "E";
                 /** @description Only those with this Test of Effectiveness (a heat-map column) */
@@ -17079,7 +17085,8 @@ export interface operations {
                      *           "created_at": "2026-03-02T09:30:00.000Z",
                      *           "updated_at": "2026-03-02T09:30:00.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMDMtMDJUMDk6MzA6MDAuMDAwMDAwWiIsImlkIjoiM2Y2YzJhMWUtOGI0ZC00YzdhLTllMmYtNWExYjNjNGQ1ZTZmIiwiYiI6IkpkM2txMFg5YTdiTG1RMnMifQ"
                      *     }
                      */
                     "application/json": {
@@ -17109,6 +17116,7 @@ export interface operations {
                             /** Format: date-time */
                             updated_at: string;
                         }[];
+                        next_cursor?: string | null;
                     };
                 };
             };

@@ -152,7 +152,7 @@ export const brasStep: DemoStep = {
     const catalogue = await context.services['risk-scenarios'].list(clientAdmin, { page_size: 100 });
     const scenarioId = (name: string) => need(catalogue.data.find((s) => s.name === name), `catalogue scenario ${name}`).id;
     // The control library of the controls step, read through its service; links to absent ones are skipped.
-    const library = await context.services.controls.subControls.list(clientAdmin, {});
+    const library = (await context.services.controls.subControls.list(clientAdmin, {})).data;
 
     const statuses: string[] = [];
     for (const spec of DEMO_BRAS) {

@@ -22,7 +22,7 @@ export const controlRetestsStep: DemoStep = {
   async run(context: DemoContext) {
     const { clientAdmin, enterpriseId } = clientAdminOf(context);
     const { subControls, tests } = context.services.controls;
-    const sub = (await subControls.list(clientAdmin, {})).find((candidate) => candidate.name === RETEST.subControl);
+    const sub = (await subControls.list(clientAdmin, {})).data.find((candidate) => candidate.name === RETEST.subControl);
     const target = need(sub, `the demo sub-control ${RETEST.subControl}`);
     const { userId, person } = need(context.people.get(RETEST.tester), `the demo person ${RETEST.tester}`);
     const tester = callerFor({ userId, email: person.email, fullName: person.fullName }, 'assessor', enterpriseId);

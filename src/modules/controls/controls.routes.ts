@@ -49,9 +49,7 @@ export function registerControlRoutes(app: App, { keyControls, subControls, test
     return answerMessage(request, result, result.data.alreadyArchived ? 'Key control was already archived' : 'Key control and its sub-controls archived');
   });
 
-  api.get('/controls/sub-controls', { schema: listSubControlsSchema }, async (request) => ({
-    data: await subControls.list(callerOf(request), request.query),
-  }));
+  api.get('/controls/sub-controls', { schema: listSubControlsSchema }, async (request) => subControls.list(callerOf(request), request.query));
 
   api.post('/controls/sub-controls', { schema: createSubControlSchema, config: { idempotent: true } }, async (request, reply) =>
     created(reply, await subControls.create(callerOf(request), request.body, termsOf(request)), 'Sub-control created'));

@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
-import { Abilities, CalendarDate, DataResponse, FreeText, IdParams, ListResponse, MessageOnly, Name, Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
+import { Abilities, CalendarDate, DataResponse, FreeText, IdParams, MessageOnly, Name, Nullable, PageResponse, PaginationQuery, Timestamp, Uuid, errorResponses } from '../../platform/http/schemas.js';
 import { EFFECTIVENESS_LABELS, TOD_LEVELS, TOE_LEVELS } from './effectiveness-matrix.js';
 import { TESTING_FREQUENCIES } from '../../platform/db/tables/controls.js';
+import { MAX_CURSOR_LENGTH } from '../../platform/http/keyset-cursor.js';
 
 const TAGS = ['controls'];
 
@@ -131,6 +132,10 @@ export const SubControlView = Type.Object({
 
 export const SubControlParams = IdParams('sub_control_id');
 
+/** The longest name-or-description search, and the largest page of the sub-control list. */
+export const SUB_CONTROL_SEARCH_MAX = 200;
+export const SUB_CONTROL_PAGE_MAX = 500;
+
 export const SubControlListQuery = Type.Object({
   key_control_id: Type.Optional(Uuid('Only the sub-controls of this key control')),
   archived: Archived,
@@ -143,6 +148,38 @@ export const SubControlListQuery = Type.Object({
   legal_entity_id: Type.Optional(Uuid('Only sub-controls linked to BRAs of this legal entity (as the effectiveness summary)')),
   business_unit_id: Type.Optional(Uuid('Only sub-controls linked to BRAs of this business unit')),
   bra_id: Type.Optional(Uuid('Only sub-controls linked to this BRA')),
+  q: Type.Optional(
+    Type.String({
+      maxLength: SUB_CONTROL_SEARCH_MAX,
+      description: 'Only those whose name or description contains this text, case-insensitively (trimmed; empty: no search)',
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: SUB_CONTROL_PAGE_MAX,
+      description: `At most this many rows (1 to ${SUB_CONTROL_PAGE_MAX}), and next_cursor in the answer. Without it the list is whole, as the interface has it`,
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: MAX_CURSOR_LENGTH,
+      description: "With limit: the previous page's next_cursor, for the rows after it. Opaque; valid only with the same filters, else 400",
+    }),
+  ),
+});
+
+export const SubControlList = Type.Object({
+  data: Type.Array(SubControlView),
+  next_cursor: Type.Optional(
+    Nullable(
+      Type.String({
+        description: 'Only with limit: the cursor of the next page; null when this page is the last',
+        examples: ['eyJhdCI6IjIwMjYtMDMtMDJUMDk6MzA6MDAuMDAwMDAwWiIsImlkIjoiM2Y2YzJhMWUtOGI0ZC00YzdhLTllMmYtNWExYjNjNGQ1ZTZmIiwiYiI6IkpkM2txMFg5YTdiTG1RMnMifQ'],
+      }),
+    ),
+  ),
 });
 
 export const listSubControlsSchema = {
@@ -151,11 +188,13 @@ export const listSubControlsSchema = {
     'Every member role (D5); newest first; archived ones only with archived=true. A key_control_id that is not of the enterprise is 400 INVALID_REFERENCE. ' +
     'The drill-down filters list exactly what a heat-map cell (its `filter`) or an effectiveness count covers: tod and toe, total_effectiveness, ' +
     'not_assessed, and the scope filters legal_entity_id, business_unit_id and bra_id with the same rules as the effectiveness summary ' +
-    '(an id not of the enterprise is 400 INVALID_REFERENCE; an entity, unit or BRA not assigned to an assessor or reviewer is 403).',
+    '(an id not of the enterprise is 400 INVALID_REFERENCE; an entity, unit or BRA not assigned to an assessor or reviewer is 403). ' +
+    'Additive: q searches names and descriptions; limit pages the list by keyset (newest first, id breaking ties) and adds next_cursor, ' +
+    'which the next request passes as cursor with the same filters. Without limit the answer is the whole list with only data.',
   operationId: 'controls.sub_control.list',
   tags: TAGS,
   querystring: SubControlListQuery,
-  response: { 200: ListResponse(SubControlView), ...errorResponses([]) },
+  response: { 200: SubControlList, ...errorResponses([]) },
 };
 
 export const CreateSubControlBody = Type.Object(

@@ -1,7 +1,9 @@
 import { sql, type Selectable } from 'kysely';
 import { insertInChunks } from '../../../platform/db/chunked-insert.js';
+import { containsPattern } from '../../../platform/db/contains-pattern.js';
 import { findOwnRow, lockOwnRow, updateOwnRow } from '../../../platform/db/own-rows.js';
 import type { Executor } from '../../../platform/db/schema.js';
+import type { KeysetPosition } from '../../../platform/http/keyset-cursor.js';
 import type { SubControlsTable, TestOfDesign, TestOfEffectiveness, TotalEffectiveness } from '../../../platform/db/tables/controls.js';
 import { subControlsInScope, type CountScope } from '../effectiveness/effectiveness.repository.js';
 import { TEST_RESULT_COLUMNS, type TestResultColumn } from '../test-result.js';
@@ -102,15 +104,14 @@ export interface SubControlFilter {
   totalEffectiveness?: TotalEffectiveness | undefined;
   /** true: only those whose ToD or ToE is unset; false: only assessed ones. */
   notAssessed?: boolean | undefined;
+  /** Text the name or the description contains, case-insensitively (already trimmed, never empty). */
+  search?: string | undefined;
   /** Archived ones, and the sub-controls linked to the BRAs of an entity, unit or one BRA. */
   scope: CountScope;
 }
 
-/**
- * Newest first (D2.5). The interface lists sub-controls without pagination. Built on the same scope
- * query as the effectiveness counts and the heat map, so each count's filter lists exactly its rows.
- */
-export async function listSubControls(db: Executor, enterpriseId: string, filter: SubControlFilter): Promise<SubControlRow[]> {
+/** The filtered list, not yet ordered: the whole list and its pages share it. */
+function filteredSubControls(db: Executor, enterpriseId: string, filter: SubControlFilter) {
   let query = subControlsInScope(db, enterpriseId, filter.scope).select(SUB_CONTROL_COLUMNS);
   if (filter.keyControlId !== undefined) query = query.where('sc.key_control_id', '=', filter.keyControlId);
   if (filter.tod !== undefined) query = query.where('sc.tod', '=', filter.tod);
@@ -119,7 +120,45 @@ export async function listSubControls(db: Executor, enterpriseId: string, filter
   if (filter.notAssessed !== undefined) {
     query = query.where('sc.total_effectiveness', filter.notAssessed ? 'is' : 'is not', null);
   }
-  return query.orderBy('sc.created_at', 'desc').orderBy('sc.id', 'desc').execute();
+  if (filter.search !== undefined) {
+    // ILIKE on each column (not on their concatenation), so the trigram index of each can serve it.
+    const pattern = containsPattern(filter.search);
+    query = query.where(sql<boolean>`(sc.name ilike ${pattern} or sc.description ilike ${pattern})`);
+  }
+  return query;
+}
+
+/**
+ * Newest first (D2.5). The interface lists sub-controls without pagination. Built on the same scope
+ * query as the effectiveness counts and the heat map, so each count's filter lists exactly its rows.
+ */
+export async function listSubControls(db: Executor, enterpriseId: string, filter: SubControlFilter): Promise<SubControlRow[]> {
+  return filteredSubControls(db, enterpriseId, filter).orderBy('sc.created_at', 'desc').orderBy('sc.id', 'desc').execute();
+}
+
+/**
+ * One page of the same list, in the same order, after `after` (keyset: `(created_at, id) < after`, which the
+ * tenant's `(enterprise_id, …, created_at desc, id desc)` indexes serve at any depth). One row more than
+ * asked tells whether a page follows; each row carries its position (created_at with microseconds, which a
+ * JS Date would round) for the next cursor.
+ */
+export async function pageSubControls(
+  db: Executor,
+  enterpriseId: string,
+  filter: SubControlFilter,
+  page: { limit: number; after: KeysetPosition | null },
+): Promise<{ rows: SubControlRow[]; last: KeysetPosition | null }> {
+  let query = filteredSubControls(db, enterpriseId, filter).select(
+    sql<string>`to_char(sc.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('position_at'),
+  );
+  if (page.after !== null) {
+    query = query.where(sql<boolean>`(sc.created_at, sc.id) < (${page.after.at}::timestamptz, ${page.after.id}::uuid)`);
+  }
+  const found = await query.orderBy('sc.created_at', 'desc').orderBy('sc.id', 'desc').limit(page.limit + 1).execute();
+  const more = found.length > page.limit;
+  const rows = found.slice(0, page.limit).map(({ position_at: _position, ...row }) => row);
+  const lastRow = found[page.limit - 1];
+  return { rows, last: more && lastRow !== undefined ? { at: lastRow.position_at, id: lastRow.id } : null };
 }
 
 /**

@@ -6,6 +6,7 @@ import { archiveVersioned, updateVersioned } from '../../../platform/changes/ver
 import type { Executor } from '../../../platform/db/schema.js';
 import { inTransaction, joinWork } from '../../../platform/db/transaction.js';
 import { AppError, invalidState, notFound } from '../../../platform/errors/app-error.js';
+import { cursorBinding, cursorWithoutLimit, decodeCursor, encodeCursor } from '../../../platform/http/keyset-cursor.js';
 import type { ChangeTerms } from '../../../platform/versions/change-terms.js';
 import { representationState, versioned, type Versioned } from '../../../platform/versions/resource-state.js';
 import { requireControlLibraryAdmin, requireControlsReader, requireTestRecorder, subControlAbilities } from '../controls.policy.js';
@@ -21,6 +22,7 @@ import {
   insertSubControl,
   listSubControls,
   lockSubControl,
+  pageSubControls,
   updateSubControl,
   type SubControlChanges,
 } from './sub-controls.repository.js';
@@ -63,20 +65,36 @@ export function createSubControlsService({ db }: { db: Executor }) {
      * The library, or the drill-down behind a heat-map cell or an effectiveness count: the same scope
      * (entity, unit, BRA, archived) as those counts, plus the cell's or count's own attribute filter.
      */
-    async list(caller: Caller, query: SubControlQuery): Promise<SubControl[]> {
+    async list(caller: Caller, query: SubControlQuery): Promise<{ data: SubControl[]; next_cursor?: string | null }> {
       requireControlsReader(caller);
       const enterpriseId = caller.enterpriseId;
       if (query.key_control_id !== undefined && (await findKeyControlState(db, enterpriseId, query.key_control_id)) === undefined) {
         throw unknownKeyControl();
       }
-      return listSubControls(db, enterpriseId, {
+      const search = query.q?.trim() || undefined;
+      const filter = {
         keyControlId: query.key_control_id,
         tod: query.tod,
         toe: query.toe,
         totalEffectiveness: query.total_effectiveness,
         notAssessed: query.not_assessed,
-        scope: await resolveControlScope(db, caller, query),
+        search,
+      };
+      // Checked before the scope is resolved: a forged cursor is refused without reading anything.
+      const binding = cursorBinding('controls.sub_control.list', enterpriseId, {
+        ...filter,
+        archived: query.archived,
+        legalEntityId: query.legal_entity_id,
+        businessUnitId: query.business_unit_id,
+        braId: query.bra_id,
       });
+      if (query.cursor !== undefined && query.limit === undefined) throw cursorWithoutLimit();
+      const after = query.cursor === undefined ? null : decodeCursor(query.cursor, binding);
+      const scoped = { ...filter, scope: await resolveControlScope(db, caller, query) };
+      // Without limit, the interface's list: every row, only `data`.
+      if (query.limit === undefined) return { data: await listSubControls(db, enterpriseId, scoped) };
+      const page = await pageSubControls(db, enterpriseId, scoped, { limit: query.limit, after });
+      return { data: page.rows, next_cursor: page.last === null ? null : encodeCursor(page.last, binding) };
     },
 
     /** One sub-control with the result recorded before its latest one (its test history's second entry). */

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api-client';
 import type { BodyOf, DataOf, QueryOf } from '../../lib/api-types';
 import { queryKeys } from '../../lib/query-keys';
@@ -87,11 +87,21 @@ export type TestRecord = DataOf<'/api/v1/controls/sub-controls/{sub_control_id}/
 export type CompleteTest = BodyOf<'/api/v1/controls/sub-controls/{sub_control_id}/tests', 'post'>;
 export type KeyControlChange = BodyOf<'/api/v1/controls/key-controls/{key_control_id}', 'patch'>;
 
-/** The library's sub-controls under the drill-down filters (a heat-map cell, an effectiveness, a scope). */
-export function useSubControls(query: SubControlQuery) {
-  return useQuery({
-    queryKey: queryKeys.controls.subControls(query),
-    queryFn: async () => (await unwrap(api.GET('/api/v1/controls/sub-controls', { params: { query } }))).data,
+/** The rows a finder page asks for: a tenant's library can hold hundreds of thousands. */
+export const SUB_CONTROL_PAGE_SIZE = 100;
+
+/**
+ * The library's sub-controls under the drill-down filters (a heat-map cell, an effectiveness, a scope) and a
+ * name-or-description search, one page at a time: the service searches and pages (keyset), the console
+ * asks for the next page with the previous one's cursor.
+ */
+export function useSubControlPages(query: Omit<SubControlQuery, 'limit' | 'cursor'>) {
+  return useInfiniteQuery({
+    queryKey: queryKeys.controls.subControls({ ...query, limit: SUB_CONTROL_PAGE_SIZE }),
+    queryFn: ({ pageParam }) =>
+      unwrap(api.GET('/api/v1/controls/sub-controls', { params: { query: { ...query, limit: SUB_CONTROL_PAGE_SIZE, ...(pageParam === null ? {} : { cursor: pageParam }) } } })),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor ?? null,
     placeholderData: (previous) => previous,
   });
 }

@@ -1,12 +1,12 @@
-import { Anchor, Badge, Group, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
-import { useMemo } from 'react';
+import { Anchor, Badge, Button, Group, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useSearchParams } from 'react-router';
 import { WHOLE_BADGE, effectivenessColor } from '../../components/level-colors';
 import { QueryState } from '../../components/page-states';
 import { formatDate } from '../../lib/format';
 import { useBras } from '../bras/api';
 import { EntitySelect } from '../legal-entities/entity-select';
-import { TOD_LEVELS, TOE_LEVELS, useSubControls, type SubControlQuery } from './api';
+import { TOD_LEVELS, TOE_LEVELS, useSubControlPages, type SubControlQuery } from './api';
 
 const EFFECTIVENESS = ['Highly Effective', 'Effective', 'Moderately Effective', 'Less Effective', 'Not Effective'];
 
@@ -29,16 +29,21 @@ function queryOf(params: URLSearchParams): SubControlQuery {
   return query as SubControlQuery;
 }
 
+/** How long typing pauses before the search is sent. */
+const SEARCH_DEBOUNCE_MS = 300;
+
 /**
- * Search and filters over the library's sub-controls: by effectiveness, ToD and ToE, untested, linked to an
- * entity's or a BRA's assessments, archived on request; the filters are the service's (the list it answers
- * is what a heat-map cell or an effectiveness count covers), the name search narrows what it answered.
+ * Search and filters over the library's sub-controls: by name or description, effectiveness, ToD and ToE,
+ * untested, linked to an entity's or a BRA's assessments, archived on request. All of them are the
+ * service's (the list it answers is what a heat-map cell or an effectiveness count covers), and it answers
+ * a page at a time: a large library is never downloaded whole.
  */
 export function SubControlFinder() {
   const [params, setParams] = useSearchParams();
   const query = queryOf(params);
   const search = params.get('q') ?? '';
-  const subControls = useSubControls(query);
+  const [typed] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const subControls = useSubControlPages(typed === '' ? query : { ...query, q: typed });
   const bras = useBras({ page_size: 100 });
   const set = (name: string, value: string | null) =>
     setParams(
@@ -50,10 +55,6 @@ export function SubControlFinder() {
       },
       { replace: true },
     );
-  const found = useMemo(() => {
-    const needle = search.trim().toLowerCase();
-    return (subControls.data ?? []).filter((sub) => needle === '' || sub.name.toLowerCase().includes(needle) || (sub.description ?? '').toLowerCase().includes(needle));
-  }, [subControls.data, search]);
   const filtered = FILTERS.some((name) => params.has(name)) || search !== '';
   return (
     <Stack gap="xs" data-testid="sub-control-finder">
@@ -77,37 +78,50 @@ export function SubControlFinder() {
         <Switch label="Archived too" checked={query.archived === true} onChange={(event) => set('archived', event.currentTarget.checked ? 'true' : null)} />
       </Group>
       <QueryState query={subControls}>
-        {() =>
-          found.length === 0 ? (
+        {(pages) => {
+          const found = pages.pages.flatMap((page) => page.data);
+          return found.length === 0 ? (
             <Text size="sm" c="dimmed" data-testid="finder-empty">{filtered ? 'No sub-control matches these filters.' : 'The library has no sub-controls yet.'}</Text>
           ) : (
-            <Table.ScrollContainer minWidth={640}>
-              <Table data-testid="finder-results">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Sub-control</Table.Th>
-                    <Table.Th>ToD / ToE</Table.Th>
-                    <Table.Th>Effectiveness</Table.Th>
-                    <Table.Th>Last tested</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {found.map((sub) => (
-                    <Table.Tr key={sub.id} data-testid="finder-row">
-                      <Table.Td>
-                        <Anchor component={Link} to={`/controls/sub-controls/${sub.id}`} size="sm">{sub.name}</Anchor>
-                        {sub.archived && <Badge ml="xs" size="xs" color="gray" style={WHOLE_BADGE}>Archived</Badge>}
-                      </Table.Td>
-                      <Table.Td>{sub.tod ?? '–'} / {sub.toe ?? '–'}</Table.Td>
-                      <Table.Td><Badge color={effectivenessColor(sub.total_effectiveness)} variant="light" style={WHOLE_BADGE}>{sub.total_effectiveness ?? 'Not assessed'}</Badge></Table.Td>
-                      <Table.Td>{sub.testing_date ? `${formatDate(sub.testing_date)}, ${sub.tested_by ?? 'tester not named'}` : 'Never'}</Table.Td>
+            <Stack gap="xs">
+              <Table.ScrollContainer minWidth={640}>
+                <Table data-testid="finder-results">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Sub-control</Table.Th>
+                      <Table.Th>ToD / ToE</Table.Th>
+                      <Table.Th>Effectiveness</Table.Th>
+                      <Table.Th>Last tested</Table.Th>
                     </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )
-        }
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {found.map((sub) => (
+                      <Table.Tr key={sub.id} data-testid="finder-row">
+                        <Table.Td>
+                          <Anchor component={Link} to={`/controls/sub-controls/${sub.id}`} size="sm">{sub.name}</Anchor>
+                          {sub.archived && <Badge ml="xs" size="xs" color="gray" style={WHOLE_BADGE}>Archived</Badge>}
+                        </Table.Td>
+                        <Table.Td>{sub.tod ?? '–'} / {sub.toe ?? '–'}</Table.Td>
+                        <Table.Td><Badge color={effectivenessColor(sub.total_effectiveness)} variant="light" style={WHOLE_BADGE}>{sub.total_effectiveness ?? 'Not assessed'}</Badge></Table.Td>
+                        <Table.Td>{sub.testing_date ? `${formatDate(sub.testing_date)}, ${sub.tested_by ?? 'tester not named'}` : 'Never'}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+              <Group justify="space-between">
+                <Text size="sm" c="dimmed" aria-live="polite" data-testid="finder-count">
+                  {subControls.hasNextPage ? `The first ${found.length} sub-controls, newest first` : `${found.length} sub-control${found.length === 1 ? '' : 's'}`}
+                </Text>
+                {subControls.hasNextPage && (
+                  <Button variant="light" size="xs" onClick={() => void subControls.fetchNextPage()} loading={subControls.isFetchingNextPage}>
+                    Load more sub-controls
+                  </Button>
+                )}
+              </Group>
+            </Stack>
+          );
+        }}
       </QueryState>
     </Stack>
   );
