@@ -245,6 +245,10 @@ export async function generate(url, scale, { log = () => undefined } = {}) {
         from plan p cross join generate_series(1, p.actions) a
         join link_plan l on l.enterprise_id = p.enterprise_id and l.bra_n = 1 + (a - 1) % p.bras and l.j = ((a - 1) / p.bras) % ${SCENARIOS_PER_BRA}`);
     for (const table of bumped) await client.query(`alter table ${table} enable trigger user`);
+    // The same switch silenced the triggers that keep the read models (a BRA's residual figures, the register's
+    // entries): they are computed once here, from the rows just written, as their migrations' backfills do.
+    await step('residual figures', `select refresh_bra_residual_figures(array_agg(enterprise_id), array_agg(id)) from bras where status = 'approved'`);
+    await step('register entries', `select refresh_register_entries(array_agg(enterprise_id), array_agg(id)) from bra_risk_scenarios where included`);
 
     // ---- the audit trail --------------------------------------------------------------------------------
     const started = Date.now();

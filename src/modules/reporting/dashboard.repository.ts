@@ -73,9 +73,9 @@ select
   (select count(*)::int from register where above_appetite) as above_appetite,
   (select count(*)::int from register where above_appetite and acceptance_id is not null) as above_appetite_accepted,
   (select coalesce(json_agg(x order by x.expires_on, x.acceptance_id), '[]'::json) from (
-     select g.acceptance_id, g.bra_id, g.bra_name, g.scenario_link_id as scenario_id, rs.name as scenario_name, g.accepted_until as expires_on
+     select g.acceptance_id, g.bra_id, b.name as bra_name, g.scenario_link_id as scenario_id, g.scenario_name, g.accepted_until as expires_on
        from register g
-       join risk_scenarios rs on rs.enterprise_id = ${enterpriseId} and rs.id = g.risk_scenario_id
+       join bras b on b.enterprise_id = ${enterpriseId} and b.id = g.bra_id
       where g.acceptance_id is not null and g.accepted_until <= ${today}::date + ${EXPIRING_WITHIN_DAYS}::int
       order by g.accepted_until, g.acceptance_id
       limit ${EXPIRING_LISTED}) x

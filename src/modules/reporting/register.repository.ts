@@ -2,7 +2,6 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
 import type { RiskLevel } from '../../platform/db/tables/governance.js';
 import { approvedBraSql, liveBraSql } from '../bras/bras.lifecycle.js';
-import { currentRatingJoin } from '../bras/current-rating.js';
 import { EFFECTIVENESS_LABELS } from '../controls/effectiveness-matrix.js';
 import { aboveAppetiteSql, applicableAppetite, braPlace } from '../governance/appetite-rules.js';
 import { acceptanceInForceJoin } from '../bras/acceptance/acceptance-rules.js';
@@ -10,12 +9,14 @@ import { acceptanceInForceJoin } from '../bras/acceptance/acceptance-rules.js';
 /**
  * The risk register in SQL: one row per included scenario of the newest approved BRA of each legal entity
  * and business unit the caller sees (and, when asked, of every live BRA), with its current ratings, the
- * applicable appetite (D6.9), the weakest effectiveness of its linked controls, and its open and overdue
- * actions. One statement, whatever the number of BRAs, scenarios, controls or actions: every per-row figure
- * is a join or a lateral subquery served by an index (bras_approved_place_idx, bra_ratings_current_key,
- * risk_appetites_scope_key, bra_controls_scenario_idx, mitigation_actions_scenario_idx). The figures that no
- * filter needs (control effectiveness, actions) are computed for the page's rows only, after the sort; a page
- * (registerPageQuery) sorts and counts narrow rows and reads every other column for its own rows only.
+ * applicable appetite (D6.9), the acceptance in force, the weakest effectiveness of its linked controls, and
+ * its open and overdue actions. One statement, whatever the number of BRAs, scenarios, controls or actions.
+ * A row's scenario and current ratings come from register_entries (migration 20261206100000), which the
+ * database keeps for every included link of every BRA in the writer's transaction: the statement joins the
+ * chosen BRAs to their entries by BRA instead of joining each link to its scenario and two rating lookups at
+ * each request. What is read at request time stays there: the places' names, the appetite (once per BRA,
+ * or per row of a page), the acceptance in force (it turns with the calendar), control effectiveness and
+ * actions; the figures no filter needs are computed for the page's rows only, after the sort.
  */
 
 export interface RegisterFilter {
@@ -104,117 +105,130 @@ function rowFilter(filter: RegisterFilter): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.join(clauses, sql` and `)}`;
 }
 
-/** `chosen`: the BRAs whose scenarios the register holds (the newest approved one per place, and the live ones). */
-function chosenCte({ enterpriseId, scope, filter }: RegisterQuery): RawBuilder<unknown> {
+/**
+ * `chosen`: the BRAs whose scenarios the register holds (the newest approved one per place, and the live
+ * ones), with their place. With `appetite`, each one's applicable appetite (D6.9) as `appetite_threshold` and
+ * `appetite_level`, looked up once per BRA: the CTE is materialized, so that the planner cannot move the
+ * lookup after the join to the BRA's entries (once per row).
+ */
+function chosenCte({ enterpriseId, scope, filter }: RegisterQuery, appetite = false): RawBuilder<unknown> {
   const places = placeFilter(filter);
+  const columns = sql`b.id, b.enterprise_id, b.legal_entity_id, b.business_unit_id`;
   const live =
     filter.include_live === true
       ? sql`union all
-        select b.id, true as live from bras b
+        select ${columns}, true as live from bras b
         where b.enterprise_id = ${enterpriseId} and ${liveBraSql('b')} and ${scope} and ${places}`
       : sql``;
-  return sql`chosen as (
-  (select distinct on (b.legal_entity_id, b.business_unit_id) b.id, false as live
+  const bras = sql`(select distinct on (b.legal_entity_id, b.business_unit_id) ${columns}, false as live
      from bras b
     where b.enterprise_id = ${enterpriseId} and ${approvedBraSql('b')} and ${scope} and ${places}
     order by b.legal_entity_id, b.business_unit_id, b.approved_at desc, b.id desc)
-  ${live}
+  ${live}`;
+  if (!appetite) return sql`chosen as (${bras})`;
+  return sql`chosen as materialized (
+  select c.*, ap.appetite_threshold, ap.appetite_level
+    from (${bras}) c
+    left join lateral ${applicableAppetite(braPlace('c'), APPETITE_COLUMNS)} ap on true
 )`;
 }
 
-/** The applicable appetite of BRA `b` (D6.9, governance's appetite-rules.ts), as `ap`. */
-const APPETITE = sql`left join lateral ${applicableAppetite(braPlace('b'), sql`ra.threshold_value, ra.risk_level`)} ap on true`;
+const APPETITE_COLUMNS = sql`ra.threshold_value as appetite_threshold, ra.risk_level as appetite_level`;
 
-/** Whether the residual score of the row is above its appetite (none: false). */
-const ABOVE_APPETITE = sql`coalesce(${aboveAppetiteSql('r.risk_score', 'ap.threshold_value')}, false) as above_appetite`;
+/** The applicable appetite of BRA `b` (D6.9, governance's appetite-rules.ts), as `ap`: for a page's rows. */
+const APPETITE = sql`left join lateral ${applicableAppetite(braPlace('b'), APPETITE_COLUMNS)} ap on true`;
 
-/** The acceptance in force of link `l` today (acceptance-rules.ts), as `acc`. */
-const acceptance = (today: string) => acceptanceInForceJoin('l', today, 'acc');
+/** Whether the residual score of entry `entry` is above the appetite `appetite` carries (none: false). */
+const aboveAppetite = (entry: string, appetite: string) =>
+  sql`coalesce(${aboveAppetiteSql(`${entry}.residual_score`, `${appetite}.appetite_threshold`)}, false) as above_appetite`;
+
+/** The BRA's register entries (migration 20261206100000: kept by the database), as `e`, over `chosen` as `c`. */
+const entries = (enterpriseId: string) => sql`join register_entries e on e.enterprise_id = ${enterpriseId} and e.bra_id = c.id`;
+
+/** The acceptance in force today of entry `entry` (acceptance-rules.ts), as `acc`; `perRow` for a page's rows. */
+const acceptance = (today: string, entry = 'e', perRow = false) => acceptanceInForceJoin(entry, today, 'acc', 'scenario_link_id', perRow);
 const ACCEPTANCE_COLUMNS = sql`acc.id as acceptance_id, acc.expires_on as accepted_until`;
 
-/** A current rating of link `l`, as `alias`. */
-const rating = (alias: string, type: 'inherent' | 'residual') => sql`left join bra_ratings ${sql.raw(alias)} on ${currentRatingJoin(alias, type)}`;
+/** An entry's own columns (register_entries), of the row `entry`. */
+const ENTRY_COLUMNS = [
+  'scenario_link_id',
+  'risk_scenario_id',
+  'scenario_name',
+  'category',
+  'inherent_impact',
+  'inherent_likelihood',
+  'inherent_score',
+  'inherent_level',
+  'residual_impact',
+  'residual_likelihood',
+  'residual_score',
+  'residual_level',
+] as const;
+const entryColumns = (entry: string) => sql.join(ENTRY_COLUMNS.map((name) => sql.ref(`${entry}.${name}`)));
 
-/** The register's columns, over `c` (chosen), `b`, `le`, `bu`, `l`, `rs`, `i`, `r` and `ap`. */
-const REGISTER_COLUMNS = sql`le.id as legal_entity_id, le.name as legal_entity_name,
+/** The register's columns, over `c` (chosen), `b`, `le`, `bu`, the entry `entry`, the appetite `appetite` and `acc`. */
+const registerColumns = (entry: string, appetite: string) => sql`le.id as legal_entity_id, le.name as legal_entity_name,
          bu.id as business_unit_id, bu.name as business_unit_name,
          b.id as bra_id, b.name as bra_name, b.period as bra_period, b.assessor as bra_assessor, b.status as bra_status, b.approved_at as bra_approved_at,
-         c.live,
-         l.id as scenario_link_id, rs.id as risk_scenario_id, rs.name as scenario_name, rs.category,
-         i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood, i.risk_score as inherent_score, i.risk_level as inherent_level,
-         r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score, r.risk_level as residual_level,
-         ap.threshold_value as appetite_threshold, ap.risk_level as appetite_level,
-         ${ABOVE_APPETITE}, ${ACCEPTANCE_COLUMNS}`;
+         c.live, ${entryColumns(entry)},
+         ${sql.ref(`${appetite}.appetite_threshold`)}, ${sql.ref(`${appetite}.appetite_level`)},
+         ${aboveAppetite(entry, appetite)}, ${ACCEPTANCE_COLUMNS}`;
 
-/** `with chosen as (…), register as (…)`: the CTEs every register and dashboard statement starts from. */
+/** `with chosen as (…), register as (…)`: every column of the register's rows (the export). */
 export function registerCte(query: RegisterQuery): RawBuilder<unknown> {
   const { enterpriseId } = query;
   return sql`
-with ${chosenCte(query)},
+with ${chosenCte(query, true)},
 register as (
-  select ${REGISTER_COLUMNS}
+  select ${registerColumns('e', 'c')}
     from chosen c
     join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.id
-    join legal_entities le on le.enterprise_id = b.enterprise_id and le.id = b.legal_entity_id
-    left join business_units bu on bu.enterprise_id = b.enterprise_id and bu.id = b.business_unit_id
-    join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
-    join risk_scenarios rs on rs.enterprise_id = l.enterprise_id and rs.id = l.risk_scenario_id
-    ${rating('i', 'inherent')}
-    ${rating('r', 'residual')}
-    ${APPETITE}
+    join legal_entities le on le.enterprise_id = c.enterprise_id and le.id = c.legal_entity_id
+    left join business_units bu on bu.enterprise_id = c.enterprise_id and bu.id = c.business_unit_id
+    ${entries(enterpriseId)}
     ${acceptance(query.today)}
 )`;
 }
 
 /**
  * `with chosen as (…), register as (…)` for the dashboard: the register's rows with only the figures its
- * aggregates read (the current ratings and whether the residual one is above the appetite); the names are left
- * out (every included link has its scenario, every BRA its legal entity: foreign keys), the rows are the same.
+ * aggregates read (the current ratings, whether the residual one is above the appetite, the acceptance in
+ * force) and the keys its list of acceptances names; the rows are the same.
  */
 export function registerFiguresCte(query: RegisterQuery): RawBuilder<unknown> {
   const { enterpriseId } = query;
   return sql`
-with ${chosenCte(query)},
+with ${chosenCte(query, true)},
 register as (
-  select i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood, i.risk_score as inherent_score,
-         r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score,
-         ${ABOVE_APPETITE}, ${ACCEPTANCE_COLUMNS}, b.id as bra_id, b.name as bra_name, l.id as scenario_link_id, l.risk_scenario_id
+  select e.inherent_impact, e.inherent_likelihood, e.inherent_score,
+         e.residual_impact, e.residual_likelihood, e.residual_score,
+         ${aboveAppetite('e', 'c')}, ${ACCEPTANCE_COLUMNS}, e.bra_id, e.scenario_link_id, e.scenario_name
     from chosen c
-    join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.id
-    join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
-    ${rating('i', 'inherent')}
-    ${rating('r', 'residual')}
-    ${APPETITE}
+    ${entries(enterpriseId)}
     ${acceptance(query.today)}
 )`;
 }
 
 /**
- * `with chosen as (…), keys as (…)`: the register's rows reduced to what the sort and the filters read (the
- * link, its BRA, the sort keys; the inherent rating and the appetite only when a filter asks for them), so
- * that a page sorts and counts narrow rows and reads every other column for its own rows only.
+ * `with chosen as (…), keys as (…)`: the register's rows with what the sort and the filters read (an entry's
+ * own columns; the legal entity's name for the sort by name; the appetite and the acceptance only when a
+ * filter asks for them), so that a page sorts and counts them and reads the rest for its own rows only.
  */
-function registerKeysCte(query: RegisterQuery): RawBuilder<unknown> {
+function registerKeysCte(query: RegisterQuery, sort?: RegisterSort): RawBuilder<unknown> {
   const { enterpriseId, filter } = query;
-  const inherent = filter.inherent_impact !== undefined || filter.inherent_likelihood !== undefined;
   const accepted = filter.accepted !== undefined;
   const appetite = filter.above_appetite !== undefined || accepted;
+  const byName = sort === 'name';
   return sql`
-with ${chosenCte(query)},
+with ${chosenCte(query, appetite)},
 keys as (
-  select b.id as bra_id, c.live, l.id as scenario_link_id, rs.name as scenario_name, rs.category, le.name as legal_entity_name,
-         r.impact_score as residual_impact, r.likelihood_score as residual_likelihood, r.risk_score as residual_score, r.risk_level as residual_level
-         ${inherent ? sql`, i.impact_score as inherent_impact, i.likelihood_score as inherent_likelihood` : sql``}
-         ${appetite ? sql`, ${ABOVE_APPETITE}` : sql``}
+  select e.enterprise_id, e.bra_id, c.live, ${entryColumns('e')}
+         ${byName ? sql`, le.name as legal_entity_name` : sql``}
+         ${appetite ? sql`, ${aboveAppetite('e', 'c')}` : sql``}
          ${accepted ? sql`, acc.id as acceptance_id` : sql``}
     from chosen c
-    join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.id
-    join legal_entities le on le.enterprise_id = b.enterprise_id and le.id = b.legal_entity_id
-    join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.included
-    join risk_scenarios rs on rs.enterprise_id = l.enterprise_id and rs.id = l.risk_scenario_id
-    ${inherent ? rating('i', 'inherent') : sql``}
-    ${rating('r', 'residual')}
-    ${appetite ? APPETITE : sql``}
+    ${entries(enterpriseId)}
+    ${byName ? sql`join legal_entities le on le.enterprise_id = c.enterprise_id and le.id = c.legal_entity_id` : sql``}
     ${accepted ? acceptance(query.today) : sql``}
 )`;
 }
@@ -262,29 +276,25 @@ function rowExtras(query: RegisterQuery): { columns: RawBuilder<unknown>; joins:
 }
 
 /**
- * One page of the register and the number of matching rows (`matching`, a window count over the narrow
- * rows, taken before the limit): the sort and the count read only the sort keys and the filtered figures;
- * names, ratings, appetite, control effectiveness and actions are read for the page's rows only. Same rows,
- * same order, same columns as registerRowsQuery's over the same page.
+ * One page of the register and the number of matching rows (`matching`, a window count taken before the
+ * limit): the sort and the count read the entries and the filtered figures; the BRA's and places' names,
+ * the appetite, the acceptance, control effectiveness and actions are read for the page's rows only. Same
+ * rows, same order, same columns as registerRowsQuery's over the same page.
  */
 export function registerPageQuery(query: RegisterQuery, sort: RegisterSort, page: { limit: number; offset: number }): RawBuilder<RegisterRow> {
   const { enterpriseId } = query;
   const extras = rowExtras(query);
-  return sql<RegisterRow>`${registerKeysCte(query)},
-paged as (select bra_id, live, scenario_link_id, count(*) over () as matching from keys where ${rowFilter(query.filter)}
+  return sql<RegisterRow>`${registerKeysCte(query, sort)},
+paged as (select *, count(*) over () as matching from keys where ${rowFilter(query.filter)}
            order by ${ORDER[sort]} limit ${page.limit} offset ${page.offset}),
 selected as (
-  select ${REGISTER_COLUMNS}, c.matching
+  select ${registerColumns('c', 'ap')}, c.matching
     from paged c
     join bras b on b.enterprise_id = ${enterpriseId} and b.id = c.bra_id
     join legal_entities le on le.enterprise_id = b.enterprise_id and le.id = b.legal_entity_id
     left join business_units bu on bu.enterprise_id = b.enterprise_id and bu.id = b.business_unit_id
-    join bra_risk_scenarios l on l.enterprise_id = b.enterprise_id and l.bra_id = b.id and l.id = c.scenario_link_id
-    join risk_scenarios rs on rs.enterprise_id = l.enterprise_id and rs.id = l.risk_scenario_id
-    ${rating('i', 'inherent')}
-    ${rating('r', 'residual')}
     ${APPETITE}
-    ${acceptance(query.today)}
+    ${acceptance(query.today, 'c', true)}
 )
 select selected.*, ${extras.columns}
   from selected

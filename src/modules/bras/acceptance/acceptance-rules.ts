@@ -24,16 +24,19 @@ export function isInForce(acceptance: { status: string; expires_on: string }, to
 }
 
 /**
- * `left join lateral (…) <as> on true`: the acceptance in force of scenario link `link` (its `id` and
- * `enterprise_id`), at most one (risk_acceptances_active_key), with its id and last day.
+ * `left join lateral (…) <as> on true`: the acceptance in force of scenario link `link` (its `enterprise_id`
+ * and its id, the column `linkId`: `id` on a link row, `scenario_link_id` on a register entry), at most one
+ * (risk_acceptances_active_key), with its id and last day. `perRow` keeps it a lookup per row of `link` (by that
+ * index: for a page's few rows), where the planner could otherwise join the whole tenant's acceptances.
  */
-export function acceptanceInForceJoin(link: string, today: string, as: string): RawBuilder<unknown> {
-  if (!ALIAS.test(link) || !ALIAS.test(as)) throw new Error(`Not an alias: ${link}, ${as}`);
+export function acceptanceInForceJoin(link: string, today: string, as: string, linkId = 'id', perRow = false): RawBuilder<unknown> {
+  if (!ALIAS.test(link) || !ALIAS.test(as) || !ALIAS.test(linkId)) throw new Error(`Not an alias: ${link}, ${as}, ${linkId}`);
   return sql`left join lateral (
     select ra_in_force.id, ra_in_force.expires_on
       from risk_acceptances ra_in_force
-     where ra_in_force.enterprise_id = ${sql.ref(`${link}.enterprise_id`)} and ra_in_force.bra_risk_scenario_id = ${sql.ref(`${link}.id`)}
+     where ra_in_force.enterprise_id = ${sql.ref(`${link}.enterprise_id`)} and ra_in_force.bra_risk_scenario_id = ${sql.ref(`${link}.${linkId}`)}
        and ${inForceSql('ra_in_force', today)}
+     ${perRow ? sql`limit 1` : sql``}
   ) ${sql.raw(as)} on true`;
 }
 

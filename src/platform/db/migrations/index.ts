@@ -40,6 +40,7 @@ const MIGRATION_FILES = [
   '20261204140000_sso.sql',
   '20261204170000_sso_saml.sql',
   '20261205100000_bra_residual_figures.sql',
+  '20261206100000_register_entries.sql',
   '20261206153000_sub_control_search.sql',
 ] as const;
 

@@ -108,6 +108,7 @@ export interface BrasTables {
   bra_comments: BraCommentsTable;
   risk_acceptances: RiskAcceptancesTable;
   bra_residual_figures: BraResidualFiguresTable;
+  register_entries: RegisterEntriesTable;
 }
 
 /**
@@ -120,6 +121,28 @@ export interface BraResidualFiguresTable {
   scenarios: number;
   score_sum: string;
   score_max: number | null;
+}
+
+/**
+ * A register entry: an included scenario link of a BRA (any status) with its scenario's name and category and
+ * its current inherent and residual ratings (null when unrated), kept by the database's triggers (migration
+ * 20261206100000); read by the register and the dashboard, never written by the service.
+ */
+export interface RegisterEntriesTable {
+  enterprise_id: string;
+  scenario_link_id: string;
+  bra_id: string;
+  risk_scenario_id: string;
+  scenario_name: string;
+  category: string;
+  inherent_impact: number | null;
+  inherent_likelihood: number | null;
+  inherent_score: number | null;
+  inherent_level: RiskLevel | null;
+  residual_impact: number | null;
+  residual_likelihood: number | null;
+  residual_score: number | null;
+  residual_level: RiskLevel | null;
 }
 
 export type BraCommentVerdict = 'recommend_approval' | 'changes_requested';
