@@ -1,6 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../../platform/db/schema.js';
 import type { RiskLevel } from '../../platform/db/tables/governance.js';
+import type { RegisterEntriesTable } from '../../platform/db/tables/bras.js';
 import { approvedBraSql, liveBraSql } from '../bras/bras.lifecycle.js';
 import { EFFECTIVENESS_LABELS } from '../controls/effectiveness-matrix.js';
 import { aboveAppetiteSql, applicableAppetite, braPlace } from '../governance/appetite-rules.js';
@@ -45,30 +46,18 @@ export interface RegisterQuery {
   today: string;
 }
 
-export interface RegisterRow {
+/** A row of the register: its entry's own columns (register_entries, but the tenant) and the BRA's, the place's and the figures read at request time. */
+export interface RegisterRow extends Omit<RegisterEntriesTable, 'enterprise_id'> {
   legal_entity_id: string;
   legal_entity_name: string;
   business_unit_id: string | null;
   business_unit_name: string | null;
-  bra_id: string;
   bra_name: string;
   bra_period: string;
   bra_assessor: string;
   bra_status: string;
   bra_approved_at: Date | null;
   live: boolean;
-  scenario_link_id: string;
-  risk_scenario_id: string;
-  scenario_name: string;
-  category: string;
-  inherent_impact: number | null;
-  inherent_likelihood: number | null;
-  inherent_score: number | null;
-  inherent_level: RiskLevel | null;
-  residual_impact: number | null;
-  residual_likelihood: number | null;
-  residual_score: number | null;
-  residual_level: RiskLevel | null;
   appetite_threshold: number | null;
   appetite_level: RiskLevel | null;
   above_appetite: boolean;
@@ -159,20 +148,8 @@ const acceptance = (today: string, entry = 'e') => acceptanceInForceJoin(entry, 
 const ACCEPTANCE_COLUMNS = sql`acc.id as acceptance_id, acc.expires_on as accepted_until`;
 
 /** An entry's own columns (register_entries), of the row `entry`. */
-const ENTRY_COLUMNS = [
-  'scenario_link_id',
-  'risk_scenario_id',
-  'scenario_name',
-  'category',
-  'inherent_impact',
-  'inherent_likelihood',
-  'inherent_score',
-  'inherent_level',
-  'residual_impact',
-  'residual_likelihood',
-  'residual_score',
-  'residual_level',
-] as const;
+const ENTRY_COLUMNS = ['scenario_link_id', 'risk_scenario_id', 'scenario_name', 'category', 'inherent_impact', 'inherent_likelihood', 'inherent_score',
+  'inherent_level', 'residual_impact', 'residual_likelihood', 'residual_score', 'residual_level'] as const satisfies ReadonlyArray<keyof RegisterEntriesTable>;
 const entryColumns = (entry: string) => sql.join(ENTRY_COLUMNS.map((name) => sql.ref(`${entry}.${name}`)));
 
 /** The register's columns, over `c` (chosen), `b`, `le`, `bu`, the entry `entry`, the appetite `appetite` and `acc`. */

@@ -5,19 +5,9 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { csvCell } from './csv-cell.js';
 
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const LF = 0x0a;
-const CR = 0x0d;
-const SPACE = 0x20;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const MINUS = 0x2d;
-const DOT = 0x2e;
-const ZERO = 0x30;
-const NINE = 0x39;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
+// The bytes the scans look for: CSV's, then those of jsonb's text.
+const QUOTE = 0x22, COMMA = 0x2c, LF = 0x0a, CR = 0x0d;
+const SPACE = 0x20, BACKSLASH = 0x5c, COLON = 0x3a, MINUS = 0x2d, DOT = 0x2e, ZERO = 0x30, NINE = 0x39, OPEN_BRACE = 0x7b, OPEN_BRACKET = 0x5b;
 
 /**
  * PostgreSQL's CSV (COPY … TO STDOUT WITH (FORMAT csv, HEADER)) as the exports' CSV (csv-cell.ts): the server
