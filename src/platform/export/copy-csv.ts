@@ -23,13 +23,13 @@ const SPACE = 0x20, BACKSLASH = 0x5c, COLON = 0x3a, MINUS = 0x2d, DOT = 0x2e, ZE
 export class CopyCsvLines extends Transform {
   /** The end of the last chunk, from the start of a record it cut: scanned again with the next chunk. */
   private carry: Buffer | null = null;
-  private header: boolean;
+  /** COPY's first record is the header (copyCsvStatement asks for it): it gives the number of columns. */
+  private header = true;
   /** The commas before a record's last cell (the header's, counted outside quotes). */
   private commasBeforeLast = -1;
 
-  constructor(private readonly jsonLastColumn: boolean, header = true) {
+  constructor(private readonly jsonLastColumn: boolean) {
     super({ highWaterMark: 64 * 1024 });
-    this.header = header;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
